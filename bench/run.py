@@ -1,0 +1,114 @@
+"""make bench: the rules-core figures on CPython (beside sgfmill) and under real MicroPython.
+
+    .venv/bin/python bench/run.py
+"""
+
+import json
+import pathlib
+import subprocess
+import sys
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "firmware"), str(ROOT / "bench")]
+
+import rules_bench  # noqa: E402
+from sgfmill import boards  # noqa: E402
+
+from firmware.rules.coords import PASS, col_row  # noqa: E402
+
+
+def playable(games, rules):
+    """Each record's moves up to where ``rules`` stop it (the illegal ko retake
+    of the 1980 Meijin game, a superko): both engines play exactly these."""
+    out = []
+    for record in games:
+        _game, illegal_at, _error = rules_bench.replay(record, rules)
+        out.append((record, record.moves[:illegal_at] if illegal_at is not None else record.moves))
+    return out
+
+
+def sgfmill_point(size, pt):
+    col, row = col_row(size, pt)
+    return size - 1 - row, col
+
+
+def sgfmill_speed(sequences):
+    """sgfmill Board.play on the same moves (a pass is a no-op): (moves, microseconds)."""
+    converted = []
+    for record, moves in sequences:
+        setup = ([sgfmill_point(record.size, p) for p in record.black],
+                 [sgfmill_point(record.size, p) for p in record.white])
+        sequence = [("b" if colour == 1 else "w", pt != PASS) + (sgfmill_point(record.size, pt) if pt else (0, 0))
+                    for colour, pt in moves]
+        converted.append((record.size, setup, sequence))
+    moves = 0
+    t0 = time.perf_counter()
+    for size, (black, white), sequence in converted:
+        board = boards.Board(size)
+        board.apply_setup(black, white, [])
+        for colour, stone, row, col in sequence:
+            if stone:
+                board.play(row, col, colour)
+            moves += 1
+    return moves, (time.perf_counter() - t0) * 1e6
+
+
+def ours_speed(sequences, rules):
+    """Game.play on the same moves: (moves, microseconds)."""
+    moves = 0
+    t0 = time.perf_counter()
+    for record, sequence in sequences:
+        game = rules_bench.new_game(record, rules)
+        play = game.play
+        for colour, pt in sequence:
+            if game.phase:
+                game.resume(3 - colour)
+            play(colour, pt)
+            moves += 1
+    return moves, (time.perf_counter() - t0) * 1e6
+
+
+def best_of(n, fn, *args):
+    runs = [fn(*args) for _ in range(n)]
+    return min(runs, key=lambda r: r[1] / r[0])
+
+
+def main():
+    games = rules_bench._games()
+    print(f"Rules core, {len(games)} bundled professional games (tests/data/pro_games.txt)\n")
+    print("CPython " + sys.version.split()[0] + " (best of 5 runs, µs per move):")
+    for rules in ("japanese", "tromp-taylor", "op"):
+        sequences = playable(games, rules)
+        theirs = best_of(5, sgfmill_speed, sequences)
+        ours = best_of(5, ours_speed, sequences, rules)
+        assert ours[0] == theirs[0]
+        mine, other = ours[1] / ours[0], theirs[1] / theirs[0]
+        print(f"  {rules:<13} Game.play {mine:5.2f}   sgfmill Board.play {other:5.2f}   "
+              f"{other / mine:.1f}x faster (target >= 1.5x), {ours[0]} moves")
+    print("  (Game.play also checks legality, keeps ko/superko hashes and the full history)")
+    print("\nMicroPython 1.27 (WebAssembly port under node; an RP2040 is slower still):", flush=True)
+    run = subprocess.run(["node", str(ROOT / "bench" / "mp_bench.mjs")], capture_output=True, text=True, cwd=ROOT)
+    if run.returncode != 0:
+        print(run.stdout + run.stderr)
+        raise SystemExit("MicroPython benchmark failed")
+    for line in run.stdout.splitlines():
+        if not line.startswith("RESULT "):
+            continue
+        r = json.loads(line[7:])
+        if r["kind"] == "speed":
+            print(f"  Game.play, {r['rules']:<18} {r['us_per_move']:6.2f} µs/move  (target <= 40)")
+        elif r["kind"] == "allocation":
+            quiet = r["quiet_bytes"] / max(r["quiet_moves"], 1)
+            capturing = r["capturing_bytes"] / max(r["capturing_moves"], 1)
+            print(f"  allocated, {r['rules']:<18} {quiet:6.1f} bytes per non-capturing move (target 0), "
+                  f"{capturing:.1f} per capturing move ({r['quiet_moves']} + {r['capturing_moves']} moves)")
+        elif r["kind"] == "retained":
+            print(f"  retained heap, 19x19 game of {r['moves']} moves with full history: "
+                  f"{r['bytes']} bytes (target <= 16384)")
+        elif r["kind"] == "tables":
+            print(f"  shared Zobrist table (module level, once per device): {r['bytes']} bytes")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""Hardware adapters (the only modules that touch pins) and their simulated twins."""

@@ -1,0 +1,1 @@
+"""The rules core: pure logic, no I/O, no time, no hardware; runs unchanged on MicroPython."""

@@ -1,0 +1,443 @@
+"""A game of Go under one rule set: turns, legality, ko and superko, history, undo.
+
+``Position`` does the mechanics (placing, capturing); ``Game`` decides what is
+allowed and remembers everything needed to check repetition and take moves
+back. Playing a legal move that captures nothing allocates no memory.
+
+    game = Game(19, "korean")
+    game.play(BLACK, parse_vertex(19, "Q16"))   # returns stones captured
+    game.play(WHITE, PASS)
+    game.undo()
+
+Illegal moves raise ``IllegalMove`` with a machine-readable ``reason`` and
+leave the game exactly as it was.
+"""
+
+from array import array
+
+from micropython import const
+
+from . import op as op_rules
+from .coords import PASS
+from .handicap import fixed_points
+from .history import LOST_TURN, SELF_CAPTURE, History, encode, is_pass, move_colour, move_point
+from .position import BLACK, EDGE, EMPTY, WHITE, Position
+from .result import CYCLE, DRAW, FOUL, RESIGN, TIME, Result
+from .rulesets import (
+    CYCLE_AGREE,
+    CYCLE_DRAW,
+    CYCLE_NONE,
+    HANDICAP_NONE,
+    ILLEGAL_LOSS,
+    ILLEGAL_WARN,
+    KO_POSITIONAL,
+    KO_SITUATIONAL,
+    SUICIDE_MULTI,
+    SUICIDE_NONE,
+    RuleSet,
+    by_name,
+)
+
+# Phases of a game.
+PLAYING = const(0)
+COUNTING = const(1)  # play stopped by passes; dead stones are being agreed
+OVER = const(2)  # a result is known
+
+# Reasons carried by IllegalMove.
+OCCUPIED = "occupied"
+SUICIDE = "suicide"
+KO = "ko"
+SUPERKO = "superko"
+OUT_OF_TURN = "out_of_turn"
+OFF_BOARD = "off_board"
+NO_STONES = "no_stones"
+PLACE_REMOVE = "place_remove"
+GAME_OVER = "game_over"
+
+
+class IllegalMove(ValueError):
+    """A move the rule set does not allow.
+
+    ``reason`` is one of: occupied, suicide, ko, superko, out_of_turn,
+    off_board, no_stones, place_remove, game_over. ``point`` is the point tried.
+    """
+
+    def __init__(self, reason, point=0):
+        super().__init__(reason)
+        self.reason = reason
+        self.point = point
+
+
+class Game:
+    """A game: a position, whose turn it is, the history and the rule set.
+
+    Read-only attributes for callers: ``size``, ``rules`` (RuleSet), ``komi``,
+    ``handicap``, ``pos`` (Position), ``to_move``, ``ko`` (point the player to
+    move may not retake, 0 if none), ``passes`` (consecutive passes),
+    ``captures`` (stones captured by each colour, indexed by colour),
+    ``phase`` (PLAYING, COUNTING, OVER), ``result`` (Result or None),
+    ``cycle`` (a repetition has happened, for rule sets where players decide),
+    ``op`` (OP stone supply and isolation, or None).
+
+    ``strict_turns=False`` lets a colour move twice in a row, as GTP
+    controllers may ask; the board itself always plays strict.
+    """
+
+    def __init__(self, size=19, rules="japanese", komi=None, strict_turns=True):
+        self.rules = rules = rules if isinstance(rules, RuleSet) else by_name(rules)
+        self._superko = rules.ko == KO_POSITIONAL or rules.ko == KO_SITUATIONAL
+        self._situational = rules.ko == KO_SITUATIONAL
+        self._cycles = rules.cycle != CYCLE_NONE
+        self.size = size
+        self.pos = Position(size)
+        self.komi = self.rules.default_komi() if komi is None else komi
+        self.strict = strict_turns
+        self.captures = array("H", (0, 0, 0))
+        self.warnings = bytearray(3)  # penalty warnings per colour (Thai, Korean)
+        self.hist = History(size, BLACK)
+        self.op = op_rules.Ledger(self) if self.rules.stone_supply else None
+        self.handicap = 0
+        self.setup_stones = ((), ())  # (black, white) points placed before the first move
+        self._reset_play_state(BLACK)
+
+    def _reset_play_state(self, first):
+        self.hist.first = first
+        self.hist.start(self.pos.hash)
+        self.to_move = first
+        self.ko = 0
+        self.passes = 0
+        self.last_pass = 0
+        self.phase = PLAYING
+        self.result = None
+        self.cycle = False
+
+    # -- setting up --------------------------------------------------------
+
+    @property
+    def move_number(self):
+        """Number of moves played (passes and lost turns included)."""
+        return self.hist.length - 1
+
+    def setup(self, black=(), white=(), to_move=None):
+        """Put stones on the board before the first move (SGF AB/AW).
+
+        Raises ValueError if moves were played or a point is not empty.
+        """
+        if self.hist.length > 1:
+            raise ValueError("setup only before the first move")
+        pos = self.pos
+        for colour, points in ((BLACK, black), (WHITE, white)):
+            for pt in points:
+                if pos.cells[pt] != EMPTY:
+                    raise ValueError("setup point not empty")
+                pos.add(pt, colour)
+                if self.op is not None:
+                    self.op.setup_stone(pt, colour)
+        self.setup_stones = (self.setup_stones[0] + tuple(black), self.setup_stones[1] + tuple(white))
+        self._reset_play_state(self.to_move if to_move is None else to_move)
+
+    def place_handicap(self, points):
+        """Place handicap stones (free placement); White moves next.
+
+        Raises ValueError if the rule set has no handicap or moves were played.
+        """
+        if self.rules.handicap == HANDICAP_NONE:
+            raise ValueError(self.rules.name + " rules have no handicap")
+        if len(points) < 2:
+            raise ValueError("a handicap is at least 2 stones")
+        self.setup(points, (), WHITE)
+        self.handicap = len(points)
+
+    def fixed_handicap(self, stones):
+        """Place ``stones`` handicap stones on the standard points; returns them."""
+        points = fixed_points(self.size, stones)
+        self.place_handicap(points)
+        return points
+
+    # -- playing -----------------------------------------------------------
+
+    def play(self, colour, pt):
+        """Play a stone of ``colour`` at point ``pt`` (PASS to pass).
+
+        Returns the number of stones the move removed (captured, or the
+        mover's own after a legal self-capture). Raises IllegalMove, leaving
+        the game unchanged, if the rule set does not allow the move.
+        """
+        if self.phase != PLAYING:
+            raise IllegalMove(GAME_OVER, pt)
+        if colour != self.to_move and (self.strict or colour != 3 - self.to_move):
+            raise IllegalMove(OUT_OF_TURN, pt)
+        if pt == PASS:
+            self._pass(colour)
+            return 0
+        pos = self.pos
+        cells = pos.cells
+        if pt < 0 or pt >= len(cells) or cells[pt] == EDGE:
+            raise IllegalMove(OFF_BOARD, pt)
+        if cells[pt] != EMPTY:
+            raise IllegalMove(OCCUPIED, pt)
+        op = self.op
+        if op is not None and op.supply[colour] == 0:
+            raise IllegalMove(NO_STONES, pt)
+        if pt == self.ko and colour == self.to_move:
+            raise IllegalMove(KO, pt)
+        n = pos.play(pt, colour)
+        flags = 0
+        if n < 0:
+            suicide = self.rules.suicide
+            if suicide == SUICIDE_NONE or (suicide == SUICIDE_MULTI and self._lone(pt, colour)):
+                pos.lift(pt)
+                raise IllegalMove(SUICIDE, pt)
+            n = pos.remove_own_chain(pt)
+            flags = SELF_CAPTURE
+        ko = 0
+        if n == 1 and not flags and op is None and self._single_with_one_liberty(pt, colour):
+            ko = pos.removed[0]
+        seen = self.hist.push(pos.hash, encode(pt, colour, flags), pos.removed, 0, n)
+        if seen and self._superko and self._repeats_earlier(self._situational, 0, 1):
+            self._take_back()
+            raise IllegalMove(SUPERKO, pt)
+        if n and op is not None and op.breaks_place_remove(pt, n):
+            self._take_back()
+            raise IllegalMove(PLACE_REMOVE, pt)
+        self.captures[colour if not flags else 3 - colour] += n
+        self.ko = ko
+        self.to_move = 3 - colour
+        self.passes = 0
+        if op is not None:
+            op.after_move(pt, colour, n, flags)
+        elif seen and self._cycles:
+            self._check_cycle()
+        return n
+
+    def _pass(self, colour):
+        hist = self.hist
+        first_move = hist.length == 1
+        hist.push(self.pos.hash, encode(PASS, colour), None, 0, 0)
+        self.ko = 0
+        self.to_move = 3 - colour
+        self.passes += 1
+        self.last_pass = hist.length - 1
+        self.cycle = False
+        if self.op is not None and first_move and colour == BLACK:
+            self.end(Result(WHITE, FOUL, 0, "black passed on the first move"))
+        elif self.passes >= 2 and (colour == WHITE or not self.rules.white_passes_last):
+            self.phase = COUNTING
+
+    def resume(self, requester=None):
+        """Go back to play after the passes that stopped it (the players do
+        not agree on the status of the stones). Who plays first follows the
+        rule set: Thai 12.3, the player who passed first; otherwise
+        (Japanese), the opponent of ``requester`` (default: the last passer).
+        Raises ValueError if play was not stopped by passes.
+        """
+        if self.phase != COUNTING:
+            raise ValueError("play has not stopped by passes")
+        hist = self.hist
+        k = hist.length - 1
+        if self.rules.resume_first_passer:
+            first = move_colour(hist.moves[k - self.passes + 1])
+        else:
+            if requester is None:
+                requester = move_colour(hist.moves[k])
+            first = 3 - requester
+        self.phase = PLAYING
+        self.passes = 0
+        self.to_move = first
+
+    def lose_turn(self, colour):
+        """The player to move loses the turn (Thai 28/29 after an illegal
+        placement); it is not a pass for ending the game."""
+        if self.phase != PLAYING or colour != self.to_move:
+            raise IllegalMove(OUT_OF_TURN if self.phase == PLAYING else GAME_OVER)
+        self.hist.push(self.pos.hash, encode(PASS, colour, LOST_TURN), None, 0, 0)
+        self.ko = 0
+        self.passes = 0
+        self.to_move = 3 - colour
+
+    def is_legal(self, colour, pt):
+        """True if ``colour`` may play at ``pt`` now (the game is not changed)."""
+        try:
+            self.play(colour, pt)
+        except IllegalMove:
+            return False
+        self.undo()
+        return True
+
+    def apply_illegal(self, colour, reason):
+        """Apply the rule set's tournament penalty for an illegal placement by
+        ``colour`` (the move itself was refused by ``play``). Returns what
+        was done: ILLEGAL_LOSS (the game ends W+F / B+F), ILLEGAL_WARN
+        (Thai: a warning and the turn is lost) or ILLEGAL_REJECT (nothing).
+        """
+        penalty = self.rules.illegal
+        if penalty == ILLEGAL_LOSS or self.op is not None:
+            self.foul(colour, reason)
+            return ILLEGAL_LOSS
+        if penalty == ILLEGAL_WARN:
+            self.warnings[colour] += 1
+            if colour == self.to_move and self.phase == PLAYING:
+                self.lose_turn(colour)
+        return penalty
+
+    def resign(self, colour):
+        """``colour`` resigns: the opponent wins."""
+        self.end(Result(3 - colour, RESIGN))
+
+    def flag(self, colour):
+        """``colour`` lost on time."""
+        self.end(Result(3 - colour, TIME))
+
+    def foul(self, colour, detail=""):
+        """``colour`` loses by a foul (an illegal move under tournament rules)."""
+        self.end(Result(3 - colour, FOUL, 0, detail))
+
+    def end(self, result):
+        """Stop the game with this Result."""
+        self.result = result
+        self.phase = OVER
+
+    # -- taking back -------------------------------------------------------
+
+    def undo(self):
+        """Take back the last move, pass or lost turn (also re-opens a game
+        that this move ended). Raises ValueError if there is nothing to undo."""
+        hist = self.hist
+        k = hist.length - 1
+        if k == 0:
+            raise ValueError("no move to undo")
+        record = hist.moves[k]
+        pt = move_point(record)
+        if pt:
+            colour = move_colour(record)
+            start = hist.removed_start(k)
+            n = hist.removed_end[k] - start
+            back = colour if record & SELF_CAPTURE else 3 - colour
+            if self.op is not None:
+                self.op.before_undo(k, pt, colour, n, back)
+            self.pos.unplay(pt, colour, back, hist.removed, start, n)
+            self.captures[3 - back] -= n
+            if self.op is not None:
+                self.op.after_undo(k, hist.removed, start, n)
+        hist.pop()
+        self._restore_from_history()
+
+    def _take_back(self):
+        # Undo a move that was recorded only to test it.
+        hist = self.hist
+        k = hist.length - 1
+        record = hist.moves[k]
+        colour = move_colour(record)
+        start = hist.removed_start(k)
+        back = colour if record & SELF_CAPTURE else 3 - colour
+        self.pos.unplay(move_point(record), colour, back, hist.removed, start,
+                        hist.removed_end[k] - start)
+        hist.pop()
+
+    def _restore_from_history(self):
+        hist = self.hist
+        k = hist.length - 1
+        self.to_move = hist.to_move(k)
+        self.ko = self._ko_after(k)
+        passes = 0
+        while passes < k and is_pass(hist.moves[k - passes]):
+            passes += 1
+        self.passes = passes
+        i = k
+        while i > 0 and not is_pass(hist.moves[i]):
+            i -= 1
+        self.last_pass = i
+        self.phase = PLAYING
+        self.result = None
+        self.cycle = False
+
+    # -- repetition --------------------------------------------------------
+
+    def _repeats_earlier(self, same_side, since, needed):
+        """True if the last position's board (with the same player to move if
+        ``same_side``) occurred ``needed`` times at positions >= ``since``."""
+        hist = self.hist
+        last = hist.length - 1
+        h = hist.hashes[last]
+        side = hist.to_move(last)
+        cells = self.pos.cells
+        found = 0
+        slot = hist.next_match(h, h)
+        while slot >= 0:
+            k = hist.table[slot] - 1
+            if since <= k < last and (not same_side or hist.to_move(k) == side):
+                if hist.board_equals(k, cells):
+                    found += 1
+                    if found >= needed:
+                        return True
+            slot = hist.next_match(h, slot + 1)
+        return False
+
+    def _check_cycle(self):
+        # Simple-ko rule sets: the same position with the same player to move
+        # for the third time since the last pass.
+        if not self._repeats_earlier(True, self.last_pass, 2):
+            return
+        cycle = self.rules.cycle
+        if cycle == CYCLE_DRAW:
+            self.end(Result(DRAW, CYCLE, 0, "repetition"))
+        elif cycle == CYCLE_AGREE:
+            self.cycle = True
+        else:
+            self.end(Result(None, CYCLE, 0, "repetition"))
+
+    # -- helpers -----------------------------------------------------------
+
+    def _ko_after(self, k):
+        """The ko point after move k, the last move played: the point of the
+        one stone it captured, if the capturing stone is alone with that one
+        liberty (OP has no ko point: its place-remove rule judges retakes)."""
+        hist = self.hist
+        record = hist.moves[k]
+        pt = move_point(record)
+        start = hist.removed_start(k)
+        if (k == 0 or not pt or self.op is not None or record & SELF_CAPTURE
+                or hist.removed_end[k] - start != 1):
+            return 0
+        if not self._single_with_one_liberty(pt, move_colour(record)):
+            return 0
+        return hist.removed[start]
+
+    def _lone(self, pt, colour):
+        cells = self.pos.cells
+        w = self.pos.stride
+        return (cells[pt - w] != colour and cells[pt - 1] != colour
+                and cells[pt + 1] != colour and cells[pt + w] != colour)
+
+    def _single_with_one_liberty(self, pt, colour):
+        cells = self.pos.cells
+        w = self.pos.stride
+        a = cells[pt - w]
+        b = cells[pt - 1]
+        c = cells[pt + 1]
+        d = cells[pt + w]
+        if a == colour or b == colour or c == colour or d == colour:
+            return False
+        return (a == EMPTY) + (b == EMPTY) + (c == EMPTY) + (d == EMPTY) == 1
+
+    def rows(self):
+        """The board as text rows, top row first (X black, O white, . empty)."""
+        return self.pos.rows()
+
+
+def colour_name(colour):
+    """ "B" or "W"."""
+    return "B" if colour == BLACK else "W"
+
+
+def parse_colour(text):
+    """BLACK or WHITE from "b", "black", "w", "white" (any case).
+
+    Raises ValueError for anything else.
+    """
+    t = text.strip().lower()
+    if t in ("b", "black"):
+        return BLACK
+    if t in ("w", "white"):
+        return WHITE
+    raise ValueError("bad colour " + repr(text))

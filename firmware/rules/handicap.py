@@ -1,0 +1,50 @@
+"""Fixed handicap points, as the GTP specification (section 4.1.1) places them.
+
+On 19x19 the points are the 4-4 star points, the side star points and
+tengen: 2 = D4 Q16, 3 = + D16, 4 = + Q4, 5 = + K10, 6 = D4 Q16 D16 Q4 D10
+Q10, 7 = + K10, 8 = + K4 K16, 9 = + K10. Smaller boards use the 3-3 points
+(below 13x13). Even sizes and 7x7 take at most 4 stones; boards under 7x7
+have no fixed handicap.
+"""
+
+from .coords import point
+
+# Pattern letters per stone count: 0 = near edge, 1 = middle, 2 = far edge,
+# as (column, row-from-bottom) pairs.
+_PATTERNS = (
+    "0022",
+    "002202",
+    "00220220",
+    "0022022011",
+    "002202200121",
+    "00220220012111",
+    "0022022001211012",
+    "002202200121101211",
+)
+
+
+def max_fixed(size):
+    """The largest fixed handicap on a board of this size (0: none)."""
+    if size < 7:
+        return 0
+    if size % 2 == 0 or size == 7:
+        return 4
+    return 9
+
+
+def fixed_points(size, stones):
+    """Return the point indexes of a fixed handicap of ``stones`` stones.
+
+    Raises ValueError if the board has no such fixed handicap.
+    """
+    if stones < 2 or stones > max_fixed(size):
+        raise ValueError("no fixed handicap of " + str(stones) + " on " + str(size) + "x" + str(size))
+    edge = 2 if size < 13 else 3
+    where = (edge, (size - 1) // 2, size - 1 - edge)
+    pattern = _PATTERNS[stones - 2]
+    out = []
+    for i in range(0, len(pattern), 2):
+        col = where[ord(pattern[i]) - 48]
+        up = where[ord(pattern[i + 1]) - 48]
+        out.append(point(size, col, size - 1 - up))
+    return out

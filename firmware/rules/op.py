@@ -1,0 +1,140 @@
+"""The bookkeeping only the OP ("One Pure") rules need.
+
+The product's reading of the seed text (docs/rulesets.md):
+
+- 180 stones each. Stones the opponent removes go back to their owner's bowl
+  and can be played again; self-removed stones are isolated (out of the game).
+- Art.4, place-remove: the board right after a stone is removed must differ
+  from the board just before that stone was placed. A move whose removals
+  break this is a foul (the mover loses); ``Game`` raises
+  IllegalMove("place_remove") so the caller can apply it.
+- Art.3-3 / 5-1, re-removal: a chain removed again with the same colour and
+  exactly the same points is isolated.
+- Art.5-2, annihilation: a colour with no stone left on the board, after it
+  has placed its first, loses. Black passing on the first move loses.
+"""
+
+from array import array
+
+from .history import move_point
+from .position import ZOBRIST
+from .result import FOUL, Result
+
+
+class Ledger:
+    """Stone supply, isolated stones and the registry of removed chains.
+
+    ``supply[c]``: stones colour c can still play; ``isolated[c]``: stones of
+    colour c out of the game; ``placed[c]``: stones colour c has placed.
+    Capturing moves allocate (the registry grows); other moves do not.
+    """
+
+    def __init__(self, game):
+        self.game = game
+        supply = game.rules.stone_supply
+        self.supply = array("H", (0, supply, supply))
+        self.isolated = array("H", (0, 0, 0))
+        self.placed = array("H", (0, 0, 0))
+        cells = len(game.pos.cells)
+        self.placed_at = array("H", bytes(2 * cells))  # move that placed the stone on each point
+        self._seen = bytearray(cells)
+        self.chains = []  # every removed chain, oldest first: (colour, hash, points)
+        self._undo = []  # per removing move: (move, stones isolated, chains registered)
+
+    def setup_stone(self, pt, colour):
+        """A stone put on the board before play begins comes from the bowl."""
+        self.supply[colour] -= 1
+        self.placed[colour] += 1
+
+    def breaks_place_remove(self, pt, n):
+        """Art.4 for the move just recorded (the last position), which removed n stones."""
+        game = self.game
+        hist = game.hist
+        pos = game.pos
+        j = hist.length - 1
+        placed_at = self.placed_at
+        placed_at[pt] = j
+        h = hist.hashes[j]
+        removed = pos.removed
+        for i in range(n):
+            t = placed_at[removed[i]]
+            if t and hist.hashes[t - 1] == h and hist.board_equals(t - 1, pos.cells):
+                return True
+        return False
+
+    def after_move(self, pt, colour, n, self_capture):
+        """Account for a legal move: supply, isolation, annihilation."""
+        game = self.game
+        j = game.hist.length - 1
+        self.supply[colour] -= 1
+        self.placed[colour] += 1
+        self.placed_at[pt] = j
+        if n:
+            victim = colour if self_capture else 3 - colour
+            isolated = self._register_removals(victim, self_capture)
+            self._undo.append((j, isolated, game.pos.nchains))
+            self.supply[victim] += n - isolated
+            self.isolated[victim] += isolated
+        count = game.pos.count
+        opp = 3 - colour
+        if self.placed[opp] and count[opp] == 0:
+            game.end(Result(colour, FOUL, 0, "annihilation"))
+        elif self.placed[colour] and count[colour] == 0:
+            game.end(Result(opp, FOUL, 0, "annihilation"))
+
+    def _register_removals(self, colour, self_capture):
+        # Record each removed chain; return how many removed stones are isolated.
+        pos = self.game.pos
+        removed = pos.removed
+        isolated = 0
+        start = 0
+        for c in range(pos.nchains):
+            end = pos.chain_end[c]
+            points = tuple(removed[start:end])
+            h = 0
+            for p in points:
+                h ^= ZOBRIST[2 * p + colour - 1]
+            if self_capture or self._removed_before(colour, h, points):
+                isolated += len(points)
+            self.chains.append((colour, h, points))
+            start = end
+        return isolated
+
+    def _removed_before(self, colour, h, points):
+        # Same colour, same hash, same size, then the exact point set.
+        seen = self._seen
+        for p in points:
+            seen[p] = 1
+        found = False
+        for c, ch, cpoints in self.chains:
+            if c == colour and ch == h and len(cpoints) == len(points):
+                found = True
+                for p in cpoints:
+                    if not seen[p]:
+                        found = False
+                        break
+                if found:
+                    break
+        for p in points:
+            seen[p] = 0
+        return found
+
+    def before_undo(self, k, pt, colour, n, back):
+        """Reverse the accounting of move k (before its stones are restored)."""
+        self.supply[colour] += 1
+        self.placed[colour] -= 1
+        if n:
+            move, isolated, chains = self._undo.pop()
+            self.supply[back] -= n - isolated
+            self.isolated[back] -= isolated
+            del self.chains[len(self.chains) - chains:]
+
+    def after_undo(self, k, log, start, n):
+        """Restored stones get back the number of the move that placed them."""
+        moves = self.game.hist.moves
+        for i in range(start, start + n):
+            p = log[i]
+            m = k - 1
+            while m > 0 and move_point(moves[m]) != p:
+                m -= 1
+            self.placed_at[p] = m

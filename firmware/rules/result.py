@@ -1,0 +1,52 @@
+"""How a game ended, as a small value with its SGF ``RE`` string."""
+
+from micropython import const
+
+DRAW = const(0)  # ``winner`` of a draw or jigo; None means no result (void)
+
+SCORE = "score"
+RESIGN = "resign"
+TIME = "time"
+FOUL = "foul"
+CYCLE = "cycle"
+
+_SGF_REASON = {RESIGN: "R", TIME: "T", FOUL: "F"}
+
+
+class Result:
+    """The outcome of a game.
+
+    ``winner``: BLACK (1), WHITE (2), DRAW (0) or None (no result).
+    ``reason``: one of SCORE, RESIGN, TIME, FOUL, CYCLE.
+    ``margin2``: the winning margin in half points (SCORE only).
+    ``detail``: what happened, for people and logs ("ko", "annihilation"...).
+    """
+
+    def __init__(self, winner, reason, margin2=0, detail=""):
+        self.winner = winner
+        self.reason = reason
+        self.margin2 = margin2
+        self.detail = detail
+
+    @property
+    def margin(self):
+        """Winning margin in points (a float only when it has a half)."""
+        return self.margin2 // 2 if self.margin2 % 2 == 0 else self.margin2 / 2
+
+    def sgf(self):
+        """The SGF FF[4] RE value: "B+3.5", "W+R", "B+T", "W+F", "0", "Void"."""
+        if self.winner is None:
+            return "Void"
+        if self.winner == DRAW:
+            return "0"
+        side = "B+" if self.winner == 1 else "W+"
+        if self.reason == SCORE:
+            return side + str(self.margin)
+        return side + _SGF_REASON.get(self.reason, "")
+
+    def __eq__(self, other):
+        return (isinstance(other, Result) and self.winner == other.winner
+                and self.reason == other.reason and self.margin2 == other.margin2)
+
+    def __repr__(self):
+        return "<Result " + self.sgf() + " " + self.reason + (" " + self.detail if self.detail else "") + ">"

@@ -1,0 +1,130 @@
+"""The rule sets the board supports, as data.
+
+Each rule set is one ``RuleSet`` record; the rest of the firmware asks the
+record (``rules.ko == KO_SIMPLE``...) instead of testing rule-set names. The
+product's reading of each rule text is in docs/rulesets.md (from the seed
+texts: Hanguk Kiwon rules and regulations, Thai Go Association rules, OP).
+"""
+
+from micropython import const
+
+# How repetition is prevented.
+KO_SIMPLE = const(0)  # no immediate recapture of a single stone
+KO_POSITIONAL = const(1)  # no move may recreate any earlier board
+KO_SITUATIONAL = const(2)  # ... any earlier board with the same player to move
+KO_PLACE_REMOVE = const(3)  # OP Art.4: after a stone is removed the board must differ
+#                             from the board just before that stone was placed
+
+# Which self-captures may be played.
+SUICIDE_NONE = const(0)  # no move may leave its own chain without liberties
+SUICIDE_MULTI = const(1)  # multi-stone self-capture is legal (single-stone never is)
+SUICIDE_ALL = const(2)  # OP: every placement is played; the place-remove rule judges it
+
+# How the game is counted (rules/scoring.py).
+SCORE_TERRITORY = const(0)  # territory + prisoners, seki points count for nobody
+SCORE_AREA = const(1)  # stones + surrounded empty points
+SCORE_BOARD = const(2)  # Tromp-Taylor: area of the board as it stands
+SCORE_OP = const(3)  # OP Art.8: points whose every empty path reaches one colour
+
+# Handicap stones.
+HANDICAP_FIXED = const(0)  # on the star points
+HANDICAP_FREE = const(1)  # Black chooses the points
+HANDICAP_NONE = const(2)  # the rule set has no handicap
+
+# What a repeated position (simple-ko rule sets) does to the game.
+CYCLE_NONE = const(0)  # cannot happen: the ko rule forbids it
+CYCLE_DRAW = const(1)  # Korean Art.9: draw, replayed with the remaining times
+CYCLE_VOID = const(2)  # no result
+CYCLE_AGREE = const(3)  # Thai 11: draw if both agree, else play on
+
+# What an illegal placement costs in tournament mode.
+ILLEGAL_LOSS = const(0)  # the offender loses (Korean Art.19, and most rule sets)
+ILLEGAL_WARN = const(1)  # Thai 28/29: stone not accepted, warning, turn lost
+ILLEGAL_REJECT = const(2)  # Tromp-Taylor: the move is simply not played
+
+
+class RuleSet:
+    """One rule set's answers to every question the firmware asks.
+
+    ``komi2`` / ``komi2_handicap`` are default komi in half points (6.5 -> 13)
+    so counting stays in integers. ``compensation`` is what White gets per
+    handicap stone under area scoring: 0, or the handicap N minus this offset
+    (``comp_offset`` 0 for Chinese N, 1 for AGA N - 1).
+    """
+
+    def __init__(self, name, title, ko, suicide, scoring, handicap, komi2,
+                 cycle, illegal, compensate=False, comp_offset=0,
+                 komi2_handicap=None, white_passes_last=False, pass_stones=False,
+                 stone_supply=0, resume_first_passer=False, sgf=None, kgs=None):
+        self.name = name
+        self.title = title
+        self.ko = ko
+        self.suicide = suicide
+        self.scoring = scoring
+        self.handicap = handicap
+        self.komi2 = komi2
+        self.komi2_handicap = komi2 if komi2_handicap is None else komi2_handicap
+        self.cycle = cycle
+        self.illegal = illegal
+        self.compensate = compensate
+        self.comp_offset = comp_offset
+        self.white_passes_last = white_passes_last
+        self.pass_stones = pass_stones
+        self.stone_supply = stone_supply
+        self.resume_first_passer = resume_first_passer
+        self.sgf = sgf or title
+        self.kgs = kgs
+
+    def default_komi(self, handicap=0):
+        """Default komi in points for a game with this many handicap stones."""
+        return (self.komi2_handicap if handicap else self.komi2) / 2
+
+    def __repr__(self):
+        return "<RuleSet " + self.name + ">"
+
+
+KOREAN = RuleSet("korean", "Korean", KO_SIMPLE, SUICIDE_NONE, SCORE_TERRITORY,
+                 HANDICAP_FIXED, 13, CYCLE_DRAW, ILLEGAL_LOSS, komi2_handicap=1,
+                 sgf="Korean")
+JAPANESE = RuleSet("japanese", "Japanese", KO_SIMPLE, SUICIDE_NONE, SCORE_TERRITORY,
+                   HANDICAP_FIXED, 13, CYCLE_VOID, ILLEGAL_LOSS, komi2_handicap=1,
+                   sgf="Japanese", kgs="japanese")
+THAI = RuleSet("thai", "Thai", KO_SIMPLE, SUICIDE_NONE, SCORE_TERRITORY,
+               HANDICAP_FIXED, 13, CYCLE_AGREE, ILLEGAL_WARN, komi2_handicap=1,
+               resume_first_passer=True, sgf="Thai")
+CHINESE = RuleSet("chinese", "Chinese", KO_SIMPLE, SUICIDE_NONE, SCORE_AREA,
+                  HANDICAP_FREE, 15, CYCLE_VOID, ILLEGAL_LOSS, compensate=True,
+                  komi2_handicap=1, sgf="Chinese", kgs="chinese")
+AGA = RuleSet("aga", "AGA", KO_SITUATIONAL, SUICIDE_NONE, SCORE_AREA,
+              HANDICAP_FIXED, 15, CYCLE_NONE, ILLEGAL_LOSS, compensate=True,
+              comp_offset=1, komi2_handicap=1, white_passes_last=True,
+              pass_stones=True, sgf="AGA", kgs="aga")
+NZ = RuleSet("nz", "New Zealand", KO_SITUATIONAL, SUICIDE_MULTI, SCORE_AREA,
+             HANDICAP_FREE, 14, CYCLE_NONE, ILLEGAL_LOSS, komi2_handicap=0, sgf="NZ",
+             kgs="new_zealand")
+TROMP_TAYLOR = RuleSet("tromp-taylor", "Tromp-Taylor", KO_POSITIONAL, SUICIDE_MULTI,
+                       SCORE_BOARD, HANDICAP_FREE, 15, CYCLE_NONE, ILLEGAL_REJECT,
+                       komi2_handicap=1, sgf="Tromp-Taylor")
+OP = RuleSet("op", "One Pure (OP)", KO_PLACE_REMOVE, SUICIDE_ALL, SCORE_OP,
+             HANDICAP_NONE, 14, CYCLE_NONE, ILLEGAL_LOSS, stone_supply=180,
+             sgf="OP")
+
+ALL = (KOREAN, JAPANESE, CHINESE, AGA, NZ, TROMP_TAYLOR, THAI, OP)
+
+_ALIASES = {"new_zealand": "nz", "new-zealand": "nz", "tromp_taylor": "tromp-taylor",
+            "tt": "tromp-taylor", "one-pure": "op", "one_pure": "op",
+            "hanguk-kiwon": "korean", "kgs-japanese": "japanese"}
+
+
+def by_name(name):
+    """Return the RuleSet called ``name`` (case-insensitive, common aliases too).
+
+    Raises ValueError listing the known names if there is none.
+    """
+    key = name.strip().lower()
+    key = _ALIASES.get(key, key)
+    for rules in ALL:
+        if rules.name == key:
+            return rules
+    raise ValueError("unknown rule set " + repr(name) + "; known: "
+                     + ", ".join(r.name for r in ALL))

@@ -1,0 +1,1 @@
+"""Host tools (CPython 3.11+): GTP front-ends, SGF, the serial logger, the simulator."""

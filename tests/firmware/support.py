@@ -1,0 +1,13 @@
+"""Helpers for firmware tests that run on CPython (pytest) and MicroPython alike."""
+
+
+def data_path(name):
+    """Path of a file in tests/data, from this file's location (no os.path on MicroPython)."""
+    here = __file__.replace("\\", "/")
+    return here.rsplit("/", 2)[0] + "/data/" + name
+
+
+def check(failures):
+    """Fail with every message at once (a table test reports all its bad rows)."""
+    if failures:
+        raise AssertionError("%d failures:\n" % len(failures) + "\n".join(failures))

@@ -1,0 +1,112 @@
+"""Position mechanics: placing, capturing, liberties, hashes, taking back."""
+
+from diagrams import Lcg, at, position
+
+from firmware.rules.position import BLACK, EMPTY, WHITE, ZOBRIST, Position
+
+
+def recomputed_hash(pos):
+    h = 0
+    for p in range(len(pos.cells)):
+        v = pos.cells[p]
+        if v == BLACK or v == WHITE:
+            h ^= ZOBRIST[2 * p + v - 1]
+    return h
+
+
+def test_sizes():
+    for size in (5, 6, 9, 13, 18, 19):
+        pos = Position(size)
+        assert len(pos.rows()) == size
+        assert pos.rows()[0] == "." * size
+        assert len(pos.points()) == size * size
+    for bad in (4, 20, 0):
+        try:
+            Position(bad)
+        except ValueError as e:
+            assert "5..19" in str(e)
+        else:
+            raise AssertionError(bad)
+
+
+# (diagram, move, colour, stones captured, diagram after)
+CAPTURES = (
+    ([".....", "..X..", ".XOX.", ".....", "....."], "C2", BLACK, 1,
+     [".....", "..X..", ".X.X.", "..X..", "....."]),
+    (["OX...", ".....", ".....", ".....", "....."], "A4", BLACK, 1,
+     [".X...", "X....", ".....", ".....", "....."]),
+    (["O....", ".....", ".....", ".....", "....."], "A4", BLACK, 0,
+     ["O....", "X....", ".....", ".....", "....."]),
+    (["XOX..", "XOX..", "XOX..", "X.X..", "XXX.."], "B2", BLACK, 3,
+     ["X.X..", "X.X..", "X.X..", "XXX..", "XXX.."]),
+    ([".X.X.", "XO.OX", ".X.X.", ".....", "....."], "C4", BLACK, 2,
+     [".X.X.", "X.X.X", ".X.X.", ".....", "....."]),
+    # a stone with no liberty of its own that captures is not a self-capture
+    ([".XO..", "XO...", ".....", ".....", "....."], "A5", WHITE, 1,
+     ["O.O..", "XO...", ".....", ".....", "....."]),
+)
+
+
+def test_capture_table():
+    for before, where, colour, captured, after in CAPTURES:
+        pos = position(before)
+        n = pos.play(at(5, where), colour)
+        assert n == captured, (before, where, n)
+        assert pos.rows() == after, (before, where, pos.rows())
+        assert pos.hash == recomputed_hash(pos)
+        assert pos.count[3 - colour] == sum(row.count("XO"[2 - colour]) for row in after)
+
+
+def test_self_capture_is_reported_not_done():
+    pos = position([".O...", "O....", ".....", ".....", "....."])
+    before = pos.hash
+    assert pos.play(at(5, "A5"), BLACK) == -1
+    assert pos.cells[at(5, "A5")] == BLACK  # left for the caller to decide
+    pos.lift(at(5, "A5"))
+    assert pos.hash == before
+    assert pos.count[BLACK] == 0
+
+
+def test_remove_own_chain_and_unplay():
+    rows = ["XX.O.", "OOO..", ".....", ".....", "....."]
+    pos = position(rows)
+    p = at(5, "C5")
+    assert pos.play(p, BLACK) == -1
+    assert pos.remove_own_chain(p) == 3
+    assert pos.rows()[0] == "...O."
+    assert pos.count[BLACK] == 0
+    pos.unplay(p, BLACK, BLACK, pos.removed, 0, 3)
+    assert pos.rows() == rows
+    assert pos.hash == recomputed_hash(pos)
+
+
+def test_liberties_and_chain():
+    pos = position([".....", ".XX..", ".XO..", ".....", "....."])
+    assert pos.liberties(at(5, "B4")) == 6
+    assert pos.liberties(at(5, "C3")) == 2
+    assert pos.liberties(at(5, "B4"), limit=2) == 2
+    out = pos.removed
+    assert pos.chain(at(5, "C4"), out) == 3
+
+
+def test_random_play_keeps_hash_and_unplay_restores():
+    rng = Lcg(7)
+    for size in (5, 9, 19):
+        pos = Position(size)
+        pts = pos.points()
+        for step in range(600):
+            empties = [p for p in pts if pos.cells[p] == EMPTY]
+            p = empties[rng.below(len(empties))]
+            colour = BLACK if step % 2 == 0 else WHITE
+            snapshot = (bytes(pos.cells), pos.hash, pos.count[1], pos.count[2])
+            n = pos.play(p, colour)
+            back = 3 - colour
+            if n < 0:
+                n = pos.remove_own_chain(p)
+                back = colour
+            removed = pos.removed[:n]
+            assert pos.hash == recomputed_hash(pos)
+            assert pos.count[BLACK] == sum(1 for q in pts if pos.cells[q] == BLACK)
+            if step % 3 == 0:
+                pos.unplay(p, colour, back, removed, 0, n)
+                assert (bytes(pos.cells), pos.hash, pos.count[1], pos.count[2]) == snapshot
