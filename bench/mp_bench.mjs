@@ -8,6 +8,9 @@ for (const rules of ["japanese", "tromp-taylor", "op"]) {
   mp.runPython(`rules_bench.speed(${JSON.stringify(rules)})`);
   mp.runPython(`rules_bench.allocation(${JSON.stringify(rules)})`);
 }
+for (const rules of ["japanese", "chinese", "op"]) {
+  mp.runPython(`rules_bench.scoring(${JSON.stringify(rules)})`);
+}
 // Retained heap: measured across runPython calls, after a collection.
 mp.runPython("gc.collect(); _base = gc.mem_alloc()");
 mp.runPython("_game = rules_bench.long_game(400)");

@@ -98,3 +98,24 @@ def long_game(moves=400):
             game.resume()
         game.play(game.to_move, PASS)
     return game
+
+
+def scoring(rules="japanese", repeat=3):
+    """Counting the final positions of the bundled games: microseconds per
+    count, and bytes allocated by counts after the first (the first makes
+    the game's Counter: the map and its buffers)."""
+    games = _games()
+    counts = 0
+    us = 0
+    allocated = 0
+    for record in games:
+        game, illegal_at, _error = replay(record, rules)
+        game.count()
+        before = gc.mem_alloc()
+        t0 = time.ticks_us()
+        for _ in range(repeat):
+            game.count()
+        us += time.ticks_diff(time.ticks_us(), t0)
+        allocated += gc.mem_alloc() - before
+        counts += repeat
+    _emit(kind="scoring", rules=rules, counts=counts, us_per_count=us / counts, bytes=allocated)

@@ -103,6 +103,9 @@ def main():
             capturing = r["capturing_bytes"] / max(r["capturing_moves"], 1)
             print(f"  allocated, {r['rules']:<18} {quiet:6.1f} bytes per non-capturing move (target 0), "
                   f"{capturing:.1f} per capturing move ({r['quiet_moves']} + {r['capturing_moves']} moves)")
+        elif r["kind"] == "scoring":
+            print(f"  count, {r['rules']:<22} {r['us_per_count']:8.0f} µs per finished 19x19 position, "
+                  f"{r['bytes']} bytes allocated in {r['counts']} counts (target 0 beyond the map)")
         elif r["kind"] == "retained":
             print(f"  retained heap, 19x19 game of {r['moves']} moves with full history: "
                   f"{r['bytes']} bytes (target <= 16384)")

@@ -4,10 +4,14 @@
 
 Reads commands on stdin, answers on stdout. It plays no moves of its own: a
 controller (Sabaki, gogui, a tournament runner) sends the moves and asks what
-is legal, what was captured, and (later) the score. Standard commands plus
+is legal, what was captured, and the score. Standard commands plus
 ``kgs-rules``, ``rules``, ``list_stones``, ``captures``, ``is_legal``,
-``loadsgf`` and ``printsgf``. Errors answer ``? message``; nothing a
-controller sends can crash the process.
+``loadsgf``, ``printsgf``, ``final_score``, ``final_status_list`` and the
+extensions ``mark_dead`` / ``mark_alive`` (whole chains, before
+``final_score``). With ``--tournament`` an illegal play also costs what the
+rule set says (Korean: the game, W+F / B+F; Thai: a warning and the turn).
+Errors answer ``? message``; nothing a controller sends can crash the
+process.
 """
 
 from __future__ import annotations
@@ -17,11 +21,12 @@ import sys
 from pathlib import Path
 
 from firmware.rules.coords import MAX_SIZE, MIN_SIZE, PASS, parse_vertex, point, vertex
-from firmware.rules.game import COUNTING, Game, IllegalMove, parse_colour
+from firmware.rules.game import COUNTING, GAME_OVER, PLACE_REMOVE, Game, IllegalMove, parse_colour
 from firmware.rules.handicap import fixed_points, max_fixed
 from firmware.rules.history import LOST_TURN, move_colour, move_point
 from firmware.rules.position import BLACK, WHITE
 from firmware.rules.rulesets import ALL, by_name
+from firmware.rules.scoring import DAME, DEAD, KIND, OWNER, SEKI, TERRITORY
 from firmware.version import NAME, VERSION
 from host_tools import sgf
 
@@ -33,8 +38,10 @@ class GtpError(Exception):
 class Arbiter:
     """GTP engine state: one game, replaced by boardsize / clear_board / loadsgf."""
 
-    def __init__(self, rules: str = "japanese", size: int = 19, komi: float | None = None):
+    def __init__(self, rules: str = "japanese", size: int = 19, komi: float | None = None,
+                 tournament: bool = False):
         self.rules = by_name(rules)
+        self.tournament = tournament
         self.size = size
         self.komi = komi
         self.game = self._new_game()
@@ -62,6 +69,10 @@ class Arbiter:
             "list_stones": self.list_stones,
             "captures": self.captures,
             "is_legal": self.is_legal,
+            "final_score": self.final_score,
+            "final_status_list": self.final_status_list,
+            "mark_dead": self.mark_dead,
+            "mark_alive": self.mark_alive,
         }
 
     def _new_game(self) -> Game:
@@ -164,8 +175,11 @@ class Arbiter:
             raise GtpError("syntax error, komi must be a number") from None
         if komi != komi or abs(komi) > 1000:
             raise GtpError("syntax error, komi out of range")
+        try:
+            self.game.komi = komi
+        except ValueError as error:
+            raise GtpError("syntax error, " + str(error)) from None
         self.komi = komi
-        self.game.komi = komi
         return ""
 
     def _check_empty_board(self):
@@ -261,10 +275,15 @@ class Arbiter:
         self._arity(args, 2, "play COLOUR VERTEX")
         colour = self._colour(args[0])
         pt = self._vertex(args[1])
+        game = self.game
         try:
-            _play_resuming(self.game, colour, pt)
+            _play_resuming(game, colour, pt)
         except IllegalMove as error:
+            # OP's place-remove foul is the rule itself; other penalties apply in tournament mode.
+            if error.reason != GAME_OVER and (self.tournament or error.reason == PLACE_REMOVE):
+                game.apply_illegal(colour, error.reason)
             raise GtpError("illegal move: " + error.reason) from None
+        game.counter().clear_dead()
         return ""
 
     def undo(self, args):
@@ -309,6 +328,52 @@ class Arbiter:
         lines.append(f"rules {self.rules.name}, komi {game.komi:g}, {('black', 'white')[game.to_move - 1]} to play, "
                      f"captures B {game.captures[BLACK]} W {game.captures[WHITE]}")
         return "\n" + "\n".join(lines)
+
+    # -- counting ------------------------------------------------------------
+
+    def final_score(self, args):
+        game = self.game
+        if game.result is not None:
+            return game.result.sgf()
+        return game.result_of(game.count()).sgf()
+
+    def final_status_list(self, args):
+        self._arity(args, 1, "final_status_list alive|dead|seki|black_territory|white_territory|dame")
+        wanted = args[0].lower()
+        game = self.game
+        counter = game.counter()
+        m = counter.classify()
+        cells = game.pos.cells
+        picks = {
+            "alive": lambda p: cells[p] in (BLACK, WHITE) and not counter.dead[p] and m[p] & KIND != SEKI,
+            "dead": lambda p: cells[p] in (BLACK, WHITE) and counter.dead[p],
+            "seki": lambda p: cells[p] in (BLACK, WHITE) and m[p] & KIND == SEKI and m[p] & OWNER,
+            "black_territory": lambda p: m[p] & KIND in (TERRITORY, DEAD) and m[p] & OWNER == BLACK,
+            "white_territory": lambda p: m[p] & KIND in (TERRITORY, DEAD) and m[p] & OWNER == WHITE,
+            "dame": lambda p: m[p] & KIND == DAME,
+        }
+        if wanted not in picks:
+            raise GtpError("syntax error, unknown status " + repr(args[0]))
+        pick = picks[wanted]
+        return " ".join(vertex(self.size, p) for p in game.pos.points() if pick(p))
+
+    def mark_dead(self, args):
+        return self._mark(args, True)
+
+    def mark_alive(self, args):
+        return self._mark(args, False)
+
+    def _mark(self, args, dead):
+        if not args:
+            raise GtpError("syntax error, at least one vertex")
+        points = [self._vertex(a) for a in args]
+        counter = self.game.counter()
+        for text, pt in zip(args, points, strict=True):
+            if pt == PASS or self.game.pos.cells[pt] not in (BLACK, WHITE):
+                raise GtpError("no stone at " + text)
+        for pt in points:
+            counter.set_dead(pt, dead)
+        return ""
 
     # -- SGF -----------------------------------------------------------------
 
@@ -384,9 +449,11 @@ def main(argv=None) -> int:
     parser.add_argument("--rules", default="japanese", help="rule set: " + ", ".join(r.name for r in ALL))
     parser.add_argument("--size", type=int, default=19, help="board size 5..19 (default 19)")
     parser.add_argument("--komi", type=float, default=None, help="komi (default: the rule set's)")
+    parser.add_argument("--tournament", action="store_true",
+                        help="apply the rule set's penalty to illegal plays (Korean: loss; Thai: warning, lost turn)")
     args = parser.parse_args(argv)
     try:
-        arbiter = Arbiter(args.rules, args.size, args.komi)
+        arbiter = Arbiter(args.rules, args.size, args.komi, args.tournament)
     except ValueError as error:
         parser.error(str(error))
     for line in sys.stdin:

@@ -22,7 +22,7 @@ from .coords import PASS
 from .handicap import fixed_points
 from .history import LOST_TURN, SELF_CAPTURE, History, encode, is_pass, move_colour, move_point
 from .position import BLACK, EDGE, EMPTY, WHITE, Position
-from .result import CYCLE, DRAW, FOUL, RESIGN, TIME, Result
+from .result import CYCLE, DRAW, FOUL, RESIGN, SCORE, TIME, Result
 from .rulesets import (
     CYCLE_AGREE,
     CYCLE_DRAW,
@@ -32,11 +32,13 @@ from .rulesets import (
     ILLEGAL_WARN,
     KO_POSITIONAL,
     KO_SITUATIONAL,
+    SCORE_OP,
     SUICIDE_MULTI,
     SUICIDE_NONE,
     RuleSet,
     by_name,
 )
+from .scoring import Counter
 
 # Phases of a game.
 PLAYING = const(0)
@@ -98,6 +100,7 @@ class Game:
         self.op = op_rules.Ledger(self) if self.rules.stone_supply else None
         self.handicap = 0
         self.setup_stones = ((), ())  # (black, white) points placed before the first move
+        self._counter = None
         self._reset_play_state(BLACK)
 
     def _reset_play_state(self, first):
@@ -212,17 +215,18 @@ class Game:
 
     def _pass(self, colour):
         hist = self.hist
-        first_move = hist.length == 1
         hist.push(self.pos.hash, encode(PASS, colour), None, 0, 0)
         self.ko = 0
         self.to_move = 3 - colour
         self.passes += 1
         self.last_pass = hist.length - 1
         self.cycle = False
-        if self.op is not None and first_move and colour == BLACK:
+        if self.op is not None and colour == BLACK and not self.op.placed[BLACK]:
             self.end(Result(WHITE, FOUL, 0, "black passed on the first move"))
         elif self.passes >= 2 and (colour == WHITE or not self.rules.white_passes_last):
             self.phase = COUNTING
+        elif self.op is not None:
+            self.op.check_supply()
 
     def resume(self, requester=None):
         """Go back to play after the passes that stopped it (the players do
@@ -244,6 +248,8 @@ class Game:
         self.phase = PLAYING
         self.passes = 0
         self.to_move = first
+        if self._counter is not None:
+            self._counter.clear_dead()
 
     def lose_turn(self, colour):
         """The player to move loses the turn (Thai 28/29 after an illegal
@@ -264,6 +270,77 @@ class Game:
         self.undo()
         return True
 
+    # -- counting ----------------------------------------------------------
+
+    @property
+    def komi(self):
+        """Komi in points (a float when it has a half); counting uses ``komi2``."""
+        return self.komi2 // 2 if self.komi2 % 2 == 0 else self.komi2 / 2
+
+    @komi.setter
+    def komi(self, value):
+        komi2 = round(value * 2)
+        if komi2 != value * 2:
+            raise ValueError("komi must be a whole or half number, not " + str(value))
+        self.komi2 = int(komi2)
+
+    def counter(self):
+        """The game's Counter (dead-stone marks, count map), made on first use."""
+        if self._counter is None:
+            self._counter = Counter(self)
+        return self._counter
+
+    def mark_dead(self, pt, dead=True):
+        """While counting, mark (or unmark) the whole chain at pt as dead.
+        Returns the number of stones marked. Raises ValueError outside the
+        counting phase."""
+        if self.phase != COUNTING:
+            raise ValueError("dead stones are marked after play has stopped")
+        return self.counter().set_dead(pt, dead)
+
+    def count(self):
+        """Count the position under the rule set (dead stones as marked);
+        returns the Score. Does not end the game: see ``finish``."""
+        return self.counter().count()
+
+    def unfilled_dame(self, out):
+        """Dame the players must still fill before counting (Korean Art.7-2,
+        Thai 9.2), written into ``out``; returns how many."""
+        self.counter().count()
+        return self._counter.unfilled_dame(out)
+
+    def finish(self):
+        """End a game whose play stopped by passes: count it and set the
+        result. Returns the Result."""
+        if self.phase != COUNTING:
+            raise ValueError("play has not stopped")
+        self.end(self.result_of(self.count()))
+        return self.result
+
+    def result_of(self, score):
+        """The Result a Score gives under this rule set."""
+        if self.rules.scoring == SCORE_OP:
+            return op_rules.result(score)
+        margin2 = score.margin2()
+        if margin2 > 0:
+            return Result(BLACK, SCORE, margin2)
+        if margin2 < 0:
+            return Result(WHITE, SCORE, -margin2)
+        return Result(DRAW, SCORE, 0, "jigo")
+
+    def penalty_points(self, colour):
+        """Points the opponent gets for ``colour``'s warnings."""
+        table = self.rules.warning_points
+        return table[min(self.warnings[colour], len(table) - 1)]
+
+    def warn(self, colour, detail=""):
+        """Give ``colour`` a warning (Korean Art.18, Thai 39). The rule set
+        decides what it costs: points at the count, or the game."""
+        self.warnings[colour] += 1
+        loss = self.rules.warning_loss
+        if loss and self.warnings[colour] >= loss and self.phase != OVER:
+            self.foul(colour, detail or "warnings")
+
     def apply_illegal(self, colour, reason):
         """Apply the rule set's tournament penalty for an illegal placement by
         ``colour`` (the move itself was refused by ``play``). Returns what
@@ -275,9 +352,9 @@ class Game:
             self.foul(colour, reason)
             return ILLEGAL_LOSS
         if penalty == ILLEGAL_WARN:
-            self.warnings[colour] += 1
             if colour == self.to_move and self.phase == PLAYING:
                 self.lose_turn(colour)
+            self.warn(colour, reason)
         return penalty
 
     def resign(self, colour):
@@ -321,6 +398,8 @@ class Game:
                 self.op.after_undo(k, hist.removed, start, n)
         hist.pop()
         self._restore_from_history()
+        if self._counter is not None:
+            self._counter.clear_dead()
 
     def _take_back(self):
         # Undo a move that was recorded only to test it.

@@ -18,7 +18,7 @@ from array import array
 
 from .history import move_point
 from .position import ZOBRIST
-from .result import FOUL, Result
+from .result import DRAW, FOUL, NO_POINTS, SCORE, Result
 
 
 class Ledger:
@@ -81,6 +81,14 @@ class Ledger:
             game.end(Result(colour, FOUL, 0, "annihilation"))
         elif self.placed[colour] and count[colour] == 0:
             game.end(Result(opp, FOUL, 0, "annihilation"))
+        else:
+            self.check_supply()
+
+    def check_supply(self):
+        """Art.6-2: play ends normally when the player to move has no stone left."""
+        game = self.game
+        if game.phase == 0 and self.supply[game.to_move] == 0:
+            game.phase = 1
 
     def _register_removals(self, colour, self_capture):
         # Record each removed chain; return how many removed stones are isolated.
@@ -138,3 +146,24 @@ class Ledger:
             while m > 0 and move_point(moves[m]) != p:
                 m -= 1
             self.placed_at[p] = m
+
+
+def result(score):
+    """OP Art.9 from a Score: Black wins when B - W is more than the komi
+    (7: B - W >= 8), draws at exactly 7, else White wins. A side with no
+    points cannot win (Art.9-3): if the count favours it, it loses instead;
+    when neither side has points both lose (recorded as no result)."""
+    black = score.points[1]
+    white = score.points[2]
+    if black == 0 and white == 0:
+        return Result(None, SCORE, 0, "both lose: no points")
+    margin2 = 2 * (black + score.penalty[1] - white - score.penalty[2]) - score.komi2
+    if margin2 >= 0 and black == 0:
+        return Result(2, NO_POINTS, 0, "black has no points")
+    if margin2 <= 0 and white == 0:
+        return Result(1, NO_POINTS, 0, "white has no points")
+    if margin2 > 0:
+        return Result(1, SCORE, margin2)
+    if margin2 < 0:
+        return Result(2, SCORE, -margin2)
+    return Result(DRAW, SCORE, 0, "draw at the komi")

@@ -9,6 +9,7 @@ RESIGN = "resign"
 TIME = "time"
 FOUL = "foul"
 CYCLE = "cycle"
+NO_POINTS = "no_points"  # OP Art.9-3: a side with no points loses (RE "B+" / "W+")
 
 _SGF_REASON = {RESIGN: "R", TIME: "T", FOUL: "F"}
 
@@ -17,7 +18,7 @@ class Result:
     """The outcome of a game.
 
     ``winner``: BLACK (1), WHITE (2), DRAW (0) or None (no result).
-    ``reason``: one of SCORE, RESIGN, TIME, FOUL, CYCLE.
+    ``reason``: one of SCORE, RESIGN, TIME, FOUL, CYCLE, NO_POINTS.
     ``margin2``: the winning margin in half points (SCORE only).
     ``detail``: what happened, for people and logs ("ko", "annihilation"...).
     """

@@ -47,15 +47,19 @@ class RuleSet:
     """One rule set's answers to every question the firmware asks.
 
     ``komi2`` / ``komi2_handicap`` are default komi in half points (6.5 -> 13)
-    so counting stays in integers. ``compensation`` is what White gets per
-    handicap stone under area scoring: 0, or the handicap N minus this offset
-    (``comp_offset`` 0 for Chinese N, 1 for AGA N - 1).
+    so counting stays in integers. With ``compensate``, White gets handicap
+    N minus ``comp_offset`` points under area scoring (Chinese N, AGA N - 1).
+    ``warning_points[n]`` is what a player's n warnings give the opponent
+    (the last entry holds for more: Korean Art.18, 2 points a warning; Thai
+    39, 2 points at the second); ``warning_loss`` is the number of warnings
+    that loses (Korean Art.19-1-9: 2; Thai 39: 3; 0: never).
     """
 
     def __init__(self, name, title, ko, suicide, scoring, handicap, komi2,
                  cycle, illegal, compensate=False, comp_offset=0,
                  komi2_handicap=None, white_passes_last=False, pass_stones=False,
-                 stone_supply=0, resume_first_passer=False, sgf=None, kgs=None):
+                 stone_supply=0, resume_first_passer=False, warning_points=(0,),
+                 warning_loss=0, sgf=None, kgs=None):
         self.name = name
         self.title = title
         self.ko = ko
@@ -72,6 +76,8 @@ class RuleSet:
         self.pass_stones = pass_stones
         self.stone_supply = stone_supply
         self.resume_first_passer = resume_first_passer
+        self.warning_points = warning_points
+        self.warning_loss = warning_loss
         self.sgf = sgf or title
         self.kgs = kgs
 
@@ -85,13 +91,14 @@ class RuleSet:
 
 KOREAN = RuleSet("korean", "Korean", KO_SIMPLE, SUICIDE_NONE, SCORE_TERRITORY,
                  HANDICAP_FIXED, 13, CYCLE_DRAW, ILLEGAL_LOSS, komi2_handicap=1,
-                 sgf="Korean")
+                 warning_points=(0, 2, 4), warning_loss=2, sgf="Korean")
 JAPANESE = RuleSet("japanese", "Japanese", KO_SIMPLE, SUICIDE_NONE, SCORE_TERRITORY,
                    HANDICAP_FIXED, 13, CYCLE_VOID, ILLEGAL_LOSS, komi2_handicap=1,
                    sgf="Japanese", kgs="japanese")
 THAI = RuleSet("thai", "Thai", KO_SIMPLE, SUICIDE_NONE, SCORE_TERRITORY,
                HANDICAP_FIXED, 13, CYCLE_AGREE, ILLEGAL_WARN, komi2_handicap=1,
-               resume_first_passer=True, sgf="Thai")
+               resume_first_passer=True, warning_points=(0, 0, 2), warning_loss=3,
+               sgf="Thai")
 CHINESE = RuleSet("chinese", "Chinese", KO_SIMPLE, SUICIDE_NONE, SCORE_AREA,
                   HANDICAP_FREE, 15, CYCLE_VOID, ILLEGAL_LOSS, compensate=True,
                   komi2_handicap=1, sgf="Chinese", kgs="chinese")

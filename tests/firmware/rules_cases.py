@@ -8,7 +8,7 @@ messages (empty when the case passes).
 import json
 
 from firmware.rules.coords import PASS, parse_vertex
-from firmware.rules.game import Game, IllegalMove, parse_colour
+from firmware.rules.game import COUNTING, Game, IllegalMove, parse_colour
 from firmware.rules.position import BLACK, WHITE
 from firmware.rules.rulesets import ILLEGAL_LOSS, ILLEGAL_WARN, by_name
 
@@ -60,12 +60,22 @@ def play_case(case, game=None):
     return game, None, None, over_at
 
 
-def check_case(case, scorer=None):
-    """Failures of one case, as messages. ``scorer(game, case)`` returns the
-    SGF result of a game stopped by passes (None: results are not checked)."""
+def count_case(game, case):
+    """Mark the case's dead stones and finish a game stopped by passes."""
+    for v in case.get("dead", []):
+        game.mark_dead(parse_vertex(case["size"], v))
+    return game.finish()
+
+
+def check_case(case):
+    """Failures of one case, as messages (empty when it passes)."""
     fails = []
     expect = case["expect"]
     game, illegal_at, error, over_at = play_case(case)
+    score = None
+    if game.phase == COUNTING and ("score" in expect or "result" in expect):
+        score = game.count()
+        count_case(game, case)
     name = case["id"] + ": "
     if "illegal_at" in expect:
         if illegal_at != expect["illegal_at"]:
@@ -92,10 +102,12 @@ def check_case(case, scorer=None):
         got = {"B": game.op.isolated[BLACK], "W": game.op.isolated[WHITE]}
         if got != expect["isolated"]:
             fails.append(name + "isolated %s, expected %s" % (got, expect["isolated"]))
+    if "score" in expect:
+        got = None if score is None else {"B": score.points[BLACK], "W": score.points[WHITE]}
+        if got != expect["score"]:
+            fails.append(name + "score %s, expected %s" % (got, expect["score"]))
     if "result" in expect:
         got = game.result.sgf() if game.result is not None else None
-        if got is None and scorer is not None:
-            got = scorer(game, case)
-        if (got is not None or scorer is not None) and got != expect["result"]:
+        if got != expect["result"]:
             fails.append(name + "result %s, expected %s" % (got, expect["result"]))
     return fails

@@ -280,6 +280,8 @@ def test_op_runs_out_of_stones():
                 g.play(WHITE, PASS)
                 placed += 1
     assert g.op.supply[BLACK] == 0
+    assert g.phase == COUNTING  # Art.6-2: no stone left to play ends play normally
+    g.resume(WHITE)
     expect_illegal(g, BLACK, point(19, 18, 17), "no_stones")
 
 

@@ -119,6 +119,7 @@ def case_sgf(case, path):
 
 
 def test_every_rules_case_through_gtp(tmp_path):
+    """Legality, captures, boards, and results through final_score (mark_dead for the dead lists)."""
     cases = [json.loads(line) for line in (DATA / "rules_cases.jsonl").read_text().splitlines() if line.strip()]
     failures = []
     for case in cases:
@@ -149,6 +150,12 @@ def test_every_rules_case_through_gtp(tmp_path):
                 if not (i == expect.get("game_over_at") and expect.get("result", "").endswith("+F")):
                     failures.append(f"{case['id']}: move {i} answered {answer!r}")
                 break
+        if case.get("dead"):
+            assert send("mark_dead " + " ".join(case["dead"])) == "=\n\n"
+        if "result" in expect:
+            answer = send("final_score")
+            if answer != f"= {expect['result']}\n\n":
+                failures.append(f"{case['id']}: final_score answered {answer!r}")
         if "captures" in expect:
             got = {c: int(send(f"captures {c}")[1:].strip()) for c in ("B", "W")}
             if got != expect["captures"]:
@@ -221,3 +228,56 @@ def test_process_talks_gtp_over_stdin(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "host_tools.gtp", "--rules", "ing"], capture_output=True,
                          text=True, cwd=ROOT, timeout=60)
     assert bad.returncode == 2 and "unknown rule set" in bad.stderr
+
+
+def load_diagram(send, rows, tmp_path, rules):
+    """Load a diagram (X black, O white) into the arbiter through an SGF file."""
+    size = len(rows)
+    record = sgf.Sgf_game(size)
+    black = [(size - 1 - r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "X"]
+    white = [(size - 1 - r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "O"]
+    record.get_root().set_setup_stones(black, white)
+    path = tmp_path / "diagram.sgf"
+    path.write_bytes(record.serialise())
+    assert send(f"loadsgf {path}").startswith("=")
+    assert send(f"rules {rules}") == "=\n\n"
+
+
+def test_final_status_lists_and_marks(gtp, tmp_path):
+    seki = ["..OX...", "..OX...", "..OX...", "..OX...", "OOOXXXX", "XXXOOOX", ".X.O.OX"]
+    load_diagram(gtp, seki, tmp_path, "japanese")
+    gtp("play b pass")
+    gtp("play w pass")
+    assert set(ok(gtp("final_status_list seki")).split()) == {"A2", "B2", "C2", "B1", "D2", "E2", "F2", "D1", "F1"}
+    assert ok(gtp("final_status_list dame")) == "C1"
+    assert ok(gtp("final_status_list dead")) == ""
+    assert len(ok(gtp("final_status_list alive")).split()) == 26 - 9
+    assert len(ok(gtp("final_status_list black_territory")).split()) == 12
+    assert ok(gtp("final_score")) == "W+2.5"
+    assert gtp("mark_dead b1") == "=\n\n"
+    assert set(ok(gtp("final_status_list dead")).split()) == {"A2", "B2", "C2", "B1"}
+    assert gtp("mark_alive c2") == "=\n\n"
+    assert ok(gtp("final_status_list dead")) == ""
+    assert gtp("mark_dead c1") == "? no stone at c1\n\n"
+    assert gtp("mark_dead") .startswith("? syntax error")
+    assert gtp("final_status_list everything").startswith("? syntax error")
+
+
+def test_tournament_mode_applies_penalties():
+    moves = ("b d5", "w e5", "b c4", "w d4", "b d3", "w f4", "b a9", "w e3", "b e4")
+
+    def after_ko_retake(rules, tournament):
+        arbiter = Arbiter(rules=rules, size=9, tournament=tournament)
+        for move in moves:
+            assert arbiter.handle("play " + move) == "=\n\n"
+        assert arbiter.handle("play w d4") == "? illegal move: ko\n\n"
+        return arbiter
+
+    casual = after_ko_retake("korean", False)
+    assert casual.game.result is None and casual.game.to_move == 2  # refused, White still to play
+    korean = after_ko_retake("korean", True)
+    assert korean.handle("final_score") == "= B+F\n\n"
+    assert korean.handle("play b a1") == "? illegal move: game_over\n\n"
+    thai = after_ko_retake("thai", True)
+    assert thai.game.warnings[2] == 1 and thai.game.to_move == 1  # warned, and the turn is lost
+    assert thai.handle("play b a1") == "=\n\n"

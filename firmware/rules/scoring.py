@@ -1,0 +1,361 @@
+"""Counting a finished game under each rule set, and the count map the LEDs show.
+
+``Counter`` analyses the board into a preallocated map (one byte per cell):
+who each point counts for and what kind of point it is. A game makes its
+Counter once, at its first count; counting again allocates nothing.
+
+The methods, as docs/rulesets.md reads the rule texts:
+
+- territory (Korean, Japanese, Thai): dead stones are removed and go to the
+  captor's prisoners; an empty region bordered by one colour is its
+  territory, unless a chain bordering it is in seki (the chain touches dame,
+  an empty region bordering both colours); score = territory + prisoners.
+- area (Chinese, AGA, NZ): dead stones removed; score = live stones + empty
+  regions bordered by one colour only.
+- board (Tromp-Taylor): area of the board exactly as it stands.
+- OP points: a point, stone or empty, scores for colour C when everything it
+  reaches through empty points is C; nothing is removed.
+"""
+
+from array import array
+
+from micropython import const
+
+from .history import is_pass, move_colour
+from .position import EMPTY
+from .rulesets import SCORE_AREA, SCORE_OP, SCORE_TERRITORY
+
+_BLACK = const(1)
+_WHITE = const(2)
+
+# Map entries: owner (bits 0-1: 0 nobody, 1 black, 2 white) | kind (bits 2-4).
+# 0 is the border around the board.
+OWNER = const(3)
+KIND = const(7 << 2)
+TERRITORY = const(1 << 2)  # an empty point of a one-colour region
+STONE = const(2 << 2)  # a stone on the board (owner 0: it counts for nobody, OP)
+DEAD = const(3 << 2)  # a dead stone, removed for counting; owner = its region's
+DAME = const(4 << 2)  # an empty point of a region bordering both colours
+SEKI = const(5 << 2)  # a stone in seki (owner kept), or an empty point it makes neutral
+NEUTRAL = const(6 << 2)  # an empty point of a region bordering no stone at all
+_OPEN = const(0x80)  # scratch: an empty point not yet given to a region
+
+
+class Score:
+    """The count of a game; every figure is an int, indexed by colour where
+    it has one.
+
+    ``points[c]``: territory + prisoners (territory rules) or territory +
+    stones (the area, board and OP rules), before komi, compensation and
+    penalties. ``territory[c]``, ``stones[c]`` (stones that count),
+    ``prisoners[c]`` (captures + dead stones taken), ``penalty[c]`` (points c
+    gets from the opponent's warnings), ``compensation`` (points White gets
+    for handicap stones), ``komi2`` (komi in half points), ``dame`` and
+    ``seki`` (empty points that count for nobody), ``pass_stones[c]`` (AGA:
+    stones c handed over by passing).
+    """
+
+    def __init__(self):
+        self.points = array("H", (0, 0, 0))
+        self.territory = array("H", (0, 0, 0))
+        self.stones = array("H", (0, 0, 0))
+        self.prisoners = array("H", (0, 0, 0))
+        self.penalty = array("H", (0, 0, 0))
+        self.pass_stones = array("H", (0, 0, 0))
+        self.compensation = 0
+        self.komi2 = 0
+        self.dame = 0
+        self.seki = 0
+
+    def margin2(self):
+        """Black's lead in half points: komi, compensation and penalties included."""
+        black = self.points[_BLACK] + self.penalty[_BLACK]
+        white = self.points[_WHITE] + self.penalty[_WHITE] + self.compensation
+        return 2 * (black - white) - self.komi2
+
+
+class Counter:
+    """Dead-stone marks, the count and the count map of one game."""
+
+    def __init__(self, game):
+        self.game = game
+        pos = game.pos
+        n = len(pos.cells)
+        w = pos.stride
+        self.map = bytearray(n)
+        self.dead = bytearray(n)
+        self.ndead = 0
+        self.score = Score()
+        self._buf = array("H", bytes(2 * pos.size * pos.size))
+        self._dirs = (-w, -1, 1, w)
+        self._border = 0
+
+    # -- dead stones -------------------------------------------------------
+
+    def set_dead(self, pt, dead=True):
+        """Mark (or unmark) the whole chain through the stone at pt; returns
+        its size (0 if there is no stone at pt)."""
+        pos = self.game.pos
+        v = pos.cells[pt]
+        if v != _BLACK and v != _WHITE:
+            return 0
+        buf = self._buf
+        n = pos.chain(pt, buf)
+        flag = 1 if dead else 0
+        for i in range(n):
+            p = buf[i]
+            if self.dead[p] != flag:
+                self.dead[p] = flag
+                self.ndead += 1 if dead else -1
+        return n
+
+    def clear_dead(self):
+        """Forget every dead-stone mark."""
+        dead = self.dead
+        for i in range(len(dead)):
+            dead[i] = 0
+        self.ndead = 0
+
+    # -- the count ---------------------------------------------------------
+
+    def count(self):
+        """Count the board under the game's rule set. Fills ``map`` and
+        returns the Score (the same object every time, refilled)."""
+        game = self.game
+        rules = game.rules
+        method = rules.scoring
+        self._label(method == SCORE_TERRITORY or method == SCORE_AREA)
+        if method == SCORE_TERRITORY:
+            self._seki()
+        elif method == SCORE_OP:
+            self._op_stones()
+        score = self.score
+        self._tally(score, method == SCORE_TERRITORY, method == SCORE_TERRITORY or method == SCORE_AREA)
+        score.komi2 = game.komi2
+        score.compensation = game.handicap - rules.comp_offset if rules.compensate and game.handicap else 0
+        score.penalty[_BLACK] = game.penalty_points(_WHITE)
+        score.penalty[_WHITE] = game.penalty_points(_BLACK)
+        self._pass_stones(score)
+        return score
+
+    def classify(self):
+        """Label the board as territory rules see it (dead stones removed,
+        seki found), whatever the rule set; for status lists and the LEDs."""
+        self._label(True)
+        self._seki()
+        return self.map
+
+    def _label(self, remove_dead):
+        """Stones, and empty regions labelled by the colours they border."""
+        pos = self.game.pos
+        cells = pos.cells
+        dead = self.dead
+        m = self.map
+        size = pos.size
+        w = pos.stride
+        for p in range(len(m)):
+            m[p] = 0
+        for row in range(size):
+            start = (row + 1) * w + 1
+            for p in range(start, start + size):
+                v = cells[p]
+                m[p] = _OPEN if v == EMPTY or (remove_dead and dead[p]) else v | STONE
+        buf = self._buf
+        for row in range(size):
+            start = (row + 1) * w + 1
+            for p in range(start, start + size):
+                if m[p] == _OPEN:
+                    n = self._fill(p)
+                    border = self._border
+                    if border == 3:
+                        label = DAME
+                    elif border:
+                        label = border | TERRITORY
+                    else:
+                        label = NEUTRAL
+                    for i in range(n):
+                        q = buf[i]
+                        m[q] = (label | DEAD) if cells[q] != EMPTY and label != DAME and label != NEUTRAL else label
+
+    def _fill(self, start):
+        # Flood the open region through start into _buf; its border colours
+        # (bits) go to _border. Returns the number of points.
+        m = self.map
+        buf = self._buf
+        dirs = self._dirs
+        m[start] = 0
+        buf[0] = start
+        n = 1
+        i = 0
+        border = 0
+        while i < n:
+            p = buf[i]
+            i += 1
+            for d in dirs:
+                q = p + d
+                v = m[q]
+                if v == _OPEN:
+                    m[q] = 0
+                    buf[n] = q
+                    n += 1
+                elif v & KIND == STONE:
+                    border |= v & OWNER
+        self._border = border
+        return n
+
+    def _seki(self):
+        # Chains touching dame are in seki; one-colour regions they border
+        # are not territory (Japanese 1989 Art.7, Korean Art.8, Thai 10).
+        pos = self.game.pos
+        m = self.map
+        dirs = self._dirs
+        buf = self._buf
+        found = False
+        for p in range(len(m)):
+            if m[p] == DAME:
+                for d in dirs:
+                    q = p + d
+                    if m[q] & KIND == STONE:
+                        n = pos.chain(q, buf)
+                        for i in range(n):
+                            s = buf[i]
+                            m[s] = (m[s] & OWNER) | SEKI
+                        found = True
+        if not found:
+            return
+        for p in range(len(m)):
+            v = m[p]
+            kind = v & KIND
+            if (kind == TERRITORY or kind == DEAD) and v & OWNER and self._next_to_seki_stone(p):
+                self._neutralise(p)
+
+    def _next_to_seki_stone(self, p):
+        m = self.map
+        for d in self._dirs:
+            v = m[p + d]
+            if v & KIND == SEKI and v & OWNER:
+                return True
+        return False
+
+    def _neutralise(self, start):
+        # The one-colour region through start (dead stones included) counts for nobody.
+        m = self.map
+        buf = self._buf
+        dirs = self._dirs
+        owner = m[start] & OWNER
+        m[start] = SEKI
+        buf[0] = start
+        n = 1
+        i = 0
+        while i < n:
+            p = buf[i]
+            i += 1
+            for d in dirs:
+                q = p + d
+                v = m[q]
+                kind = v & KIND
+                if (kind == TERRITORY or kind == DEAD) and v & OWNER == owner:
+                    m[q] = SEKI
+                    buf[n] = q
+                    n += 1
+
+    def _op_stones(self):
+        # OP Art.8: a stone touching an opponent stone, or an empty region
+        # that reaches anything but its own colour, scores nothing.
+        m = self.map
+        cells = self.game.pos.cells
+        dirs = self._dirs
+        for p in range(len(m)):
+            if m[p] & KIND != STONE:
+                continue
+            colour = cells[p]
+            for d in dirs:
+                q = p + d
+                u = m[q]
+                kind = u & KIND
+                if (kind == DAME or (kind == STONE and cells[q] == 3 - colour)
+                        or (kind == TERRITORY and u & OWNER != colour)):
+                    m[p] = STONE  # counts for nobody
+                    break
+
+    def _tally(self, score, territory_rules, removed_dead):
+        game = self.game
+        pos = game.pos
+        cells = pos.cells
+        dead = self.dead
+        m = self.map
+        territory = score.territory
+        stones = score.stones
+        prisoners = score.prisoners
+        territory[_BLACK] = territory[_WHITE] = 0
+        stones[_BLACK] = stones[_WHITE] = 0
+        prisoners[_BLACK] = game.captures[_BLACK]
+        prisoners[_WHITE] = game.captures[_WHITE]
+        dame = 0
+        seki = 0
+        size = pos.size
+        w = pos.stride
+        for row in range(size):
+            start = (row + 1) * w + 1
+            for p in range(start, start + size):
+                v = m[p]
+                kind = v & KIND
+                owner = v & OWNER
+                stone = cells[p]
+                if removed_dead and dead[p] and stone != EMPTY:
+                    prisoners[3 - stone] += 1
+                if kind == STONE:
+                    if owner:
+                        stones[owner] += 1
+                elif kind == TERRITORY or kind == DEAD:
+                    territory[owner] += 1
+                elif kind == DAME:
+                    dame += 1
+                elif kind == SEKI and (stone == EMPTY or dead[p]):
+                    seki += 1
+        score.dame = dame
+        score.seki = seki
+        points = score.points
+        if territory_rules:
+            points[_BLACK] = territory[_BLACK] + prisoners[_BLACK]
+            points[_WHITE] = territory[_WHITE] + prisoners[_WHITE]
+        else:
+            points[_BLACK] = territory[_BLACK] + stones[_BLACK]
+            points[_WHITE] = territory[_WHITE] + stones[_WHITE]
+
+    def _pass_stones(self, score):
+        # AGA: each pass hands a stone to the opponent.
+        ps = score.pass_stones
+        ps[_BLACK] = ps[_WHITE] = 0
+        hist = self.game.hist
+        moves = hist.moves
+        for k in range(1, hist.length):
+            if is_pass(moves[k]):
+                ps[move_colour(moves[k])] += 1
+
+    # -- dame the players must fill (Korean Art.7-2, Thai 9.2) -------------
+
+    def unfilled_dame(self, out):
+        """Write into ``out`` the dame points that one of the players could
+        fill safely (a legal stone not left in atari); the shared liberties
+        of a seki are not among them. Uses the map of the last ``count``.
+        Returns how many points it wrote."""
+        pos = self.game.pos
+        cells = pos.cells
+        m = self.map
+        n = 0
+        for p in range(len(m)):
+            if m[p] == DAME and cells[p] == EMPTY and (self._safe_fill(p, _BLACK) or self._safe_fill(p, _WHITE)):
+                out[n] = p
+                n += 1
+        return n
+
+    def _safe_fill(self, p, colour):
+        pos = self.game.pos
+        n = pos.play(p, colour)
+        if n < 0:
+            pos.lift(p)
+            return False
+        safe = pos.liberties(p, 2) >= 2
+        pos.unplay(p, colour, 3 - colour, pos.removed, 0, n)
+        return safe
