@@ -1,12 +1,13 @@
 """Counting: seki, dame, every rule set on the same positions, OP, penalties, results."""
 
 from diagrams import Lcg, at, game
+from support import check
+
 from firmware.rules.coords import PASS
 from firmware.rules.game import COUNTING, OVER, Game, IllegalMove
 from firmware.rules.position import BLACK, EMPTY, WHITE
 from firmware.rules.result import DRAW, FOUL, RESIGN, SCORE, TIME, Result
 from firmware.rules.scoring import DAME, KIND, OWNER, SEKI, STONE, TERRITORY
-from support import check
 
 TERRITORY_RULES = ("korean", "japanese", "thai")
 AREA_RULES = ("chinese", "aga", "nz", "tromp-taylor")
