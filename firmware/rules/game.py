@@ -306,8 +306,9 @@ class Game:
     def unfilled_dame(self, out):
         """Dame the players must still fill before counting (Korean Art.7-2,
         Thai 9.2), written into ``out``; returns how many."""
-        self.counter().count()
-        return self._counter.unfilled_dame(out)
+        counter = self.counter()
+        counter.count()
+        return counter.unfilled_dame(out)
 
     def finish(self):
         """End a game whose play stopped by passes: count it and set the
