@@ -1,20 +1,27 @@
-// Rules-core figures under real MicroPython (WebAssembly port): speed, allocation, retained heap.
-// Prints RESULT {json} lines; bench/run.py formats them.
-import { loadBoard } from "../tests/mp/micropython.mjs";
+// Benchmarks under real MicroPython (WebAssembly port): every bench/mp_*.py module's STEPS,
+// each snippet in its own runPython call. `make bench` prints the REPORT lines.
+//
+//   node bench/mp_bench.mjs [module-name-substring ...]
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { loadBoard, ROOT } from "../tests/mp/micropython.mjs";
 
-const mp = await loadBoard();
-mp.runPython("import rules_bench, gc");
-for (const rules of ["japanese", "tromp-taylor", "op"]) {
-  mp.runPython(`rules_bench.speed(${JSON.stringify(rules)})`);
-  mp.runPython(`rules_bench.allocation(${JSON.stringify(rules)})`);
+const filters = process.argv.slice(2);
+const modules = readdirSync(join(ROOT, "bench"))
+  .filter((n) => /^mp_.*\.py$/.test(n))
+  .map((n) => n.slice(0, -3))
+  .filter((m) => filters.length === 0 || filters.some((f) => m.includes(f)))
+  .sort();
+
+for (const mod of modules) {
+  const mp = await loadBoard({ quiet: true, heapsize: 2 * 1024 * 1024 });
+  mp.runPython(`import ${mod}\nprint(len(${mod}.STEPS))`);
+  const steps = Number(mp.output.pop());
+  console.log(`BENCH ${mod}`);
+  for (let i = 0; i < steps; i++) {
+    mp.output.length = 0;
+    if (process.env.BENCH_TRACE) console.error(`step ${i}`);
+    mp.runPython(`exec(${mod}.STEPS[${i}])`);
+    for (const line of mp.output) console.log(line);
+  }
 }
-for (const rules of ["japanese", "chinese", "op"]) {
-  mp.runPython(`rules_bench.scoring(${JSON.stringify(rules)})`);
-}
-// Retained heap: measured across runPython calls, after a collection.
-mp.runPython("gc.collect(); _base = gc.mem_alloc()");
-mp.runPython("_game = rules_bench.long_game(400)");
-mp.runPython(
-  "gc.collect(); rules_bench._emit(kind='retained', moves=_game.move_number, bytes=gc.mem_alloc() - _base)"
-);
-mp.runPython("from firmware.rules.position import ZOBRIST; rules_bench._emit(kind='tables', bytes=len(ZOBRIST) * 4)");

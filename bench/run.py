@@ -3,7 +3,6 @@
     .venv/bin/python bench/run.py
 """
 
-import json
 import pathlib
 import subprocess
 import sys
@@ -12,7 +11,7 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "firmware"), str(ROOT / "bench")]
 
-import rules_bench  # noqa: E402
+import mp_rules  # noqa: E402
 from sgfmill import boards  # noqa: E402
 
 from firmware.rules.coords import PASS, col_row  # noqa: E402
@@ -23,7 +22,7 @@ def playable(games, rules):
     of the 1980 Meijin game, a superko): both engines play exactly these."""
     out = []
     for record in games:
-        _game, illegal_at, _error = rules_bench.replay(record, rules)
+        _game, illegal_at, _error = mp_rules.replay(record, rules)
         out.append((record, record.moves[:illegal_at] if illegal_at is not None else record.moves))
     return out
 
@@ -59,7 +58,7 @@ def ours_speed(sequences, rules):
     moves = 0
     t0 = time.perf_counter()
     for record, sequence in sequences:
-        game = rules_bench.new_game(record, rules)
+        game = mp_rules.new_game(record, rules)
         play = game.play
         for colour, pt in sequence:
             if game.phase:
@@ -75,7 +74,7 @@ def best_of(n, fn, *args):
 
 
 def main():
-    games = rules_bench._games()
+    games = mp_rules._games()
     print(f"Rules core, {len(games)} bundled professional games (tests/data/pro_games.txt)\n")
     print("CPython " + sys.version.split()[0] + " (best of 5 runs, µs per move):")
     for rules in ("japanese", "tromp-taylor", "op"):
@@ -89,28 +88,14 @@ def main():
     print("  (Game.play also checks legality, keeps ko/superko hashes and the full history)")
     print("\nMicroPython 1.27 (WebAssembly port under node; an RP2040 is slower still):", flush=True)
     run = subprocess.run(["node", str(ROOT / "bench" / "mp_bench.mjs")], capture_output=True, text=True, cwd=ROOT)
-    if run.returncode != 0:
-        print(run.stdout + run.stderr)
-        raise SystemExit("MicroPython benchmark failed")
     for line in run.stdout.splitlines():
-        if not line.startswith("RESULT "):
-            continue
-        r = json.loads(line[7:])
-        if r["kind"] == "speed":
-            print(f"  Game.play, {r['rules']:<18} {r['us_per_move']:6.2f} µs/move  (target <= 40)")
-        elif r["kind"] == "allocation":
-            quiet = r["quiet_bytes"] / max(r["quiet_moves"], 1)
-            capturing = r["capturing_bytes"] / max(r["capturing_moves"], 1)
-            print(f"  allocated, {r['rules']:<18} {quiet:6.1f} bytes per non-capturing move (target 0), "
-                  f"{capturing:.1f} per capturing move ({r['quiet_moves']} + {r['capturing_moves']} moves)")
-        elif r["kind"] == "scoring":
-            print(f"  count, {r['rules']:<22} {r['us_per_count']:8.0f} µs per finished 19x19 position, "
-                  f"{r['bytes']} bytes allocated in {r['counts']} counts (target 0 beyond the map)")
-        elif r["kind"] == "retained":
-            print(f"  retained heap, 19x19 game of {r['moves']} moves with full history: "
-                  f"{r['bytes']} bytes (target <= 16384)")
-        elif r["kind"] == "tables":
-            print(f"  shared Zobrist table (module level, once per device): {r['bytes']} bytes")
+        if line.startswith("BENCH "):
+            print(f"  [{line[6:]}]", flush=True)
+        elif line.startswith("REPORT "):
+            print("  " + line[7:], flush=True)
+    if run.returncode != 0:
+        print(run.stdout[-3000:] + run.stderr[-3000:])
+        raise SystemExit("MicroPython benchmark failed")
 
 
 if __name__ == "__main__":
