@@ -1,0 +1,70 @@
+"""The board's hardware configuration: the one place pin numbers live.
+
+Drivers receive ``Pin``/``SPI``/``ADC`` objects built from these numbers by
+the application; logic never reads this module's pins. The sensing variants
+are alternatives, so their pins may overlap each other, never the rest. The reference design
+is a Raspberry Pi Pico (RP2040); hardware/ documents the wiring from this
+file, and its tests read it, so the two cannot disagree.
+"""
+
+from micropython import const
+
+BOARD = "pico"  # reference target: Raspberry Pi Pico / Pico W (RP2040)
+POINTS = const(19)  # intersections per side of the physical board
+
+# Which sensing variant this board is built with:
+#   "shift"  - 361 reed or digital Hall switches on 46 x 74HC165 (presence only)
+#   "matrix" - reed switches in a 19 x 19 diode matrix behind I/O expanders (presence only)
+#   "hall"   - 361 analog Hall sensors (AH49E class) through 74HC4067 muxes (colour by polarity)
+SENSORS = "shift"
+
+# UART to a host when USB is not used for the protocol (UART0).
+UART_ID = const(0)
+UART_TX = const(0)
+UART_RX = const(1)
+UART_BAUD = 115200
+
+# 74HC165 chain on SPI0 (MISO reads QH of the last chip; SH/LD latches).
+SR_SPI_ID = const(0)
+SR_SCK = const(2)
+SR_MOSI = const(3)  # unused by the 74HC165, required by the SPI peripheral
+SR_MISO = const(4)
+SR_LOAD = const(5)  # SH/LD, active low
+SR_CHIPS = const(46)  # 46 x 8 = 368 inputs for 361 points
+SR_BAUD = 4_000_000
+
+# Diode matrix: rows driven, columns read, through MCP23017 I2C expanders.
+MX_I2C_ID = const(0)
+MX_SDA = const(8)
+MX_SCL = const(9)
+MX_ROW_EXPANDERS = (0x20, 0x21)  # 19 row outputs
+MX_COL_EXPANDERS = (0x22, 0x23)  # 19 column inputs
+
+# Analog Hall sensors: 23 first-level 74HC4067 (S0-S3 shared) into two
+# second-level 74HC4067 (their own S0-S3), read by ADC0 and ADC1.
+HALL_SELECT_1 = (6, 7, 8, 9)  # S0..S3 of the first-level muxes
+HALL_SELECT_2 = (10, 11, 12, 13)  # S0..S3 of the second-level muxes
+HALL_ADC = (26, 27)  # ADC0, ADC1
+HALL_SETTLE_US = const(20)  # after switching a mux, before sampling
+
+# LEDs: one WS2812B/SK6812 chain, 5 V through a 74AHCT125 level shifter.
+LED_PIN = const(16)
+LED_COUNT = const(361)
+
+# Player and control buttons (to ground, internal pull-ups).
+BUTTON_BLACK = const(17)  # Black's clock button
+BUTTON_WHITE = const(18)  # White's clock button
+BUTTON_PAUSE = const(19)
+BUTTON_MENU = const(20)
+
+# Clock display: SSD1306 128x64 OLED on I2C1 (or two TM1637 sharing CLK).
+DISPLAY = "ssd1306"
+DISPLAY_I2C_ID = const(1)
+DISPLAY_SDA = const(14)
+DISPLAY_SCL = const(15)
+TM1637_CLK = const(14)
+TM1637_DIO_BLACK = const(15)
+TM1637_DIO_WHITE = const(21)
+
+# Piezo buzzer (PWM).
+BUZZER_PIN = const(22)

@@ -1,0 +1,68 @@
+"""What the board wants the players to see, per physical point: the contract
+between the referee (and the counting phase, and host hints) and the LEDs.
+
+``Marks.bits[p]`` holds a bit per overlay kind for sensor point p (row-major,
+top row first, 19 x 19 = 361 points); ``Marks.stone[p]`` the colour that
+matters for the point's overlay (the stone to put back or lift, the colour
+whose territory it is), 0 when none. The LED composer shows the kind with
+the highest priority (the lowest bit) at each point. Writers set and clear
+bits in place; nothing here allocates after construction.
+"""
+
+from array import array
+
+from micropython import const
+
+# Overlay kinds, highest priority first (the LED composer's order).
+ERROR = const(1 << 0)  # illegal placement, foul, a second stone, a stone of the side not to move
+PUT_BACK = const(1 << 1)  # a stone was lifted or knocked away: put it back here
+LIFT = const(1 << 2)  # a captured stone (or a stray one) to lift
+WRONG_COLOUR = const(1 << 3)  # polarity sensors: the stone here is the wrong colour
+KO = const(1 << 4)  # the ko point the player to move may not retake
+LAST_MOVE = const(1 << 5)
+ATARI = const(1 << 6)  # a chain in atari (or a self-atari warning while placing)
+LIBERTY = const(1 << 7)  # liberties of the chain just played
+DAME = const(1 << 8)  # dame to fill before counting
+TERRITORY = const(1 << 9)  # counted territory of ``stone``'s colour
+SEKI = const(1 << 10)  # neutral point or stone in seki at counting
+HINT = const(1 << 11)  # a point the host asked to show
+
+KINDS = (ERROR, PUT_BACK, LIFT, WRONG_COLOUR, KO, LAST_MOVE, ATARI, LIBERTY, DAME, TERRITORY, SEKI, HINT)
+NAMES = ("error", "put_back", "lift", "wrong_colour", "ko", "last_move", "atari", "liberty", "dame",
+         "territory", "seki", "hint")
+
+POINTS = const(361)
+
+
+class Marks:
+    """Overlay bits and colours for every physical point; ``version`` counts changes."""
+
+    def __init__(self, points=POINTS):
+        self.bits = array("H", bytes(2 * points))
+        self.stone = bytearray(points)
+        self.version = 0
+
+    def set(self, p, kind, colour=0):
+        """Add overlay ``kind`` at point p (with the colour that matters there)."""
+        if not self.bits[p] & kind or (colour and self.stone[p] != colour):
+            self.bits[p] |= kind
+            if colour:
+                self.stone[p] = colour
+            self.version += 1
+
+    def clear(self, kinds):
+        """Remove the overlay kinds (a bit mask) from every point."""
+        bits = self.bits
+        keep = 0xFFFF ^ kinds
+        changed = False
+        for p in range(len(bits)):
+            if bits[p] & kinds:
+                bits[p] &= keep
+                changed = True
+        if changed:
+            self.version += 1
+
+    def top(self, p):
+        """The highest-priority kind at p (0: none)."""
+        b = self.bits[p]
+        return b & -b
