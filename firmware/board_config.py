@@ -18,6 +18,11 @@ POINTS = const(19)  # intersections per side of the physical board
 #   "hall"   - 361 analog Hall sensors (AH49E class) through 74HC4067 muxes (colour by polarity)
 SENSORS = "shift"
 
+# Scanner: a point's settled value changes only after its raw reading has
+# been the same for this long (docs/sensing.md: a stone slid across points
+# must not register on each point it crosses).
+SENSE_SETTLE_MS = const(150)
+
 # UART to a host when USB is not used for the protocol (UART0).
 UART_ID = const(0)
 UART_TX = const(0)
@@ -32,6 +37,8 @@ SR_MISO = const(4)
 SR_LOAD = const(5)  # SH/LD, active low
 SR_CHIPS = const(46)  # 46 x 8 = 368 inputs for 361 points
 SR_BAUD = 4_000_000
+SR_CHAIN_ORDER = const(0)  # 0: points 0-7 on the chip nearest MISO; 1: on the far chip
+SR_BIT_ORDER = const(0)  # 0: the lowest point of a chip on input A (D0); 1: on input H (D7)
 
 # Diode matrix: rows driven, columns read, through MCP23017 I2C expanders.
 MX_I2C_ID = const(0)
@@ -46,6 +53,10 @@ HALL_SELECT_1 = (6, 7, 8, 9)  # S0..S3 of the first-level muxes
 HALL_SELECT_2 = (10, 11, 12, 13)  # S0..S3 of the second-level muxes
 HALL_ADC = (26, 27)  # ADC0, ADC1
 HALL_SETTLE_US = const(20)  # after switching a mux, before sampling
+HALL_ON = const(1200)  # |reading - baseline| (read_u16 counts) that makes a stone
+HALL_OFF = const(700)  # ... and below which it is gone (hysteresis: ON > OFF)
+HALL_DRIFT_SHIFT = const(8)  # baseline follows empty points with weight 1/256 per scan
+HALL_CAL_SAMPLES = const(16)  # readings averaged per point by calibrate()
 
 # LEDs: one WS2812B/SK6812 chain, 5 V through a 74AHCT125 level shifter.
 LED_PIN = const(16)
