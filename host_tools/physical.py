@@ -1,0 +1,110 @@
+"""Turn a game record into what hands would do on the board: a physical event script.
+
+Stones are placed by hand (a hand sliding a stone passes near other points
+first: short hovers), captured stones are lifted one by one in random order
+after random delays, sometimes the last only after the opponent's reply, and
+passes are clock presses. Used by the tests (every bundled professional game
+must be recorded back move for move) and by ``make demo``.
+"""
+
+from __future__ import annotations
+
+import random
+
+from firmware.rules.coords import PASS, col_row, point, vertex
+from firmware.rules.game import COUNTING, Game
+from firmware.rules.position import BLACK
+
+_NAMES = {1: "black", 2: "white"}
+
+
+def _near(size, pt, rng):
+    """A point one or two lines from pt (where a sliding hand passes)."""
+    col, row = col_row(size, pt)
+    while True:
+        c = col + rng.choice((-2, -1, 0, 1, 2))
+        r = row + rng.choice((-2, -1, 0, 1, 2))
+        if (c, r) != (col, row) and 0 <= c < size and 0 <= r < size:
+            return point(size, c, r)
+
+
+def script_lines(size, moves, handicap=(), rules="japanese", seed=1, polarity=False,
+                 settle_ms=150, late_lift=0.3):
+    """Physical event lines for a game: ``moves`` as (colour, point) with
+    PASS for passes, ``handicap`` the black stones placed first. Two moves of
+    one colour in a row get a pass (a clock press) of the other in between.
+    Returns (lines, moves as the board will record them)."""
+    rng = random.Random(seed)
+    game = Game(size, rules, strict_turns=False)
+    if handicap:
+        game.place_handicap(list(handicap))
+    timed = []  # (t, order, text)
+    order = 0
+    t = 0
+
+    def add(at, text):
+        nonlocal order
+        order += 1
+        timed.append((at, order, text))
+
+    colour_word = (lambda c: " " + _NAMES[c]) if polarity else (lambda c: "")
+    for pt in handicap:
+        t += rng.randint(400, 900)
+        add(t, f"place {vertex(size, pt)}{colour_word(BLACK)}")
+    expected = []
+    pending_late = None  # a captured stone to lift only after the opponent's reply
+    not_before = 0  # a hand needs time to bring a stone where one was just lifted
+    for index, (colour, pt) in enumerate(moves):
+        if game.phase == COUNTING and pt != PASS:
+            game.resume(3 - colour)
+        if colour != game.to_move:
+            t += rng.randint(300, 900)
+            add(t, f"press {_NAMES[game.to_move]}")
+            game.play(game.to_move, PASS)
+            expected.append((3 - colour, PASS))
+            if game.phase == COUNTING:
+                game.resume(3 - colour)
+        t = max(t + rng.randint(600, 2500), not_before)
+        if pt == PASS:
+            add(t, f"press {_NAMES[colour]}")
+            game.play(colour, PASS)
+            expected.append((colour, PASS))
+            if pending_late:
+                not_before = t + rng.randint(100, 400)
+                add(not_before, f"lift {vertex(size, pending_late)}")
+                not_before += 2 * settle_ms
+                pending_late = None
+            continue
+        for k in range(rng.randint(0, 3)):  # the hand slides in
+            hover_at = t - 40 * (k + 1) - rng.randint(0, 30)
+            add(hover_at, f"hover {vertex(size, _near(size, pt, rng))} {rng.randint(15, settle_ms // 2)}"
+                          f"{colour_word(colour)}")
+        add(t, f"place {vertex(size, pt)}{colour_word(colour)}")
+        if pending_late:
+            not_before = t + rng.randint(150, 600)
+            add(not_before, f"lift {vertex(size, pending_late)}")
+            not_before += 2 * settle_ms
+            pending_late = None
+        n = game.play(colour, pt)
+        expected.append((colour, pt))
+        captured = [game.pos.removed[i] for i in range(n)]
+        rng.shuffle(captured)
+        lift_at = t + rng.randint(200, 500)
+        for i, q in enumerate(captured):
+            last = i == len(captured) - 1
+            if last and len(captured) and rng.random() < late_lift:
+                pending_late = q  # lifted only after the opponent's reply
+                break
+            add(lift_at, f"lift {vertex(size, q)}")
+            lift_at += rng.randint(80, 700)
+        t = max(t, lift_at - 400)
+        if pending_late and index + 1 < len(moves) and moves[index + 1][1] == pending_late:
+            # The reply is played where that stone lies: it is lifted first, and a
+            # hand takes longer than the settle time to bring the next stone there.
+            add(lift_at, f"lift {vertex(size, pending_late)}")
+            t = max(t, lift_at + settle_ms)
+            pending_late = None
+    if pending_late:
+        add(t + 500, f"lift {vertex(size, pending_late)}")
+    timed.sort()
+    return [f"{at} {text}" for at, _order, text in timed], expected

@@ -1,0 +1,84 @@
+"""The firmware's sensing and refereeing, running on a simulated board with simulated time.
+
+A ``SimBoard`` (what lies on each point, and hands passing by) is read by a
+sensor twin — by default the fast presence or polarity twin, or, with
+``bus="shift"``, the real 74HC165 driver over a bit-exact simulated chain —
+then the firmware's ``Scanner`` and ``Referee`` do exactly what they do on
+the device. Physical events (host_tools.script) drive it; time advances in
+scan periods, skipping ahead when nothing on the board can change.
+"""
+
+from __future__ import annotations
+
+from firmware.drivers.sim_board import SimBoard, SimPolarity, SimPresence
+from firmware.drivers.sim_shift165 import SimShiftChain
+from firmware.marks import Marks
+from firmware.referee import CASUAL, Referee
+from firmware.rules.game import Game
+from firmware.scanner import Scanner
+
+SCAN_MS = 10  # one scan every 10 ms, as the device's scan task runs
+
+
+class Simulation:
+    """One simulated board playing one game; see the module doc."""
+
+    def __init__(self, size=19, rules="japanese", komi=None, handicap=0, polarity=False,
+                 mode=CASUAL, clock=False, bus="fast", settle_ms=None):
+        self.board = SimBoard()
+        if polarity:
+            sensor = SimPolarity(self.board)
+        elif bus == "shift":
+            sensor = SimShiftChain(self.board).driver()
+        else:
+            sensor = SimPresence(self.board)
+        self.scanner = Scanner(sensor) if settle_ms is None else Scanner(sensor, settle_ms)
+        self.game = Game(size, rules, komi=komi)
+        self.marks = Marks()
+        self.referee = Referee(self.game, self.marks, polarity=polarity, mode=mode, clock=clock,
+                               handicap=handicap)
+        self.polarity = polarity
+        self.now = 0
+        self._dirty = True  # the board changed since the last scan
+
+    def physical(self, game_point):
+        """The physical point under a game point."""
+        return self.referee.region.phys_of[game_point]
+
+    def apply(self, event):
+        """Carry out one script event at the current time."""
+        action = event.action
+        board = self.board
+        if action == "place":
+            colour = event.colour or self.game.to_move
+            board.place(self.physical(event.point), colour)
+        elif action == "lift":
+            board.lift(self.physical(event.point))
+        elif action == "hover":
+            board.hover(self.physical(event.point), self.now, event.duration_ms,
+                        event.colour or self.game.to_move)
+        elif action == "press":
+            self.referee.press(event.colour, self.now)
+        elif action == "button":
+            self.referee.button(event.name, self.now)
+        self._dirty = True
+
+    def advance(self, to_ms):
+        """Scan every SCAN_MS up to ``to_ms``, handing settled frames to the referee."""
+        scanner = self.scanner
+        while self.now < to_ms:
+            if not self._dirty and not scanner.pending:
+                self.now = to_ms  # nothing on the board can change before the next event
+                break
+            self.now = min(self.now + SCAN_MS, to_ms)
+            self.board.set_time(self.now)
+            self._dirty = False
+            if scanner.scan(self.now):
+                self.referee.update(scanner.frame, self.now)
+
+    def run(self, events, tail_ms=1000):
+        """Play a whole script, then let the board settle."""
+        for event in events:
+            self.advance(event.t_ms)
+            self.apply(event)
+        self.advance(self.now + max(tail_ms, 2 * self.scanner.settle_ms))
