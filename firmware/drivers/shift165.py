@@ -23,6 +23,8 @@ from array import array
 
 from micropython import const
 
+from ..board_config import SR_BIT_ORDER, SR_CHAIN_ORDER, SR_CHIPS
+
 NEAR_FIRST = const(0)  # chain_order: points 0-7 on the chip whose QH drives MISO
 FAR_FIRST = const(1)  # chain_order: points 0-7 on the chip at the far (grounded SER) end
 A_FIRST = const(0)  # bit_order: a chip's lowest point on input A (D0)
@@ -46,7 +48,7 @@ class ShiftChain:
 
     bits_per_point = 1
 
-    def __init__(self, spi, load, chips=46, points=361, chain_order=NEAR_FIRST, bit_order=A_FIRST,
+    def __init__(self, spi, load, chips=SR_CHIPS, points=361, chain_order=SR_CHAIN_ORDER, bit_order=SR_BIT_ORDER,
                  msb_first=True):
         if chips * 8 < points:
             raise ValueError("not enough inputs")
