@@ -250,6 +250,24 @@ def test_random_patterns_bit_exact_and_latched():
     check(failures)
 
 
+def test_active_low_inputs():
+    board = SimBoard()
+    for active_low in (False, True):
+        sim = SimShiftChain(board, active_low=active_low)
+        driver = sim.driver()
+        buf = bytearray(driver.nbytes)
+        board.clear()
+        board.place(0, 1)
+        board.place(360, 2)
+        driver.read(buf)
+        assert decode(driver, buf) == [0, 360], (active_low, decode(driver, buf))
+        # the latched levels: an active-low chain idles high
+        sim.load.value(0)
+        latched = sim.registers()
+        sim.load.value(1)
+        assert latched[10] == (0xFF if active_low else 0), latched
+
+
 def test_shift_chain_trio_settles():
     board = SimBoard()
     scanner = Scanner(SimShiftChain(board, chain_order=FAR_FIRST, bit_order=H_FIRST).driver())
