@@ -50,6 +50,9 @@ class Scanner:
         self._point_at = sensor.point_at
         if len(self._point_at) != n * 8 // self._bpp:
             raise ValueError("point_at must have one entry per slot")
+        for p in self._point_at:
+            if p != _UNUSED and p >= points:
+                raise ValueError("point_at names a point beyond points")
         self.frame = bytearray(points)
         self._candidate = bytearray(points)  # latest reading of each point
         self._since = array("i", bytes(4 * points))  # when the candidate was first read
