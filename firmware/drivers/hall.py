@@ -20,7 +20,9 @@ hysteresis on the point's previous state:
 
 Empty points that read well inside the empty band (|d| < off / 2) pull
 their baseline towards the sample by 1/2**``drift_shift`` per scan (slow
-temperature/supply drift). Baselines are fixed point (x16), integers only.
+temperature/supply drift); the other points (a stone on them, a hand
+near) move theirs by the mean step of those, the drift common to the
+board. Baselines are fixed point (x16), integers only.
 
 Raw slots (the Scanner contract): 2 bits per point, slot s = point s;
 0 empty, 1 black, 2 white, 3 untrusted.
@@ -68,6 +70,7 @@ class HallArray:
         self.baseline = array("i", [32768 << _FIX] * points)
         self.samples = array("H", bytes(2 * points))  # the last raw sample of each point
         self.state = bytearray(points)  # the last reading of each point (0-3)
+        self._held = array("H", bytes(2 * points))  # points whose baseline did not track this read
 
     def _select(self, pins, n):
         pins[0].value(n & 1)
@@ -122,6 +125,10 @@ class HallArray:
         half = (1 << shift) >> 1  # rounds the step to nearest: no bias towards either side
         for i in range(self.nbytes):
             buf[i] = 0
+        held = self._held
+        nheld = 0
+        total = 0  # the baseline steps of the tracked points, summed
+        ntracked = 0
         for p in range(self.points):
             x = samples[p]
             if x <= _RAIL_LOW or x >= _RAIL_HIGH:
@@ -140,8 +147,25 @@ class HallArray:
                     v = 2
                 else:
                     v = 0
-                    if -quiet < d < quiet:
-                        base[p] = b + (((x << _FIX) - b + half) >> shift)
+                if v == 0 and -quiet < d < quiet:
+                    step = ((x << _FIX) - b + half) >> shift
+                    base[p] = b + step
+                    total += step
+                    ntracked += 1
+                else:
+                    held[nheld] = p
+                    nheld += 1
             state[p] = v
             if v:
                 buf[p >> 2] |= v << ((p & 3) << 1)
+        # Points that cannot track (a stone on them, a hand near) follow the
+        # mean step of those that did: the common part of the drift.
+        if ntracked and nheld:
+            if total >= 0:
+                step = (total + (ntracked >> 1)) // ntracked
+            else:
+                step = -((-total + (ntracked >> 1)) // ntracked)
+            if step:
+                for i in range(nheld):
+                    p = held[i]
+                    base[p] += step

@@ -128,18 +128,23 @@ def test_broken_sensor_is_untrusted():
 
 def run_drift(drift_shift):
     """Two minutes at 10 scans/s with the quiet level drifting 20 counts/s
-    (2400 in all, twice ON); then a black and a white stone are placed.
-    Returns the frame a Scanner settles on at the end."""
+    (2400 in all, twice ON), a black stone on point 5 and a white one on 6
+    all along; then they are lifted and a black and a white stone are
+    placed on points 1 and 2. Returns the frame a Scanner settles on at the end."""
     board = SimBoard(40)
     bus = SimHallBus(board, noise=60, drift_per_s=20)
     driver = bus.driver(on=ON, off=OFF, drift_shift=drift_shift)
     driver.calibrate()
     scanner = Scanner(driver, 150, points=40)
+    board.place(5, 1)
+    board.place(6, 2)
     t = 0
     while t < 120000:
         board.set_time(t)
         scanner.scan(t)
         t += 100
+    board.lift(5)
+    board.lift(6)
     board.place(1, 1)
     board.place(2, 2)
     for _ in range(5):
@@ -149,7 +154,7 @@ def run_drift(drift_shift):
     return bytes(scanner.frame)
 
 
-def test_slow_drift_is_tracked_on_empty_points():
+def test_slow_drift_is_tracked_on_empty_points_and_under_stones():
     want = bytes([0, 1, 2] + [0] * 37)
     assert run_drift(6) == want
     # the same drift without tracking makes phantom stones: the test has teeth
