@@ -104,8 +104,34 @@ def driver(kind, reads):
             % (type(d).__name__, us / reads, allocated, reads))
 
 
+def build(kind):
+    """The Scanner and driver of a variant on a null bus (kept for retained())."""
+    bus = _NullBus()
+    if kind == "shift":
+        d = ShiftChain(bus, bus)
+    elif kind == "matrix":
+        d = DiodeMatrix(bus)
+    else:
+        d = HallArray((bus, bus), (bus, bus, bus, bus), (bus, bus, bus, bus))
+    return Scanner(d)
+
+
+def retained(kind, nbytes):
+    _report("retained heap, Scanner + %-6s driver: %d bytes" % (kind, nbytes))
+
+
 STEPS = [
-    "import mp_sense",
+    "import mp_sense, gc; _base = 0; _kept = None",
+]
+# Retained heap: four of each kept (one alone is skewed by what the
+# conservative GC still sees on the stack), the figure per instance.
+for _kind in ("shift", "matrix", "hall"):
+    STEPS += [
+        "gc.collect(); _base = gc.mem_alloc()",
+        "_kept = [mp_sense.build('%s') for _ in range(4)]" % _kind,
+        "gc.collect(); mp_sense.retained('%s', (gc.mem_alloc() - _base) // 4); _kept = None" % _kind,
+    ]
+STEPS += [
     "mp_sense.idle(46, 1, '1-bit (46 bytes)')",
     "mp_sense.idle(91, 2, '2-bit (91 bytes)')",
     "mp_sense.one_point(46, 1, '1-bit')",

@@ -86,6 +86,18 @@ def test_place_and_lift_settle_after_settle_ms_at_every_rate():
     check(failures)
 
 
+def test_other_settle_times():
+    failures = []
+    for settle in (0, 40, 200):
+        for period in (10, 25):
+            events = [(100, "place", 60, 1), (500, "lift", 60, 0), (300, "hover", 61, 1, settle - 1 if settle else 0)]
+            _, changes = replay(events, period, settle=settle, until=800)
+            want = [(settled_at(100, period, settle), 60, STONE), (settled_at(500, period, settle), 60, 0)]
+            if changes != want:
+                failures.append("settle=%d period=%d: %r != %r" % (settle, period, changes, want))
+    check(failures)
+
+
 def test_hovers_shorter_than_settle_never_become_stones():
     failures = []
     for polarity in (False, True):
