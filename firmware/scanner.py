@@ -20,7 +20,8 @@ An untrusted reading (2-bit value 3) keeps the settled value and restarts
 the wait. ``version`` counts the frame's changes; after a scan that
 returned True, ``changes[:nchanges]`` lists the points that changed.
 ``pending_at[:pending]`` lists the points whose reading differs from the
-frame and is waiting to settle.
+frame and is waiting to settle. The frame starts empty: stones already on
+the board at start-up settle like new ones, ``settle_ms`` after the first scan.
 """
 
 import time
