@@ -55,7 +55,7 @@ HALL_ADC = (26, 27)  # ADC0, ADC1
 HALL_SETTLE_US = const(20)  # after switching a mux, before sampling
 HALL_ON = const(1200)  # |reading - baseline| (read_u16 counts) that makes a stone
 HALL_OFF = const(700)  # ... and below which it is gone (hysteresis: ON > OFF)
-HALL_DRIFT_SHIFT = const(8)  # baseline follows empty points with weight 1/256 per scan
+HALL_DRIFT_SHIFT = const(6)  # baseline follows quiet empty points by 1/64 of the difference per scan
 HALL_CAL_SAMPLES = const(16)  # readings averaged per point by calibrate()
 
 # LEDs: one WS2812B/SK6812 chain, 5 V through a 74AHCT125 level shifter.

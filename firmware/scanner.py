@@ -20,7 +20,8 @@ An untrusted reading (2-bit value 3) keeps the settled value and restarts
 the wait. ``version`` counts the frame's changes; after a scan that
 returned True, ``changes[:nchanges]`` lists the points that changed.
 ``pending_at[:pending]`` lists the points whose reading differs from the
-frame and is waiting to settle.
+frame and is waiting to settle. The frame starts empty: stones already on
+the board at start-up settle like new ones, ``settle_ms`` after the first scan.
 """
 
 import time
@@ -50,6 +51,9 @@ class Scanner:
         self._point_at = sensor.point_at
         if len(self._point_at) != n * 8 // self._bpp:
             raise ValueError("point_at must have one entry per slot")
+        for p in self._point_at:
+            if p != _UNUSED and p >= points:
+                raise ValueError("point_at names a point beyond points")
         self.frame = bytearray(points)
         self._candidate = bytearray(points)  # latest reading of each point
         self._since = array("i", bytes(4 * points))  # when the candidate was first read

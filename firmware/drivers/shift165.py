@@ -3,7 +3,7 @@
 Wiring (docs/sensing.md): SH/LD of every chip on one GPIO (``load``, active
 low); CLK on SCK; QH of chip 0, the chip nearest the MCU, on MISO; QH of
 chip k on SER of chip k - 1; SER of the last chip grounded; CLK INH
-grounded. A switch closes to make its input read 1 (a stone).
+grounded.
 
 After a latch, SPI transfer byte k receives chip k. With an MSB-first bus
 (``machine.SPI`` default, the only order of the RP2040) the chip's input H
@@ -15,6 +15,10 @@ Points are wired in order along the chain, eight per chip:
 chip; ``bit_order`` 0 puts a chip's lowest point on input A (D0), 1 on
 input H (D7). ``point_at`` tells the Scanner where each point lands.
 
+Switches normally close to make their input read 1 (a stone);
+``active_low=True`` is for switches pulling the input low (open-drain
+digital Hall switches with pull-ups): the driver inverts the bytes.
+
 Raw slots (the Scanner contract): slot s is bit s & 7 of byte s >> 3,
 1 = stone.
 """
@@ -22,6 +26,8 @@ Raw slots (the Scanner contract): slot s is bit s & 7 of byte s >> 3,
 from array import array
 
 from micropython import const
+
+from ..board_config import SR_BIT_ORDER, SR_CHAIN_ORDER, SR_CHIPS
 
 NEAR_FIRST = const(0)  # chain_order: points 0-7 on the chip whose QH drives MISO
 FAR_FIRST = const(1)  # chain_order: points 0-7 on the chip at the far (grounded SER) end
@@ -46,14 +52,15 @@ class ShiftChain:
 
     bits_per_point = 1
 
-    def __init__(self, spi, load, chips=46, points=361, chain_order=NEAR_FIRST, bit_order=A_FIRST,
-                 msb_first=True):
+    def __init__(self, spi, load, chips=SR_CHIPS, points=361, chain_order=SR_CHAIN_ORDER, bit_order=SR_BIT_ORDER,
+                 msb_first=True, active_low=False):
         if chips * 8 < points:
             raise ValueError("not enough inputs")
         self._spi = spi
         self._load = load
         self.nbytes = chips
         self._tx = bytearray(chips)
+        self._invert = active_low
         load.value(1)
         at = array("H", [0xFFFF] * (chips * 8))
         for p in range(points):
@@ -68,3 +75,6 @@ class ShiftChain:
         load.value(0)
         load.value(1)
         self._spi.write_readinto(self._tx, buf)
+        if self._invert:
+            for i in range(len(buf)):
+                buf[i] ^= 0xFF

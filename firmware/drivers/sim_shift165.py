@@ -16,8 +16,9 @@ class SimShiftChain:
     """Chips numbered from the MISO end; see the module doc."""
 
     def __init__(self, board, chips=46, points=361, chain_order=NEAR_FIRST, bit_order=A_FIRST,
-                 msb_first=True):
+                 msb_first=True, active_low=False):
         self.board = board
+        self.active_low = active_low
         self.chips = chips
         self.points = points
         self.chain_order = chain_order
@@ -41,7 +42,7 @@ class SimShiftChain:
     def driver(self):
         """The real driver on this simulated bus."""
         return ShiftChain(self, self.load, self.chips, self.points, self.chain_order, self.bit_order,
-                          self.msb_first)
+                          self.msb_first, self.active_low)
 
     def _parallel_load(self):
         chain = 0
@@ -50,6 +51,8 @@ class SimShiftChain:
         for p in range(self.points):
             if sensed(p):
                 chain |= 1 << ((top - self.chip_of[p]) * 8 + self.pin_of[p])
+        if self.active_low:  # every input idles high (pull-ups); a stone pulls it low
+            chain ^= self._mask
         self.chain = chain
 
     def registers(self):

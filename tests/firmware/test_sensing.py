@@ -4,6 +4,7 @@ from diagrams import Lcg
 from support import check
 
 from firmware.drivers.shift165 import A_FIRST, FAR_FIRST, H_FIRST, NEAR_FIRST, ShiftChain
+from firmware.drivers.sim import twin
 from firmware.drivers.sim_board import RawSensor, SimBoard, SimPolarity, SimPresence
 from firmware.drivers.sim_shift165 import SimShiftChain
 from firmware.scanner import Scanner
@@ -77,11 +78,23 @@ def test_place_and_lift_settle_after_settle_ms_at_every_rate():
                   (0, "place", 0, colour)]
         for period in RATES:
             for t0 in (1000, TICKS_WRAP - 400):  # also across the ticks wrap
-                _, changes = replay(events, period, polarity, t0=t0)
+                _, changes = replay(events, period, polarity, t0=t0, until=1000)
                 want = sorted([(settled_at(100, period), 60, value), (settled_at(700, period), 60, 0),
                                (settled_at(103, period), 360, value), (settled_at(0, period), 0, value)])
                 if sorted(changes) != want:
                     failures.append("polarity=%s period=%d t0=%d: %r != %r" % (polarity, period, t0, changes, want))
+    check(failures)
+
+
+def test_other_settle_times():
+    failures = []
+    for settle in (0, 40, 200):
+        for period in (10, 25):
+            events = [(100, "place", 60, 1), (500, "lift", 60, 0), (300, "hover", 61, 1, settle - 1 if settle else 0)]
+            _, changes = replay(events, period, settle=settle, until=800)
+            want = [(settled_at(100, period, settle), 60, STONE), (settled_at(500, period, settle), 60, 0)]
+            if changes != want:
+                failures.append("settle=%d period=%d: %r != %r" % (settle, period, changes, want))
     check(failures)
 
 
@@ -94,7 +107,7 @@ def test_hovers_shorter_than_settle_never_become_stones():
             events = slide + [(50, "hover", 5, 2, 30), (400, "hover", 7, 1, SETTLE - period)]
             # hovering over a stone of the other colour, then it stays
             events += [(0, "place", 200, 1), (900, "hover", 200, 2, 100)]
-            scanner, changes = replay(events, period, polarity)
+            scanner, changes = replay(events, period, polarity, until=1200)
             want = [(settled_at(0, period), 200, 1 if polarity else STONE)]
             if changes != want:
                 failures.append("polarity=%s period=%d: %r" % (polarity, period, changes))
@@ -247,6 +260,45 @@ def test_random_patterns_bit_exact_and_latched():
             want = [p for p in range(361) if board.stones[p]]
             if decode(driver, buf) != want:
                 failures.append("options %r: pattern differs" % ((chain, bits, msb),))
+    check(failures)
+
+
+def test_active_low_inputs():
+    board = SimBoard()
+    for active_low in (False, True):
+        sim = SimShiftChain(board, active_low=active_low)
+        driver = sim.driver()
+        buf = bytearray(driver.nbytes)
+        board.clear()
+        board.place(0, 1)
+        board.place(360, 2)
+        driver.read(buf)
+        assert decode(driver, buf) == [0, 360], (active_low, decode(driver, buf))
+        # the latched levels: an active-low chain idles high
+        sim.load.value(0)
+        latched = sim.registers()
+        sim.load.value(1)
+        assert latched[10] == (0xFF if active_low else 0), latched
+
+
+def test_every_twin_kind_settles_the_same_frame():
+    failures = []
+    for kind in ("shift", "matrix", "hall", "presence", "polarity"):
+        board = SimBoard()
+        scanner = Scanner(twin(board, kind), 100)
+        board.place(0, 1)
+        board.place(180, 2)
+        board.place(360, 1)
+        board.hover(50, 0, 60, 2)
+        for t in range(0, 260, 20):
+            board.set_time(t)
+            scanner.scan(t)
+        colour = kind in ("hall", "polarity")
+        want = bytearray(361)
+        want[0] = want[360] = 1 if colour else STONE
+        want[180] = 2 if colour else STONE
+        if scanner.frame != want:
+            failures.append("%s: %r" % (kind, [(p, scanner.frame[p]) for p in range(361) if scanner.frame[p]]))
     check(failures)
 
 

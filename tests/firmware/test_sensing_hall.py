@@ -1,0 +1,161 @@
+"""Analog Hall array: mux wiring, calibration, thresholds with hysteresis, polarity, noise, drift."""
+
+from diagrams import Lcg
+from support import check
+
+from firmware.drivers.sim_board import SimBoard
+from firmware.drivers.sim_hall import SimHallBus
+from firmware.scanner import Scanner
+
+ON = 1200
+OFF = 700
+
+
+def reading(driver, buf):
+    """Per point value (0-3) of a raw buffer."""
+    return bytes((buf[p >> 2] >> ((p & 3) << 1)) & 3 for p in range(driver.points))
+
+
+def rig(points=361, **kw):
+    board = SimBoard(points)
+    bus = SimHallBus(board, **kw)
+    driver = bus.driver(on=ON, off=OFF)
+    driver.calibrate()
+    return board, bus, driver, bytearray(driver.nbytes)
+
+
+def test_every_mux_setting_selects_each_point_once():
+    board = SimBoard()
+    bus = SimHallBus(board)
+    seen = []
+    for ch1 in range(16):
+        for ch2 in range(16):
+            for a in range(2):
+                for i in range(4):
+                    bus.select1[i].value((ch1 >> i) & 1)
+                    bus.select2[i].value((ch2 >> i) & 1)
+                p = bus.selected(a)
+                if p >= 0:
+                    seen.append(p)
+    assert sorted(seen) == list(range(361))
+
+
+def test_calibration_finds_each_sensors_quiet_level():
+    _board, bus, driver, _buf = rig(noise=80)
+    failures = []
+    for p in range(361):
+        got = driver.baseline[p] >> 4
+        if abs(got - bus.quiet[p]) > 40:  # 16 samples of +-80 noise
+            failures.append("point %d: baseline %d, quiet level %d" % (p, got, bus.quiet[p]))
+    check(failures)
+
+
+def test_random_boards_read_exactly_with_polarity():
+    board, _bus, driver, buf = rig(noise=80)
+    rng = Lcg(5)
+    failures = []
+    for rnd in range(4):
+        for p in range(361):
+            board.stones[p] = rng.below(3)
+        driver.read(buf)
+        got = reading(driver, buf)
+        if got != bytes(board.stones):
+            bad = [p for p in range(361) if got[p] != board.stones[p]]
+            failures.append("round %d: points %r" % (rnd, bad[:10]))
+    check(failures)
+
+
+def test_hover_reads_the_hovering_stones_colour():
+    board, _bus, driver, buf = rig(points=40)
+    board.place(3, 1)
+    board.hover(3, 0, 50, 2)
+    board.hover(4, 0, 50, 1)
+    board.set_time(10)
+    driver.read(buf)
+    assert reading(driver, buf)[3:5] == bytes([2, 1])
+    board.set_time(60)
+    driver.read(buf)
+    assert reading(driver, buf)[3:5] == bytes([1, 0])
+
+
+# (signal seen by the sensor of a black stone, expected reading): ON/OFF hysteresis
+HYSTERESIS = [(0, 0), (ON - 1, 0), (ON, 1), (OFF + 1, 1), (ON - 1, 1), (OFF, 0), (ON - 1, 0), (ON + 500, 1),
+              (-(OFF + 1), 0), (-(ON - 1), 0), (-ON, 2), (-(OFF + 1), 2), (-OFF, 0), (OFF + 1, 0),
+              (-(ON + 3000), 2), (ON + 3000, 1)]
+
+
+def test_thresholds_with_hysteresis():
+    board, bus, driver, buf = rig(points=20, noise=0)
+    p = 7
+    board.place(p, 1)
+    failures = []
+    for i, (signal, want) in enumerate(HYSTERESIS):
+        bus.signal[p] = signal
+        driver.read(buf)
+        got = reading(driver, buf)[p]
+        if got != want:
+            failures.append("step %d signal %d: read %d, want %d" % (i, signal, got, want))
+    check(failures)
+
+
+def test_no_chatter_at_the_threshold():
+    # a stone whose signal sits right at ON, with noise below the hysteresis band
+    failures = []
+    for colour in (1, 2):
+        board, bus, driver, buf = rig(points=20, noise=(ON - OFF) // 2 - 10, seed=colour)
+        board.place(5, colour)
+        bus.signal[5] = ON
+        flips = 0
+        last = 0
+        for _ in range(300):
+            driver.read(buf)
+            v = reading(driver, buf)[5]
+            if v != last:
+                flips += 1
+                last = v
+        if flips > 1 or last != colour:
+            failures.append("colour %d: %d flips, last %d" % (colour, flips, last))
+    check(failures)
+
+
+def test_broken_sensor_is_untrusted():
+    board, bus, driver, buf = rig(points=20)
+    bus.broken[9] = 1
+    board.place(10, 2)
+    driver.read(buf)
+    assert reading(driver, buf)[8:11] == bytes([0, 3, 2])
+
+
+def run_drift(drift_shift):
+    """Two minutes at 10 scans/s with the quiet level drifting 20 counts/s
+    (2400 in all, twice ON), a black stone on point 5 and a white one on 6
+    all along; then they are lifted and a black and a white stone are
+    placed on points 1 and 2. Returns the frame a Scanner settles on at the end."""
+    board = SimBoard(40)
+    bus = SimHallBus(board, noise=60, drift_per_s=20)
+    driver = bus.driver(on=ON, off=OFF, drift_shift=drift_shift)
+    driver.calibrate()
+    scanner = Scanner(driver, 150, points=40)
+    board.place(5, 1)
+    board.place(6, 2)
+    t = 0
+    while t < 120000:
+        board.set_time(t)
+        scanner.scan(t)
+        t += 100
+    board.lift(5)
+    board.lift(6)
+    board.place(1, 1)
+    board.place(2, 2)
+    for _ in range(5):
+        board.set_time(t)
+        scanner.scan(t)
+        t += 100
+    return bytes(scanner.frame)
+
+
+def test_slow_drift_is_tracked_on_empty_points_and_under_stones():
+    want = bytes([0, 1, 2] + [0] * 37)
+    assert run_drift(6) == want
+    # the same drift without tracking makes phantom stones: the test has teeth
+    assert run_drift(30) != want
