@@ -2,7 +2,7 @@
 
     python -m host_tools.sim --headless --script FILE [--rules NAME] [--size N]
         [--komi K] [--handicap N] [--sensors presence|polarity] [--mode casual|teaching|tournament]
-        [--clock] [--bus fast|shift] [--sgf PATH]
+        [--clock] [--hardware fast|shift|matrix|hall] [--sgf PATH]
 
 Headless mode plays a physical event script (see host_tools.script) with
 simulated time and writes the recorded game as SGF FF[4] to stdout, or to
@@ -37,9 +37,9 @@ def build_parser():
                         help="presence: stones only (reed switches); polarity: colours too (Hall sensors)")
     parser.add_argument("--mode", choices=MODE_NAMES, default="casual")
     parser.add_argument("--clock", action="store_true", help="a game clock is in use (moves end with a press)")
-    parser.add_argument("--bus", choices=("fast", "shift"), default="fast",
-                        help="presence sensors read by a fast twin, or by the real 74HC165 driver "
-                             "over a bit-exact simulated chain")
+    parser.add_argument("--hardware", choices=("fast", "shift", "matrix", "hall"), default="fast",
+                        help="fast: sensor twins reading the board directly; or the real driver over "
+                             "simulated hardware: shift (74HC165, presence), matrix (presence), hall (polarity)")
     parser.add_argument("--sgf", type=Path, help="write the SGF here instead of stdout")
     return parser
 
@@ -55,7 +55,7 @@ def run_headless(args, out=sys.stdout, err=sys.stderr) -> int:
         print(f"{args.script}:{error}", file=err)
     sim = Simulation(args.size, args.rules, komi=args.komi, handicap=args.handicap,
                      polarity=args.sensors == "polarity", mode=MODE_NAMES.index(args.mode),
-                     clock=args.clock, bus=args.bus)
+                     clock=args.clock, hardware=args.hardware)
     sim.run(events)
     game = sim.game
     record = sgf.write(game, {"AP": (NAME, VERSION)}).decode("utf-8")

@@ -1,17 +1,18 @@
 """The firmware's sensing and refereeing, running on a simulated board with simulated time.
 
 A ``SimBoard`` (what lies on each point, and hands passing by) is read by a
-sensor twin — by default the fast presence or polarity twin, or, with
-``bus="shift"``, the real 74HC165 driver over a bit-exact simulated chain —
-then the firmware's ``Scanner`` and ``Referee`` do exactly what they do on
-the device. Physical events (host_tools.script) drive it; time advances in
+sensor — by default the fast presence or polarity twin, or the real driver
+of a hardware variant over its simulated hardware ("shift": 74HC165 chain,
+"matrix": diode matrix, both presence; "hall": analog Hall array, polarity)
+— then the firmware's ``Scanner`` and ``Referee`` do exactly what they do
+on the device. Physical events (host_tools.script) drive it; time advances in
 scan periods, skipping ahead when nothing on the board can change.
 """
 
 from __future__ import annotations
 
-from firmware.drivers.sim_board import SimBoard, SimPolarity, SimPresence
-from firmware.drivers.sim_shift165 import SimShiftChain
+from firmware.drivers.sim import twin
+from firmware.drivers.sim_board import SimBoard
 from firmware.marks import Marks
 from firmware.referee import CASUAL, Referee
 from firmware.rules.game import Game
@@ -24,14 +25,13 @@ class Simulation:
     """One simulated board playing one game; see the module doc."""
 
     def __init__(self, size=19, rules="japanese", komi=None, handicap=0, polarity=False,
-                 mode=CASUAL, clock=False, bus="fast", settle_ms=None):
+                 mode=CASUAL, clock=False, hardware="fast", settle_ms=None):
         self.board = SimBoard()
-        if polarity:
-            sensor = SimPolarity(self.board)
-        elif bus == "shift":
-            sensor = SimShiftChain(self.board).driver()
-        else:
-            sensor = SimPresence(self.board)
+        if hardware == "fast":
+            hardware = "polarity" if polarity else "presence"
+        elif (hardware == "hall") != polarity:
+            raise ValueError(hardware + " sensors cannot " + ("tell" if polarity else "ignore") + " colours")
+        sensor = twin(self.board, hardware)
         self.scanner = Scanner(sensor) if settle_ms is None else Scanner(sensor, settle_ms)
         self.game = Game(size, rules, komi=komi)
         self.marks = Marks()
