@@ -314,16 +314,16 @@ class EventLog:
 class Clock:
     """Two players' clocks under one time control. ``spec``: string, preset name or TimeControl.
 
-    Options: ``capture_pause`` (CAPTURE_ALWAYS, CAPTURE_THAI, CAPTURE_NEVER),
+    Options: ``capture_policy`` (CAPTURE_ALWAYS, CAPTURE_THAI, CAPTURE_NEVER),
     ``capture_min_stones`` and ``capture_last_ms`` (Thai 24: 5 stones, 10 min),
     ``away_pauses`` (Thai 31: 1 per player, in byo-yomi), ``late_limit_ms``
     (Thai 14: 15 min), ``cue_every_ms`` / ``cue_count_ms`` (byo-yomi counting).
     """
 
-    def __init__(self, spec, capture_pause=CAPTURE_ALWAYS, capture_min_stones=5, capture_last_ms=600000,
+    def __init__(self, spec, capture_policy=CAPTURE_ALWAYS, capture_min_stones=5, capture_last_ms=600000,
                  away_pauses=1, late_limit_ms=900000, cue_every_ms=10000, cue_count_ms=10000, log_capacity=128):
         self.tc = tc = spec if isinstance(spec, TimeControl) else parse(spec)
-        self.capture_pause = capture_pause
+        self.capture_policy = capture_policy
         self.capture_min_stones = capture_min_stones
         self.capture_last_ms = capture_last_ms
         self.away_pauses = away_pauses
@@ -511,8 +511,8 @@ class Clock:
         side = self.turn
         if not side or self.paused or self.stopped or self._check_flag(now_ms):
             return False
-        ok = self.capture_pause == CAPTURE_ALWAYS
-        if self.capture_pause == CAPTURE_THAI:
+        ok = self.capture_policy == CAPTURE_ALWAYS
+        if self.capture_policy == CAPTURE_THAI:
             v = self.snap.sides[side]
             self._view(side, self._elapsed(now_ms), v)
             if self.tc.has_overtime():
