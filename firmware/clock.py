@@ -385,7 +385,7 @@ class Clock:
         if s == NONE:
             v.main_ms = self.used[side] + e
         elif s == DELAY:
-            d = tc.delay_ms - e
+            d = tc.delay_ms - e if side == self.turn else 0  # only the side to move has a delay
             if d > 0:
                 v.delay_ms = d
                 v.main_ms = m
