@@ -177,6 +177,6 @@ def run(seed, sequences, steps):
 
 def test_random_sequences_agree_with_a_millisecond_model():
     if MICRO:
-        check(run(20261121, 300, 60))
+        check(run(20261121, 2000, 60))
     else:
-        check(run(20261121, 3000, 60))
+        check(run(20261121, 5000, 60))
