@@ -277,7 +277,7 @@ class Snapshot:
         self.black = SideView()
         self.white = SideView()
         self.sides = (None, self.black, self.white)
-        self.flag = None  # None, "B" or "W"
+        self.flag = None  # type: str | None  # None, "B" or "W"
         self.running = 0  # the side whose turn it is (0 before start)
         self.paused = False
 
@@ -441,7 +441,7 @@ class Clock:
         e = self._elapsed(now_ms)
         tc = self.tc
         s = tc.system
-        v = self.snap.sides[side]
+        v = self.snap.black if side == BLACK else self.snap.white
         self._view(side, e, v)
         self.main[side] = v.main_ms
         self.periods[side] = v.periods
@@ -513,7 +513,7 @@ class Clock:
             return False
         ok = self.capture_policy == CAPTURE_ALWAYS
         if self.capture_policy == CAPTURE_THAI:
-            v = self.snap.sides[side]
+            v = self.snap.black if side == BLACK else self.snap.white
             self._view(side, self._elapsed(now_ms), v)
             if self.tc.has_overtime():
                 ok = v.overtime and stones >= self.capture_min_stones
@@ -597,7 +597,7 @@ class Clock:
         side = self.turn
         if not side or snap.paused or self.tc.system == NONE:
             return CUE_NONE
-        v = snap.sides[side]
+        v = snap.black if side == BLACK else snap.white
         if v.overtime:
             left = v.period_ms
             full = self.tc.period_ms
@@ -631,7 +631,7 @@ class Clock:
         out[0:4] big digits (BLANK = 10), out[4] colon, out[5:7] the small count (byo-yomi periods
         or Canadian stones, BLANK when none), out[7] 1 if the big digits show a period or delay.
         Seconds are rounded up; an hour or more shows H:MM. Allocation-free."""
-        v = self.snap.sides[side]
+        v = self.snap.black if side == BLACK else self.snap.white
         ms = v.main_ms
         out[7] = 0
         out[5] = out[6] = BLANK
