@@ -128,7 +128,8 @@ class ClockDisplay:
         last = self.last
         d = self.digits
         changed = False
-        for side in (BLACK, WHITE):
+        side = BLACK
+        while side <= WHITE:  # (a tuple of imported names would be built on every call)
             clock.digits(side, d)
             base = (side - 1) * 12
             for i in range(8):
@@ -143,12 +144,13 @@ class ClockDisplay:
                 last[base + 8] = run
                 last[base + 9] = paused
                 last[base + 10] = flag
+            side += 1
         if not changed:
             return False
         c = self.canvas
         c.fill(0)
-        for side in (BLACK, WHITE):
-            self._draw_side(side)
+        self._draw_side(BLACK)
+        self._draw_side(WHITE)
         c.flush()
         self.frames += 1
         self.shown_frame()
@@ -165,8 +167,10 @@ class ClockDisplay:
                     c.fill_rect(x, 0, 4, 3, 1)
             else:
                 c.fill_rect(x0 + 2, 0, 60, 3, 1)
-        for i, x in ((0, 2), (1, 16), (2, 36), (3, 50)):
-            draw_digit(c, x0 + x, 8, 12, 30, 3, last[base + i])
+        draw_digit(c, x0 + 2, 8, 12, 30, 3, last[base])
+        draw_digit(c, x0 + 16, 8, 12, 30, 3, last[base + 1])
+        draw_digit(c, x0 + 36, 8, 12, 30, 3, last[base + 2])
+        draw_digit(c, x0 + 50, 8, 12, 30, 3, last[base + 3])
         if last[base + 4]:
             c.fill_rect(x0 + 30, 15, 3, 3, 1)
             c.fill_rect(x0 + 30, 28, 3, 3, 1)
