@@ -343,6 +343,7 @@ class Clock:
         self.seg = 0  # tick at which the current running segment began
         self.paused = False
         self.pause_at = 0
+        self.pause_kind = 0
         self.stopped = False
         self.flag = None
         self.moves = 0
@@ -470,7 +471,8 @@ class Clock:
         self.turn = WHITE if side == BLACK else BLACK
         self.acc = 0
         self.seg = now_ms
-        self.paused = False
+        # a press ends a pause, except an away pause: the absent player's clock waits for resume()
+        self.paused = self.paused and self.pause_kind == EV_AWAY_PAUSE
         return True
 
     def pause(self, now_ms, kind=EV_PAUSE, side=0, value=0):
@@ -480,6 +482,7 @@ class Clock:
         self.acc = self._elapsed(now_ms)
         self.paused = True
         self.pause_at = now_ms
+        self.pause_kind = kind
         self.log.add(kind, side or self.turn, now_ms, value)
         return True
 
@@ -687,4 +690,5 @@ class Clock:
         self.flag = None if not flag else ("B" if flag == BLACK else "W")
         self.seg = now_ms
         self.pause_at = now_ms
+        self.pause_kind = EV_PAUSE
         self._cue_moves = -1

@@ -298,10 +298,17 @@ def test_away_pause_once_per_player_in_byoyomi():
     left = c.snapshot(M + 20 * S).black.main_ms
     if left != 45 * S or c.snapshot(M + 20 * S + 4 * M).black.main_ms != left:
         failures.append("Black's clock ran while White was away")
+    # Black moves while White is away: White's clock waits for White
+    c.press(BLACK, M + 20 * S + 3 * M)
+    if not c.paused or c.snapshot(M + 20 * S + 4 * M).white.period_ms != 30 * S:
+        failures.append("White's clock ran while White was away")
     c.resume(M + 20 * S + 4 * M)
+    c.press(WHITE, M + 20 * S + 4 * M + 5 * S)
+    if c.snapshot(6 * M).white.periods != 3:
+        failures.append("White's byo-yomi was touched by the away pause")
     c.press(BLACK, 6 * M)
     c.press(WHITE, 6 * M + 20 * S)
-    if c.away_pause(WHITE, 6 * M + 21 * S):
+    if c.away_pause(WHITE, 6 * M + 21 * S) or not c.snapshot(6 * M + 21 * S).running == BLACK:
         failures.append("a second away pause was allowed")
     kinds = [e[0] for e in c.log.entries()]
     if kinds.count("away_pause") != 1 or kinds.count("away_refused") != 3 or "flag" in kinds:
