@@ -169,7 +169,10 @@ def parse_duration(text, spec=""):
 
 
 def _count(text, what, spec):
-    if not text or not text.isdigit() or int(text) < 1 or int(text) > 255:
+    ok = 0 < len(text) < 4
+    for ch in text:
+        ok = ok and "0" <= ch <= "9"
+    if not ok or int(text) < 1 or int(text) > 255:
         raise SpecError("bad %s '%s' in '%s' (expected 1-255)" % (what, text, spec))
     return int(text)
 
