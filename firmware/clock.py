@@ -35,8 +35,11 @@ CANADIAN = const(3)
 FISCHER = const(4)
 DELAY = const(5)  # simple (US) delay: the first D ms of each turn are free
 BRONSTEIN = const(6)  # the time used, up to D, is given back after the move
+SIMPLE = const(7)  # a fixed time for every move
+TV = const(8)  # Japanese TV style: T per move, then N thinking periods, any fraction using one up
+ING = const(9)  # Ing overtime: main time, then N blocks carried over, each costing ing_points
 
-SYSTEM_NAMES = ("none", "absolute", "byoyomi", "canadian", "fischer", "delay", "bronstein")
+SYSTEM_NAMES = ("none", "absolute", "byoyomi", "canadian", "fischer", "delay", "bronstein", "simple", "tv", "ing")
 
 # Capture-removal pause policy.
 CAPTURE_NEVER = const(0)
@@ -84,7 +87,8 @@ PRESETS = {
     "thai-gat": "absolute 45m",
     "thai-gat-byoyomi": "byoyomi 30m 1x20s",
     "janggi-amateur": "byoyomi 5m 3x30s",
-    "nhk": "byoyomi 0 10x30s",
+    "nhk": "tv 30s 10x1m",
+    "ing": "ing 3h30m 3x35m",
     "blitz": "fischer 3m +2s max 5m",
 }
 
@@ -113,7 +117,7 @@ class TimeControl:
         if s == NONE:
             return "none"
         name = SYSTEM_NAMES[s] + " " + format_duration(self.main_ms)
-        if s == BYOYOMI:
+        if s == BYOYOMI or s == TV or s == ING:
             return name + " %dx%s" % (self.periods, format_duration(self.period_ms))
         if s == CANADIAN:
             return name + " %d/%s" % (self.stones, format_duration(self.period_ms))
@@ -125,7 +129,8 @@ class TimeControl:
         return name
 
     def has_overtime(self):
-        return self.system == BYOYOMI or self.system == CANADIAN
+        s = self.system
+        return s == BYOYOMI or s == CANADIAN or s == TV or s == ING
 
 
 def format_duration(ms):
@@ -197,7 +202,7 @@ def parse(spec):
         raise SpecError("unknown time system '%s' in '%s' (expected one of %s, or a preset: %s)"
                         % (name, spec, ", ".join(SYSTEM_NAMES), ", ".join(sorted(PRESETS))))
     system = SYSTEM_NAMES.index(name)
-    need = (1, 2, 3, 3, 3, 3, 3)[system]
+    need = (1, 2, 3, 3, 3, 3, 3, 2, 3, 3)[system]
     if system == FISCHER and len(words) == 5:
         need = 5
     if len(words) != need:
@@ -207,16 +212,18 @@ def parse(spec):
     if system == NONE:
         return TimeControl(NONE)
     main = parse_duration(words[1], spec)
-    if system == ABSOLUTE:
+    if system == ABSOLUTE or system == SIMPLE:
         if main == 0:
-            raise SpecError("main time '0' in '%s': absolute time needs some time" % spec)
-        return TimeControl(ABSOLUTE, main)
+            raise SpecError("main time '0' in '%s': %s time needs some time" % (spec, name))
+        return TimeControl(system, main)
     part = words[2]
-    if system == BYOYOMI:
+    if system == BYOYOMI or system == TV or system == ING:
+        if main == 0 and system != BYOYOMI:
+            raise SpecError("time '0' in '%s': %s needs some time" % (spec, name))
         n, period, sep = _split(part, "x")
         if not sep:
             raise SpecError("bad byo-yomi '%s' in '%s' (expected e.g. 3x40s)" % (part, spec))
-        return TimeControl(BYOYOMI, main, periods=_count(n, "period count", spec),
+        return TimeControl(system, main, periods=_count(n, "period count", spec),
                            period_ms=_positive(period, "period", spec))
     if system == CANADIAN:
         n, period, sep = _split(part, "/")
@@ -258,7 +265,7 @@ def _positive(text, what, spec):
 
 
 _EXAMPLES = ("none", "absolute 30m", "byoyomi 60m 3x40s", "canadian 10m 25/5m", "fischer 5m +10s max 10m",
-             "delay 30m 5s", "bronstein 30m 5s")
+             "delay 30m 5s", "bronstein 30m 5s", "simple 30s", "tv 30s 10x1m", "ing 3h30m 3x35m")
 
 
 class SideView:
@@ -324,7 +331,8 @@ class Clock:
     """
 
     def __init__(self, spec, capture_policy=CAPTURE_ALWAYS, capture_min_stones=5, capture_last_ms=600000,
-                 away_pauses=1, late_limit_ms=900000, cue_every_ms=10000, cue_count_ms=10000, log_capacity=128):
+                 away_pauses=1, late_limit_ms=900000, cue_every_ms=10000, cue_count_ms=10000, log_capacity=128,
+                 ing_points=2):
         self.tc = tc = spec if isinstance(spec, TimeControl) else parse(spec)
         self.capture_policy = capture_policy
         self.capture_min_stones = capture_min_stones
@@ -333,6 +341,8 @@ class Clock:
         self.late_limit_ms = late_limit_ms
         self.cue_every_ms = cue_every_ms
         self.cue_count_ms = cue_count_ms
+        self.ing_points = ing_points
+        self._ot = tc.has_overtime()
         self.log = EventLog(log_capacity)
         self.snap = Snapshot()
         self.main = array("i", (0, tc.main_ms, tc.main_ms))
@@ -368,8 +378,11 @@ class Clock:
         m = self.main[side]
         if s == NONE:
             return _FOREVER
-        if s == BYOYOMI:
+        if s == BYOYOMI or s == TV:
             return m + self.periods[side] * tc.period_ms
+        if s == ING:
+            n = self.periods[side]
+            return m + self.period_ms[side] + (n - 1) * tc.period_ms if n > 0 else m
         if s == CANADIAN:
             return m + self.period_ms[side]
         if s == DELAY:
@@ -395,16 +408,25 @@ class Clock:
                 v.main_ms = m
             else:
                 v.main_ms = m + d
-        elif e < m or (s != BYOYOMI and s != CANADIAN):
+        elif e < m or not self._ot:
             v.main_ms = m - e
         else:
             over = e - m
             v.main_ms = 0
             v.overtime = True
-            if s == BYOYOMI:
-                k = over // tc.period_ms
+            p = tc.period_ms
+            if s == BYOYOMI or s == TV:
+                k = over // p
                 v.periods -= k
-                v.period_ms = tc.period_ms - (over - k * tc.period_ms)
+                v.period_ms = p - (over - k * p)
+            elif s == ING:
+                if over >= v.period_ms:
+                    over -= v.period_ms
+                    k = over // p
+                    v.periods -= k + 1
+                    v.period_ms = p - (over - k * p)
+                else:
+                    v.period_ms -= over
             else:
                 v.period_ms -= over
 
@@ -453,6 +475,12 @@ class Clock:
             self.main[side] = 0
         elif s == BYOYOMI:
             self.period_ms[side] = tc.period_ms
+        elif s == SIMPLE or s == TV:
+            self.main[side] = tc.main_ms
+            if v.overtime:  # TV: the thinking period in use is used up, whatever is left of it
+                self.periods[side] = v.periods - 1
+        elif s == ING:
+            self.period_ms[side] = v.period_ms
         elif s == CANADIAN:
             if v.overtime:
                 if v.stones <= 1:
@@ -521,8 +549,8 @@ class Clock:
         if self.capture_policy == CAPTURE_THAI:
             v = self.snap.black if side == BLACK else self.snap.white
             self._view(side, self._elapsed(now_ms), v)
-            if self.tc.has_overtime():
-                ok = v.overtime and stones >= self.capture_min_stones
+            if self.tc.has_overtime() or self.tc.system == SIMPLE:
+                ok = self._byoyomi(v) and stones >= self.capture_min_stones
             else:
                 ok = self.tc.system != NONE and v.main_ms + v.delay_ms <= self.capture_last_ms
         if not ok:
@@ -537,13 +565,40 @@ class Clock:
         running = self.turn
         if not running or self.paused or self.stopped or self._check_flag(now_ms):
             return False
-        ok = (running != side and self.tc.has_overtime() and self.main[side] == 0
-              and self.away_used[side] < self.away_pauses)
+        v = self.snap.black if side == BLACK else self.snap.white
+        self._view(side, 0, v)
+        ok = running != side and self._byoyomi(v) and self.away_used[side] < self.away_pauses
         if not ok:
             self.log.add(EV_AWAY_REFUSED, side, now_ms, 0)
             return False
         self.away_used[side] += 1
         return self.pause(now_ms, EV_AWAY_PAUSE, side, 0)
+
+    def _byoyomi(self, v):
+        """Is the side of view v in byo-yomi (its main time spent, or none to spend)?"""
+        s = self.tc.system
+        return v.overtime or s == SIMPLE or s == TV or (s == BYOYOMI and self.tc.main_ms == 0)
+
+    def _last(self, v):
+        """Is the side of view v in its last period (the LAST mark and cue)?"""
+        s = self.tc.system
+        if s == SIMPLE:
+            return True
+        if s == TV:
+            return v.periods == 0 or (v.overtime and v.periods == 1)
+        return (s == BYOYOMI or s == ING) and v.overtime and v.periods == 1
+
+    def penalty_points(self, side, now_ms):
+        """Ing: points ``side`` owes for the overtime blocks it has entered (any fraction counts)."""
+        if self.tc.system != ING:
+            return 0
+        if self.flag is not None and (self.flag == "B") == (side == BLACK):
+            return self.tc.periods * self.ing_points
+        v = self.snap.black if side == BLACK else self.snap.white
+        self._view(side, self._elapsed(now_ms) if side == self.turn else 0, v)
+        if not v.overtime:
+            return 0
+        return (self.tc.periods - v.periods + 1) * self.ing_points
 
     def late(self, side, late_ms, now_ms):
         """Thai 14: ``side`` arrived ``late_ms`` late. Up to ``late_limit_ms`` the lateness comes off
@@ -580,7 +635,7 @@ class Clock:
         if self.flag is not None:
             v = snap.black if self.flag == "B" else snap.white
             v.main_ms = v.period_ms = v.delay_ms = 0
-            if self.tc.system == BYOYOMI:
+            if self.tc.system == BYOYOMI or self.tc.system == TV or self.tc.system == ING:
                 v.periods = 0
         snap.flag = self.flag
         snap.running = turn
@@ -604,15 +659,21 @@ class Clock:
         if not side or snap.paused or self.tc.system == NONE:
             return CUE_NONE
         v = snap.black if side == BLACK else snap.white
-        if v.overtime:
+        s = self.tc.system
+        last = self._last(v)
+        if s == SIMPLE or (s == TV and not v.overtime):
+            left = v.main_ms
+            full = self.tc.main_ms
+        elif v.overtime:
             left = v.period_ms
-            full = self.tc.period_ms
-        elif self.tc.has_overtime():
+            full = 0 if s == ING else self.tc.period_ms  # Ing blocks are long: only their last seconds
+        elif self._ot:
             self._cue_moves = -1
             return CUE_NONE
         else:
             left = v.main_ms + v.delay_ms
-            full = -1
+            full = 0
+            last = True
         secs = (left + 999) // 1000
         if self.moves == self._cue_moves and v.periods == self._cue_periods and secs == self._cue_secs:
             return CUE_NONE
@@ -625,7 +686,6 @@ class Clock:
             return CUE_PERIOD
         if first:
             return CUE_NONE
-        last = full < 0 or (self.tc.system == BYOYOMI and v.periods == 1)
         if secs * 1000 <= self.cue_count_ms:
             return CUE_LAST if last else CUE_COUNT
         if full > 0 and (full - secs * 1000) % self.cue_every_ms == 0 and secs * 1000 != full:
@@ -635,7 +695,8 @@ class Clock:
     def digits(self, side, out):
         """Fill bytearray ``out`` (8 bytes) with what a display shows for ``side`` (after snapshot()):
         out[0:4] big digits (BLANK = 10), out[4] colon, out[5:7] the small count (byo-yomi periods
-        or Canadian stones, BLANK when none), out[7] 1 if the big digits show a period or delay.
+        or Canadian stones, BLANK when none), out[7] bit 0: the big digits show a period or delay,
+        bit 1: the LAST period.
         Seconds are rounded up; an hour or more shows H:MM. Allocation-free."""
         v = self.snap.black if side == BLACK else self.snap.white
         ms = v.main_ms
@@ -644,8 +705,11 @@ class Clock:
         if v.overtime:
             ms = v.period_ms
             out[7] = 1
-        if v.overtime or self.tc.system == BYOYOMI or self.tc.system == CANADIAN:
-            n = v.periods if self.tc.system == BYOYOMI else v.stones
+        if self._last(v):
+            out[7] |= 2
+        s = self.tc.system
+        if self._ot:
+            n = v.stones if s == CANADIAN else v.periods
             if n > 99:
                 n = 99
             out[5] = n // 10 if n >= 10 else BLANK

@@ -174,8 +174,11 @@ class ClockDisplay:
         if last[base + 4]:
             c.fill_rect(x0 + 30, 15, 3, 3, 1)
             c.fill_rect(x0 + 30, 28, 3, 3, 1)
-        if last[base + 7]:
+        if last[base + 7] & 1:
             c.fill_rect(x0 + 4, 48, 6, 6, 1)  # the big digits show a period or the delay
+        if last[base + 7] & 2:  # LAST period: an L beside the count
+            c.fill_rect(x0 + 14, 43, 3, 14, 1)
+            c.fill_rect(x0 + 14, 54, 10, 3, 1)
         draw_digit(c, x0 + 40, 43, 8, 14, 2, last[base + 5])
         draw_digit(c, x0 + 51, 43, 8, 14, 2, last[base + 6])
         if last[base + 10]:
@@ -191,8 +194,10 @@ def _text(last, base, name):
     d = [chars[last[base + i] + 1] if last[base + i] != BLANK else " " for i in range(8)]
     out = name + " " + d[0] + d[1] + (":" if last[base + 4] else " ") + d[2] + d[3]
     out += " " + (d[5] + d[6]).strip() if last[base + 5] != BLANK or last[base + 6] != BLANK else ""
-    if last[base + 7]:
+    if last[base + 7] & 1:
         out += " ot"
+    if last[base + 7] & 2:
+        out += " LAST"
     if last[base + 8]:
         out += " *" if not last[base + 9] else " ="
     if last[base + 10]:
@@ -211,5 +216,5 @@ class SimClockDisplay(ClockDisplay):
         self.shown.append(self.text())
 
     def text(self):
-        """The frame as text: '<black> | <white>' (' *' running, ' =' paused, ' ot' period or delay)."""
+        """The frame as text: '<black> | <white>' (' *' running, ' =' paused, ' ot' period or delay, ' LAST' last period)."""
         return _text(self.last, 0, "B") + " | " + _text(self.last, 12, "W")
