@@ -44,6 +44,10 @@ def test_spec_grammar_reads_every_system():
         ("bronstein 30m 5s", "bronstein 30m 5s", {"delay_ms": 5 * S}),
         ("  byoyomi   2h   5x1m ", "byoyomi 2h 5x1m", {"period_ms": M}),
         ("janggi-amateur", "byoyomi 5m 3x30s", {}),
+        ("simple 30s", "simple 30s", {"main_ms": 30 * S}),
+        ("tv 30s 10x1m", "tv 30s 10x1m", {"main_ms": 30 * S, "periods": 10, "period_ms": M}),
+        ("nhk", "tv 30s 10x1m", {}),
+        ("ing 3h30m 3x35m", "ing 3h30m 3x35m", {"periods": 3, "period_ms": 35 * M}),
     ]
     failures = []
     for spec, canonical, fields in rows:
@@ -82,6 +86,11 @@ def test_bad_specs_name_the_bad_part():
         ("delay 30m", "missing"),
         ("bronstein 30m 0", "delay '0'"),
         ("absolute 200h", "'200h'"),
+        ("simple 0", "'0'"),
+        ("tv 30s", "missing"),
+        ("tv 30s 10y1m", "'10y1m'"),
+        ("ing 0 3x35m", "'0'"),
+        ("canadian 10m 1000/5m", "'1000'"),
     ]
     failures = []
     for spec, part in rows:
@@ -185,6 +194,26 @@ SCENARIOS = [
      [("start", BLACK, 0), ("press", BLACK, 3000), ("press", WHITE, 3000 + 8000)],
      [(11000, BLACK, "main_ms", M), (11000, WHITE, "main_ms", M - 3000), (11000 + M - 1, 0, "flag", None),
       (11000 + M, 0, "flag", "B")]),
+    ("simple: a fixed time for every move", "simple 10s",
+     [("start", BLACK, 0), ("press", BLACK, 9999), ("press", WHITE, 19998)],
+     [(19998, BLACK, "main_ms", 10 * S), (19998, WHITE, "main_ms", 10 * S), (29997, 0, "flag", None),
+      (29998, 0, "flag", "B")]),
+    ("TV style: 30 s a move, then thinking periods, any fraction using one up", "tv 30s 3x1m",
+     [("start", BLACK, 0), ("press", BLACK, 30 * S + 1), ("press", WHITE, 40 * S),
+      ("press", BLACK, 69 * S)],
+     [(30 * S, BLACK, "main_ms", 0), (30 * S, BLACK, "periods", 3), (30 * S, BLACK, "period_ms", M),
+      (30 * S, BLACK, "overtime", True), (70 * S, BLACK, "periods", 2), (70 * S, BLACK, "main_ms", 30 * S),
+      (70 * S, BLACK, "period_ms", M), (40 * S, WHITE, "periods", 3),
+      (99 * S + 2 * M - 1, WHITE, "periods", 2), (99 * S + 2 * M, WHITE, "periods", 1),
+      (99 * S + 3 * M - 1, 0, "flag", None), (99 * S + 3 * M, 0, "flag", "W")]),
+    ("TV style: a press exactly at 30 s uses a period", "tv 30s 3x1m",
+     [("start", BLACK, 0), ("press", BLACK, 30 * S)],
+     [(30 * S, BLACK, "periods", 2)]),
+    ("Ing: overtime blocks carry over between moves", "ing 1m 2x1m",
+     [("start", BLACK, 0), ("press", BLACK, M + 20 * S), ("press", WHITE, M + 21 * S)],
+     [(M + 21 * S, BLACK, "periods", 2), (M + 21 * S, BLACK, "period_ms", 40 * S),
+      (M + 61 * S, BLACK, "periods", 1), (M + 61 * S, BLACK, "period_ms", M),
+      (M + 121 * S - 1, 0, "flag", None), (M + 121 * S, 0, "flag", "B")]),
     ("no time limit: time used counts up, never flags", "none",
      [("start", BLACK, 0), ("press", BLACK, 7000)],
      [(10 * H, WHITE, "main_ms", 10 * H - 7000), (10 * H, BLACK, "main_ms", 7000), (10 * H, 0, "flag", None)]),
@@ -456,6 +485,11 @@ def test_display_digits_round_seconds_up():
         ("byoyomi 1m 3x40s", M + 40 * S, BLACK, (BLANK, 0, 4, 0, 1, BLANK, 2, 1)),
         ("canadian 10m 25/5m", 10 * M + 1, BLACK, (BLANK, 5, 0, 0, 1, 2, 5, 1)),
         ("delay 1m 5s", 1000, BLACK, (BLANK, 1, 0, 0, 1, BLANK, 4, 0)),
+        ("byoyomi 1m 1x30s", M, BLACK, (BLANK, 0, 3, 0, 1, BLANK, 1, 3)),  # the LAST period
+        ("byoyomi 1m 1x30s", 0, BLACK, (BLANK, 1, 0, 0, 1, BLANK, 1, 0)),  # not yet
+        ("tv 30s 10x1m", 1, BLACK, (BLANK, 0, 3, 0, 1, 1, 0, 0)),
+        ("tv 30s 10x1m", 31 * S, BLACK, (BLANK, 0, 5, 9, 1, 1, 0, 1)),
+        ("ing 3h30m 3x35m", 0, WHITE, (BLANK, 3, 3, 0, 1, BLANK, 3, 0)),
     ]
     failures = []
     out = bytearray(8)
@@ -466,6 +500,25 @@ def test_display_digits_round_seconds_up():
         got = tuple(c.digits(side, out))
         if got != want:
             failures.append("%s at %d: %r, expected %r" % (spec, t, got, want))
+    check(failures)
+
+
+def test_ing_blocks_cost_points():
+    rows = [(M - 1, 0), (M, 2), (M + M - 1, 2), (M + M, 4), (M + 2 * M + 1, 6)]
+    failures = []
+    for at, points in rows:
+        c = Clock("ing 1m 3x1m")
+        c.start(0, BLACK)
+        if c.penalty_points(BLACK, at) != points or c.penalty_points(WHITE, at) != 0:
+            failures.append("at %d: %d points" % (at, c.penalty_points(BLACK, at)))
+        c.press(BLACK, at)
+        if c.penalty_points(BLACK, at + 5 * M) != points:
+            failures.append("at %d after the press: %d" % (at, c.penalty_points(BLACK, at + 5 * M)))
+    c = Clock("ing 1m 3x1m", ing_points=3)
+    c.start(0, BLACK)
+    c.snapshot(10 * M)
+    if c.penalty_points(BLACK, 10 * M) != 9 or Clock("absolute 1m").penalty_points(BLACK, 0) != 0:
+        failures.append("flagged / other systems")
     check(failures)
 
 

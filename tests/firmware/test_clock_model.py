@@ -12,7 +12,20 @@ import sys
 from diagrams import Lcg
 from support import check
 
-from firmware.clock import ABSOLUTE, BRONSTEIN, BYOYOMI, CANADIAN, DELAY, FISCHER, NONE, Clock, TimeControl
+from firmware.clock import (
+    ABSOLUTE,
+    BRONSTEIN,
+    BYOYOMI,
+    CANADIAN,
+    DELAY,
+    FISCHER,
+    ING,
+    NONE,
+    SIMPLE,
+    TV,
+    Clock,
+    TimeControl,
+)
 from firmware.rules.position import BLACK, WHITE
 
 MICRO = sys.implementation.name == "micropython"
@@ -47,10 +60,12 @@ class Model:
             return
         if self.main[side] > 0:
             self.main[side] -= 1
-            if self.main[side] == 0 and s != BYOYOMI and s != CANADIAN:
+            if self.main[side] == 0 and s != BYOYOMI and s != CANADIAN and s != TV and s != ING:
+                self._flag(side)
+            if self.main[side] == 0 and (s == TV or s == ING) and self.periods[side] == 0:
                 self._flag(side)
             return
-        if s == BYOYOMI:
+        if s == BYOYOMI or s == TV or s == ING:
             self.left[side] -= 1
             if self.left[side] == 0:
                 self.periods[side] -= 1
@@ -78,6 +93,13 @@ class Model:
         s = tc.system
         if s == BYOYOMI:
             self.left[side] = tc.period_ms
+        elif s == SIMPLE:
+            self.main[side] = tc.main_ms
+        elif s == TV:
+            if self.main[side] == 0:  # a thinking period in use is gone, whatever is left of it
+                self.periods[side] -= 1
+            self.main[side] = tc.main_ms
+            self.left[side] = tc.period_ms
         elif s == CANADIAN and self.main[side] == 0:
             self.stones[side] -= 1
             if self.stones[side] == 0:
@@ -104,13 +126,13 @@ class Model:
         if s == DELAY and side == self.turn and self.turn_ms < tc.delay_ms and self.flag is None:
             delay = tc.delay_ms - self.turn_ms
         left = self.left[side]
-        if self.flag is not None and (self.flag == "B") == (side == BLACK) and s == BYOYOMI:
+        if self.flag is not None and (self.flag == "B") == (side == BLACK) and (s == BYOYOMI or s == TV or s == ING):
             left = 0
         return (main, self.periods[side], left, self.stones[side], delay)
 
 
 def random_tc(rng):
-    s = rng.below(7)
+    s = rng.below(10)
     main = rng.below(400) + 1
     if s == NONE:
         return TimeControl(NONE)
@@ -124,6 +146,12 @@ def random_tc(rng):
     if s == FISCHER:
         return TimeControl(FISCHER, main, increment_ms=rng.below(60) + 1,
                            cap_ms=(main + rng.below(100)) if rng.below(2) else 0)
+    if s == SIMPLE:
+        return TimeControl(SIMPLE, rng.below(60) + 1)
+    if s == TV:
+        return TimeControl(TV, rng.below(60) + 1, periods=rng.below(3), period_ms=rng.below(50) + 1)
+    if s == ING:
+        return TimeControl(ING, main, periods=rng.below(3) + 1, period_ms=rng.below(100) + 1)
     return TimeControl(s, main, delay_ms=rng.below(50) + 1)
 
 

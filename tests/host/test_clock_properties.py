@@ -12,7 +12,10 @@ from firmware.clock import (
     CANADIAN,
     DELAY,
     FISCHER,
+    ING,
     NONE,
+    SIMPLE,
+    TV,
     Clock,
     SpecError,
     TimeControl,
@@ -23,7 +26,7 @@ from firmware.rules.position import BLACK, WHITE
 
 @st.composite
 def time_controls(draw):
-    s = draw(st.sampled_from([NONE, ABSOLUTE, BYOYOMI, CANADIAN, FISCHER, DELAY, BRONSTEIN]))
+    s = draw(st.sampled_from([NONE, ABSOLUTE, BYOYOMI, CANADIAN, FISCHER, DELAY, BRONSTEIN, SIMPLE, TV, ING]))
     main = draw(st.integers(1, 300))
     if s == NONE:
         return TimeControl(NONE)
@@ -38,6 +41,13 @@ def time_controls(draw):
     if s == FISCHER:
         return TimeControl(FISCHER, main, increment_ms=draw(st.integers(1, 50)),
                            cap_ms=draw(st.sampled_from([0, main + draw(st.integers(0, 80))])))
+    if s == SIMPLE:
+        return TimeControl(SIMPLE, draw(st.integers(1, 60)))
+    if s == TV:
+        return TimeControl(TV, draw(st.integers(1, 60)), periods=draw(st.integers(0, 3)),
+                           period_ms=draw(st.integers(1, 50)))
+    if s == ING:
+        return TimeControl(ING, main, periods=draw(st.integers(1, 3)), period_ms=draw(st.integers(1, 100)))
     return TimeControl(s, main, delay_ms=draw(st.integers(1, 40)))
 
 
@@ -106,7 +116,7 @@ def test_save_restore_mid_sequence_matches_uninterrupted():
     prop()
 
 
-words = st.sampled_from(["none", "absolute", "byoyomi", "canadian", "fischer", "delay", "bronstein", "max", "+10s",
+words = st.sampled_from(["none", "absolute", "byoyomi", "simple", "tv", "ing", "canadian", "fischer", "delay", "bronstein", "max", "+10s",
                          "3x40s", "25/5m", "1h", "30m", "5s", "0", "x", "/", "+", "m5", "1h2h", "", "3x", "0x4s"])
 
 
