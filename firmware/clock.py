@@ -60,9 +60,10 @@ EV_LATE_FORFEIT = const(10)  # value: ms late
 EV_FLAG = const(11)  # at: the exact tick the time ran out; value: ms the turn lasted
 EV_ADJUST = const(12)  # value: ms added (negative: taken)
 EV_STOP = const(13)
+EV_STONES_LEFT = const(14)  # a press with captured stones still on the board; value: how many
 
 EVENT_NAMES = ("", "start", "press", "pause", "resume", "capture_pause", "capture_refused", "away_pause",
-               "away_refused", "late", "late_forfeit", "flag", "adjust", "stop")
+               "away_refused", "late", "late_forfeit", "flag", "adjust", "stop", "stones_left")
 
 # Buzzer cues (Clock.cue).
 CUE_NONE = const(0)
@@ -459,9 +460,11 @@ class Clock:
         self.log.add(EV_START, side, now_ms, 0)
         return True
 
-    def press(self, side, now_ms):
+    def press(self, side, now_ms, stones_left=0):
         """``side`` ends its move. Returns True if the clock switched; False if ignored
-        (not that side's turn, not started, stopped, or flagged, which this press may discover)."""
+        (not that side's turn, not started, stopped, or flagged, which this press may discover).
+        ``stones_left``: captured stones the referee sees still on the board (Korean Art.18-1-4,
+        Thai 24): logged for the referee; the clock switches all the same."""
         if side != self.turn or self.stopped or self._check_flag(now_ms):
             return False
         e = self._elapsed(now_ms)
@@ -498,6 +501,8 @@ class Clock:
             self.main[side] = v.main_ms + (e if e < tc.delay_ms else tc.delay_ms)
         self.used[side] += e
         self.log.add(EV_PRESS, side, now_ms, e)
+        if stones_left:
+            self.log.add(EV_STONES_LEFT, side, now_ms, stones_left)
         self.moves += 1
         self.turn = WHITE if side == BLACK else BLACK
         self.acc = 0
@@ -734,7 +739,28 @@ class Clock:
         out[4] = 1
         return out
 
-    # -- power-loss safety -------------------------------------------------
+    # -- power-loss safety and replays ----------------------------------------
+
+    def replay(self, now_ms):
+        """Korean Art.21-4: a drawn game is replayed with each player's remaining time. A new,
+        not yet started Clock holding this clock's times (periods, stones, blocks) as of now_ms."""
+        self._check_flag(now_ms)
+        e = self._elapsed(now_ms)
+        other = Clock(self.tc, self.capture_policy, self.capture_min_stones, self.capture_last_ms,
+                      self.away_pauses, self.late_limit_ms, self.cue_every_ms, self.cue_count_ms,
+                      self.log.capacity, self.ing_points)
+        for side in (BLACK, WHITE):
+            v = other.snap.black
+            self._view(side, e if side == self.turn else 0, v)
+            other.main[side] = v.main_ms if self.tc.system != NONE else 0
+            other.periods[side] = v.periods
+            other.period_ms[side] = v.period_ms
+            other.stones[side] = v.stones
+        if self.tc.system == BYOYOMI:
+            other.period_ms[BLACK] = other.period_ms[WHITE] = self.tc.period_ms
+        if self.tc.system == SIMPLE or self.tc.system == TV:
+            other.main[BLACK] = other.main[WHITE] = self.tc.main_ms
+        return other
 
     def save(self, now_ms):
         """The state as a tuple of ints (for the journal); the spec is the caller's to keep."""

@@ -530,3 +530,35 @@ def test_time_control_object_accepted():
     c.start(0, BLACK)
     assert c.snapshot(0).black.overtime and c.snapshot(0).black.stones == 2
     assert Clock(TimeControl(FISCHER, 100, increment_ms=10)).tc.spec().startswith("fischer")
+
+
+def test_press_with_stones_still_on_the_board_is_logged():
+    c = Clock("absolute 10m")
+    c.start(0, BLACK)
+    assert c.press(BLACK, 5000, stones_left=3)
+    assert c.log.entries()[-2:] == [("press", BLACK, 5000, 5000), ("stones_left", BLACK, 5000, 3)]
+    assert c.press(WHITE, 6000) and c.log.entries()[-1][0] == "press"
+
+
+def test_replay_with_the_remaining_times():
+    rows = [
+        ("byoyomi 1m 3x30s", M + 45 * S, (0, 2, 30 * S), (M - 10 * S, 3, 30 * S)),
+        ("canadian 1m 3/30s", M + 10 * S, (0, 1, 20 * S), (M - 10 * S, 1, 30 * S)),
+        ("absolute 10m", 2 * M, (8 * M, 0, 0), (10 * M - 10 * S, 0, 0)),
+        ("ing 1m 2x1m", M + 70 * S, (0, 1, 50 * S), (M - 10 * S, 2, M)),
+    ]
+    failures = []
+    for spec, black_used, want_b, want_w in rows:
+        c = Clock(spec)
+        c.start(0, WHITE)
+        c.press(WHITE, 10 * S)
+        r = c.replay(10 * S + black_used)  # the game ends in a draw during Black's turn
+        if r.turn or r.moves:
+            failures.append("%s: the replay is not fresh" % spec)
+        r.start(0, BLACK)
+        snap = r.snapshot(0)
+        got_b = (snap.black.main_ms, snap.black.periods, snap.black.period_ms)
+        got_w = (snap.white.main_ms, snap.white.periods, snap.white.period_ms)
+        if got_b != want_b or got_w != want_w:
+            failures.append("%s: %r %r" % (spec, got_b, got_w))
+    check(failures)

@@ -168,3 +168,15 @@ def test_buzzer_pattern_timing():
     assert duty == [1] * 8 + [0] * 6 + [1] * 8 + [0] * 8, duty
     assert bz.beeps == [(1000, 2000, 80), (1140, 2000, 80)]
     assert not bz.play(0, 0) and not bz.busy()
+
+
+def test_display_marks_the_last_period():
+    c = Clock("byoyomi 10s 2x30s")
+    d = SimClockDisplay()
+    c.start(0, BLACK)
+    for t in (0, 15000, 45000):
+        c.snapshot(t)
+        d.update(c)
+    assert d.shown == ["B  0:10 2 * | W  0:10 2", "B  0:25 2 ot * | W  0:10 2",
+                       "B  0:25 1 ot LAST * | W  0:10 2"], d.shown
+    assert d.canvas.pixel(15, 50) == 1 and d.canvas.pixel(64 + 15, 50) == 0
