@@ -125,6 +125,8 @@ STEPS = [
     "mp_clock.ticks('canadian 1m 5/30s')",
     "mp_clock.ticks('fischer 1m +10s max 2m')",
     "mp_clock.ticks('delay 2m 5s')",
+    "mp_clock.ticks('tv 30s 10x1m')",
+    "mp_clock.ticks('ing 1m 3x1m')",
     "mp_clock.display()",
     "mp_clock.unchanged()",
 ]
