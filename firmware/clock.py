@@ -769,19 +769,18 @@ class Clock:
         return (1, self.turn, self._elapsed(now_ms), int(self.paused), int(self.stopped), flag, self.moves,
                 self.main[1], self.main[2], self.periods[1], self.periods[2], self.period_ms[1],
                 self.period_ms[2], self.stones[1], self.stones[2], self.used[1], self.used[2],
-                self.away_used[1], self.away_used[2])
+                self.away_used[1], self.away_used[2], self.pause_kind)
 
     def restore(self, state, now_ms):
         """Continue from save()'s tuple at now_ms (the time the board was off is not counted)."""
-        if len(state) != 19 or state[0] != 1:
+        if len(state) != 20 or state[0] != 1:
             raise ValueError("not a saved clock state")
         (_v, self.turn, self.acc, paused, stopped, flag, self.moves, self.main[1], self.main[2], self.periods[1],
          self.periods[2], self.period_ms[1], self.period_ms[2], self.stones[1], self.stones[2], self.used[1],
-         self.used[2], self.away_used[1], self.away_used[2]) = state
+         self.used[2], self.away_used[1], self.away_used[2], self.pause_kind) = state
         self.paused = bool(paused)
         self.stopped = bool(stopped)
         self.flag = None if not flag else ("B" if flag == BLACK else "W")
         self.seg = now_ms
         self.pause_at = now_ms
-        self.pause_kind = EV_PAUSE
         self._cue_moves = -1

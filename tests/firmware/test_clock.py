@@ -562,3 +562,15 @@ def test_replay_with_the_remaining_times():
         if got_b != want_b or got_w != want_w:
             failures.append("%s: %r %r" % (spec, got_b, got_w))
     check(failures)
+
+
+def test_an_away_pause_survives_a_restore():
+    c = Clock("byoyomi 0 3x30s")
+    c.start(0, BLACK)
+    c.press(BLACK, 5 * S)
+    assert c.away_pause(BLACK, 6 * S)
+    r = Clock("byoyomi 0 3x30s")
+    r.restore(c.save(7 * S), 100)
+    r.press(WHITE, 200)  # White moves while Black is away: Black's clock waits
+    assert r.paused and r.snapshot(10 * M).black.period_ms == 30 * S
+    assert r.resume(10 * M) and r.snapshot(10 * M + 1000).black.period_ms == 29 * S
