@@ -224,8 +224,11 @@ def parse(spec):
         n, period, sep = _split(part, "x")
         if not sep:
             raise SpecError("bad byo-yomi '%s' in '%s' (expected e.g. 3x40s)" % (part, spec))
-        return TimeControl(system, main, periods=_count(n, "period count", spec),
-                           period_ms=_positive(period, "period", spec))
+        tc = TimeControl(system, main, periods=_count(n, "period count", spec),
+                         period_ms=_positive(period, "period", spec))
+        if main + tc.periods * tc.period_ms > _MAX_MS:
+            raise SpecError("'%s' in '%s' makes more than 100h in all" % (part, spec))
+        return tc
     if system == CANADIAN:
         n, period, sep = _split(part, "/")
         if not sep:

@@ -91,6 +91,7 @@ def test_bad_specs_name_the_bad_part():
         ("tv 30s 10y1m", "'10y1m'"),
         ("ing 0 3x35m", "'0'"),
         ("canadian 10m 1000/5m", "'1000'"),
+        ("byoyomi 90h 200x1h", "'200x1h'"),
     ]
     failures = []
     for spec, part in rows:
