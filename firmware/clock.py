@@ -10,7 +10,11 @@ never by subtracting per tick. All figures are integer milliseconds.
     clock.start(now, BLACK)
     clock.press(BLACK, now)          # Black ends the move, White's time runs
     snap = clock.snapshot(now)       # preallocated: no allocation per call
-    snap.sides[WHITE].main_ms, snap.flag
+    snap.white.main_ms, snap.flag
+
+Systems: none, absolute, byoyomi, canadian, fischer (optional cap), delay
+(simple/US), bronstein, simple (fixed time per move), tv (Japanese TV style)
+and ing (overtime blocks costing points); presets in PRESETS; docs/clock.md.
 
 Semantics (docs/clock.md): a budget of T ms is owned on [0, T): the flag
 falls when the elapsed time reaches T exactly. The byo-yomi ``periods`` count
