@@ -1,0 +1,90 @@
+"""Clock buttons: Black's, White's, pause and menu, debounced with injected time.
+
+``Buttons`` receives ``machine.Pin`` objects (inputs to ground with pull-ups,
+so pressed reads 0); it never creates pins. ``poll(now_ms)`` samples every
+pin and returns a bit mask of the buttons that became pressed; ``at[i]`` is
+the tick when that press began (the first edge of the level that then stayed
+stable for ``debounce_ms``), which is the time the clock should be given.
+``SimButtons`` is the twin for tests and the simulator: same interface, with
+``hold(i)`` / ``release(i)`` instead of fingers. Nothing here allocates
+after construction.
+"""
+
+import time
+
+from micropython import const
+
+B_BLACK = const(0)
+B_WHITE = const(1)
+B_PAUSE = const(2)
+B_MENU = const(3)
+COUNT = const(4)
+
+
+class Buttons:
+    """Debounced buttons; ``pins`` in the order black, white, pause, menu."""
+
+    def __init__(self, pins, debounce_ms=20, active_low=True):
+        self.pins = pins
+        self.debounce_ms = debounce_ms
+        self.active = 0 if active_low else 1
+        n = len(pins)
+        self.raw = bytearray(n)  # last sampled level (1 = pressed)
+        self.state = bytearray(n)  # debounced level (1 = pressed)
+        self.at = [0] * n  # tick at which the raw level last changed
+        self.bits = 0  # debounced pressed mask
+
+    def _read(self, i):
+        return 1 if self.pins[i].value() == self.active else 0
+
+    def poll(self, now_ms):
+        """Sample the pins; return the mask (1 << index) of buttons newly pressed."""
+        pressed = 0
+        raw = self.raw
+        state = self.state
+        for i in range(len(raw)):
+            level = self._read(i)
+            if level != raw[i]:
+                raw[i] = level
+                self.at[i] = now_ms
+            elif level != state[i] and time.ticks_diff(now_ms, self.at[i]) >= self.debounce_ms:
+                state[i] = level
+                if level:
+                    pressed |= 1 << i
+                    self.bits |= 1 << i
+                else:
+                    self.bits &= ~(1 << i)
+        return pressed
+
+    def is_down(self, i):
+        return self.state[i] == 1
+
+
+class SimPin:
+    """A pin whose level a test sets (1 = high = released for active-low buttons)."""
+
+    def __init__(self, level=1):
+        self.level = level
+
+    def value(self, v=None):
+        if v is None:
+            return self.level
+        self.level = v
+        return None
+
+
+class SimButtons(Buttons):
+    """The twin: the same debouncing on simulated pins."""
+
+    def __init__(self, count=COUNT, debounce_ms=20):
+        super().__init__([SimPin(1) for _ in range(count)], debounce_ms)
+
+    def hold(self, i):
+        self.pins[i].level = 0
+
+    def release(self, i):
+        self.pins[i].level = 1
+
+    def bounce(self, i, down):
+        """One raw level change (contact bounce is a burst of these)."""
+        self.pins[i].level = 0 if down else 1

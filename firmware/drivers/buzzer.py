@@ -1,0 +1,114 @@
+"""Piezo buzzer on PWM: the clock's cues as short, non-blocking tones.
+
+``Buzzer`` receives a ``machine.PWM`` object (never a pin number).
+``play(cue, now_ms)`` starts the cue's pattern, ``update(now_ms)`` (every
+tick) steps it and silences the buzzer at the end; nothing blocks, nothing
+allocates. ``quiet = True`` silences everything. The patterns are a table
+(cue -> beeps of (frequency Hz, on ms, off ms)), replaceable per board.
+``SimBuzzer`` is the twin: it records (tick, frequency, ms) for every beep.
+"""
+
+import time
+
+from micropython import const
+
+from ..clock import CUE_COUNT, CUE_FLAG, CUE_LAST, CUE_PERIOD, CUE_TEN
+
+DUTY = const(32768)  # 50 % on a piezo: loudest
+
+# cue -> flat tuple of (frequency, on ms, off ms) triples
+PATTERNS = {
+    CUE_TEN: (1000, 60, 0),
+    CUE_COUNT: (2000, 50, 0),
+    CUE_LAST: (3000, 80, 0),  # distinct: the last period is being counted
+    CUE_PERIOD: (2000, 80, 60, 2000, 80, 0),
+    CUE_FLAG: (3000, 250, 100, 3000, 250, 100, 3000, 600, 0),
+}
+
+
+class Buzzer:
+    def __init__(self, pwm, patterns=None, quiet=False):
+        self.pwm = pwm
+        self.patterns = PATTERNS if patterns is None else patterns
+        self.quiet = quiet
+        self._pattern = ()
+        self._step = 0
+        self._until = 0
+        self._on = False
+        self._off()
+
+    def _tone(self, freq):
+        self.pwm.freq(freq)
+        self.pwm.duty_u16(DUTY)
+
+    def _off(self):
+        self.pwm.duty_u16(0)
+
+    def play(self, cue, now_ms):
+        """Start cue's pattern (a cue of 0 or unknown, or quiet mode: nothing). True if it sounds."""
+        if self.quiet or cue not in self.patterns:
+            return False
+        self._pattern = self.patterns[cue]
+        self._step = 0
+        self._begin(now_ms)
+        return True
+
+    def _begin(self, now_ms):
+        p = self._pattern
+        i = self._step
+        self._tone(p[i])
+        self._on = True
+        self._until = time.ticks_add(now_ms, p[i + 1])
+
+    def update(self, now_ms):
+        """Advance the pattern; call every tick. True while sounding."""
+        p = self._pattern
+        if not p or time.ticks_diff(now_ms, self._until) < 0:
+            return bool(p)
+        if self._on:
+            self._off()
+            self._on = False
+            self._until = time.ticks_add(now_ms, p[self._step + 2])
+            return True
+        self._step += 3
+        if self._step >= len(p):
+            self._pattern = ()
+            return False
+        self._begin(now_ms)
+        return True
+
+    def busy(self):
+        return bool(self._pattern)
+
+
+class SimPWM:
+    """What a PWM would be told: frequency and duty."""
+
+    def __init__(self):
+        self.frequency = 0
+        self.duty = 0
+
+    def freq(self, f=None):
+        if f is None:
+            return self.frequency
+        self.frequency = f
+        return None
+
+    def duty_u16(self, d=None):
+        if d is None:
+            return self.duty
+        self.duty = d
+        return None
+
+
+class SimBuzzer(Buzzer):
+    """The twin: records each beep as (tick, frequency, on ms)."""
+
+    def __init__(self, patterns=None, quiet=False):
+        self.beeps = []
+        super().__init__(SimPWM(), patterns, quiet)
+
+    def _begin(self, now_ms):
+        p = self._pattern
+        self.beeps.append((now_ms, p[self._step], p[self._step + 1]))
+        super()._begin(now_ms)

@@ -1,0 +1,220 @@
+"""The clock display: an SSD1306 128x64 OLED on I2C, both players' times side by side.
+
+``Ssd1306`` is the part: it receives a ``machine.I2C`` object (never pins),
+keeps a 1 KB frame buffer (MicroPython's ``framebuf``) and sends it whole.
+``ClockDisplay`` draws a clock's snapshot on any canvas with ``fill``,
+``fill_rect`` and ``flush``: big seven-segment digits drawn with rectangles
+(no font, no strings, so an update allocates nothing), Black on the left,
+White on the right. Under each time: the byo-yomi periods left, the Canadian
+stones still to play or the delay seconds; a bar over the side whose clock
+runs (dashed while paused); a bar under a side whose flag fell. The frame is
+sent only when what it shows changed.
+
+``SimClockDisplay`` is the twin: the same drawing on ``SimCanvas`` (pixels in
+a bytearray, no framebuf needed on CPython), and ``shown`` records each frame
+as text, e.g. ``"B  4:59 3 | W  0:40 2 *"``.
+"""
+
+from micropython import const
+
+from ..clock import BLANK
+from ..rules.position import BLACK, WHITE
+
+WIDTH = const(128)
+HEIGHT = const(64)
+
+# Segments a..g as bits 0..6 for 0-9, then blank.
+_SEGMENTS = b"\x3f\x06\x5b\x4f\x66\x6d\x7d\x07\x7f\x6f\x00"
+
+_INIT = (0xAE, 0x20, 0x00, 0x40, 0xA1, 0xA8, HEIGHT - 1, 0xC8, 0xD3, 0x00, 0xDA, 0x12, 0xD5, 0x80,
+         0xD9, 0xF1, 0xDB, 0x30, 0x81, 0xFF, 0xA4, 0xA6, 0x8D, 0x14, 0xAF)
+_WINDOW = (0x21, 0, WIDTH - 1, 0x22, 0, HEIGHT // 8 - 1)
+
+
+class Ssd1306:
+    """SSD1306 over I2C with a MONO_VLSB frame buffer; canvas interface fill/fill_rect/flush."""
+
+    def __init__(self, i2c, addr=0x3C):
+        import framebuf
+
+        self.i2c = i2c
+        self.addr = addr
+        self.buf = bytearray(1 + WIDTH * HEIGHT // 8)
+        self.buf[0] = 0x40  # data stream
+        self.fb = framebuf.FrameBuffer(memoryview(self.buf)[1:], WIDTH, HEIGHT, framebuf.MONO_VLSB)
+        self._cmd = bytearray(2)
+        self._cmd[0] = 0x80  # one command byte follows
+        for c in _INIT:
+            self.command(c)
+        self.fill(0)
+        self.flush()
+
+    def command(self, c):
+        self._cmd[1] = c
+        self.i2c.writeto(self.addr, self._cmd)
+
+    def fill(self, c):
+        self.fb.fill(c)
+
+    def fill_rect(self, x, y, w, h, c):
+        self.fb.fill_rect(x, y, w, h, c)
+
+    def flush(self):
+        for c in _WINDOW:
+            self.command(c)
+        self.i2c.writeto(self.addr, self.buf)
+
+
+class SimCanvas:
+    """A 128x64 one-bit canvas in a bytearray (one byte per pixel), for tests and the simulator."""
+
+    def __init__(self):
+        self.pixels = bytearray(WIDTH * HEIGHT)
+        self.flushes = 0
+
+    def fill(self, c):
+        p = self.pixels
+        for i in range(len(p)):
+            p[i] = c
+
+    def fill_rect(self, x, y, w, h, c):
+        p = self.pixels
+        for yy in range(max(y, 0), min(y + h, HEIGHT)):
+            row = yy * WIDTH
+            for xx in range(max(x, 0), min(x + w, WIDTH)):
+                p[row + xx] = c
+
+    def pixel(self, x, y):
+        return self.pixels[y * WIDTH + x]
+
+    def flush(self):
+        self.flushes += 1
+
+
+def draw_digit(canvas, x, y, w, h, t, d):
+    """Seven-segment digit d (BLANK draws nothing) in the box (x, y, w, h), strokes t thick."""
+    s = _SEGMENTS[d]
+    mid = y + (h - t) // 2
+    half = (h - t) // 2 + t
+    if s & 1:
+        canvas.fill_rect(x, y, w, t, 1)
+    if s & 2:
+        canvas.fill_rect(x + w - t, y, t, half, 1)
+    if s & 4:
+        canvas.fill_rect(x + w - t, mid, t, h - (mid - y), 1)
+    if s & 8:
+        canvas.fill_rect(x, y + h - t, w, t, 1)
+    if s & 16:
+        canvas.fill_rect(x, mid, t, h - (mid - y), 1)
+    if s & 32:
+        canvas.fill_rect(x, y, t, half, 1)
+    if s & 64:
+        canvas.fill_rect(x, mid, w, t, 1)
+
+
+class ClockDisplay:
+    """Draws a Clock on a canvas (Ssd1306 or SimCanvas). ``update(clock)`` after clock.snapshot()."""
+
+    def __init__(self, canvas):
+        self.canvas = canvas
+        self.digits = bytearray(8)
+        self.last = bytearray(24)  # per side: 8 digit bytes, running, paused, flag (+1 spare)
+        self.last[0] = 0xFF  # nothing shown yet
+        self.frames = 0
+
+    def update(self, clock):
+        """Redraw and send if what is shown changed; True if a frame was sent. Allocation-free."""
+        snap = clock.snap
+        last = self.last
+        d = self.digits
+        changed = False
+        side = BLACK
+        while side <= WHITE:  # (a tuple of imported names would be built on every call)
+            clock.digits(side, d)
+            base = (side - 1) * 12
+            for i in range(8):
+                if last[base + i] != d[i]:
+                    changed = True
+                    last[base + i] = d[i]
+            run = 1 if snap.running == side else 0
+            paused = 1 if snap.paused else 0
+            flag = 1 if (snap.flag == "B" and side == BLACK) or (snap.flag == "W" and side == WHITE) else 0
+            if last[base + 8] != run or last[base + 9] != paused or last[base + 10] != flag:
+                changed = True
+                last[base + 8] = run
+                last[base + 9] = paused
+                last[base + 10] = flag
+            side += 1
+        if not changed:
+            return False
+        c = self.canvas
+        c.fill(0)
+        self._draw_side(BLACK)
+        self._draw_side(WHITE)
+        c.flush()
+        self.frames += 1
+        self.shown_frame()
+        return True
+
+    def _draw_side(self, side):
+        c = self.canvas
+        base = (side - 1) * 12
+        last = self.last
+        x0 = 0 if side == BLACK else 64
+        if last[base + 8]:
+            if last[base + 9]:
+                for x in range(x0 + 2, x0 + 62, 8):
+                    c.fill_rect(x, 0, 4, 3, 1)
+            else:
+                c.fill_rect(x0 + 2, 0, 60, 3, 1)
+        draw_digit(c, x0 + 2, 8, 12, 30, 3, last[base])
+        draw_digit(c, x0 + 16, 8, 12, 30, 3, last[base + 1])
+        draw_digit(c, x0 + 36, 8, 12, 30, 3, last[base + 2])
+        draw_digit(c, x0 + 50, 8, 12, 30, 3, last[base + 3])
+        if last[base + 4]:
+            c.fill_rect(x0 + 30, 15, 3, 3, 1)
+            c.fill_rect(x0 + 30, 28, 3, 3, 1)
+        if last[base + 7] & 1:
+            c.fill_rect(x0 + 4, 48, 6, 6, 1)  # the big digits show a period or the delay
+        if last[base + 7] & 2:  # LAST period: an L beside the count
+            c.fill_rect(x0 + 14, 43, 3, 14, 1)
+            c.fill_rect(x0 + 14, 54, 10, 3, 1)
+        draw_digit(c, x0 + 40, 43, 8, 14, 2, last[base + 5])
+        draw_digit(c, x0 + 51, 43, 8, 14, 2, last[base + 6])
+        if last[base + 10]:
+            c.fill_rect(x0 + 2, 60, 60, 4, 1)
+
+    def shown_frame(self):
+        """Hook for the twin (the device shows pixels only)."""
+        return None
+
+
+def _text(last, base, name):
+    chars = " 0123456789"
+    d = [chars[last[base + i] + 1] if last[base + i] != BLANK else " " for i in range(8)]
+    out = name + " " + d[0] + d[1] + (":" if last[base + 4] else " ") + d[2] + d[3]
+    out += " " + (d[5] + d[6]).strip() if last[base + 5] != BLANK or last[base + 6] != BLANK else ""
+    if last[base + 7] & 1:
+        out += " ot"
+    if last[base + 7] & 2:
+        out += " LAST"
+    if last[base + 8]:
+        out += " *" if not last[base + 9] else " ="
+    if last[base + 10]:
+        out += " FLAG"
+    return out
+
+
+class SimClockDisplay(ClockDisplay):
+    """The twin: draws on a SimCanvas and records every frame as text in ``shown``."""
+
+    def __init__(self):
+        super().__init__(SimCanvas())
+        self.shown = []
+
+    def shown_frame(self):
+        self.shown.append(self.text())
+
+    def text(self):
+        """The frame as text: '<black> | <white>' (' *' running, ' =' paused, ' ot' period or delay, ' LAST' last period)."""
+        return _text(self.last, 0, "B") + " | " + _text(self.last, 12, "W")

@@ -1,0 +1,182 @@
+"""Clock drivers through their simulated twins: debounced buttons, the display, the buzzer."""
+
+from support import check
+
+from firmware.clock import CUE_COUNT, CUE_FLAG, CUE_LAST, CUE_NONE, CUE_PERIOD, CUE_TEN, Clock
+from firmware.drivers.buttons import B_BLACK, B_PAUSE, B_WHITE, Buttons, SimButtons, SimPin
+from firmware.drivers.buzzer import PATTERNS, SimBuzzer
+from firmware.drivers.clock_display import ClockDisplay, SimCanvas, SimClockDisplay
+from firmware.rules.position import BLACK, WHITE
+
+
+def test_buttons_debounce_with_injected_time():
+    b = SimButtons(debounce_ms=20)
+    events = []
+    # (time, button, raw level down?) - a bouncy press of Black's button at 100, released at 300
+    script = [(100, B_BLACK, True), (103, B_BLACK, False), (105, B_BLACK, True), (300, B_BLACK, False),
+              (302, B_BLACK, True), (304, B_BLACK, False), (500, B_WHITE, True), (510, B_WHITE, False)]
+    for t in range(0, 700):
+        while script and script[0][0] == t:
+            _t, i, down = script.pop(0)
+            b.bounce(i, down)
+        mask = b.poll(t)
+        if mask:
+            events.append((t, mask, b.at[B_BLACK] if mask & 1 else b.at[B_WHITE]))
+    # one press of Black, stable 20 ms after its last bounce; the 10 ms blip of White is not a press
+    check([] if events == [(125, 1 << B_BLACK, 105)] else ["events %r" % events])
+    assert not b.is_down(B_BLACK)
+
+
+def test_buttons_on_real_pin_objects_active_low_and_high():
+    pins = [SimPin(1), SimPin(1), SimPin(0), SimPin(1)]  # pause held at power-on reads pressed
+    b = Buttons(pins, debounce_ms=5)
+    got = [b.poll(t) for t in range(0, 10)]
+    assert got[0] == 0 and got[5] == 1 << B_PAUSE and sum(got) == 1 << B_PAUSE, got
+    high = Buttons([SimPin(1)], debounce_ms=5, active_low=False)
+    assert [high.poll(t) for t in range(7)][5] == 1
+
+
+def test_buttons_wrap_safe():
+    b = SimButtons(debounce_ms=20)
+    start = (1 << 30) - 10
+    b.hold(B_WHITE)
+    presses = 0
+    for k in range(40):
+        presses += b.poll((start + k) & 0x3FFFFFFF) != 0
+    assert presses == 1
+
+
+def test_display_shows_both_clocks_and_sends_only_changes():
+    c = Clock("byoyomi 1m 3x40s")
+    d = SimClockDisplay()
+    c.start(0, BLACK)
+    for t in range(0, 62000, 250):
+        c.snapshot(t)
+        d.update(c)
+    c.press(BLACK, 62000)
+    c.snapshot(62000)
+    d.update(c)
+    c.pause(63000)
+    c.snapshot(63000)
+    d.update(c)
+    want = ["B  1:00 3 * | W  1:00 3", "B  0:59 3 * | W  1:00 3", "B  0:01 3 * | W  1:00 3",
+            "B  0:40 3 ot * | W  1:00 3", "B  0:39 3 ot * | W  1:00 3", "B  0:40 3 ot | W  1:00 3 *",
+            "B  0:40 3 ot | W  0:59 3 ="]
+    failures = [w for w in want if w not in d.shown]
+    if len(d.shown) != len(set(d.shown)) or d.frames != d.canvas.flushes:
+        failures.append("a frame was sent that changed nothing: %r" % d.shown)
+    # pixels: the running bar over White (right half), dashed while paused
+    if d.canvas.pixel(66, 1) != 1 or d.canvas.pixel(2 + 4, 1) != 0 or d.canvas.pixel(64 + 8, 1) != 0:
+        failures.append("run indicator pixels")
+    check(failures)
+
+
+def test_display_flag_and_count_up():
+    c = Clock("absolute 10s")
+    d = SimClockDisplay()
+    c.start(0, WHITE)
+    c.snapshot(10000)
+    d.update(c)
+    assert d.shown[-1] == "B  0:10 | W  0:00 * FLAG", d.shown
+    assert d.canvas.pixel(100, 62) == 1 and d.canvas.pixel(20, 62) == 0
+    c = Clock("none")
+    d = SimClockDisplay()
+    c.start(0, BLACK)
+    c.snapshot(3601000)
+    d.update(c)
+    assert d.shown[-1] == "B  1:00 * | W  0:00", d.shown
+
+
+def test_seven_segment_digits_are_drawn():
+    # the digit 8 lights every segment, 1 only the right side
+    c = Clock("absolute 8m")
+    d = ClockDisplay(SimCanvas())
+    c.start(0, BLACK)
+    c.snapshot(0)
+    d.update(c)
+    canvas = d.canvas
+    lit = sum(canvas.pixels)
+    assert lit > 300, lit
+    # Black's "8:00": second digit box x 16..27, y 8..37: its middle bar is lit
+    assert canvas.pixel(20, 21) == 1 and canvas.pixel(20, 23) == 1 and canvas.pixel(20, 25) == 0
+    assert canvas.pixel(3, 22) == 0  # first digit blank
+
+
+class FakeI2C:
+    def __init__(self):
+        self.writes = 0
+        self.last = b""
+
+    def writeto(self, addr, buf):
+        self.writes += 1
+        self.last = bytes(buf)
+
+
+def test_ssd1306_on_micropython_framebuf():
+    try:
+        import framebuf  # noqa: F401  (MicroPython; absent on CPython)
+    except ImportError:
+        return
+    from firmware.drivers.clock_display import Ssd1306
+
+    i2c = FakeI2C()
+    oled = Ssd1306(i2c)
+    assert i2c.writes > 25 and i2c.last[0] == 0x40 and len(i2c.last) == 1025
+    c = Clock("absolute 8m")
+    d = ClockDisplay(oled)
+    c.start(0, BLACK)
+    c.snapshot(0)
+    assert d.update(c)
+    assert i2c.last[0] == 0x40 and sum(1 for x in i2c.last[1:] if x) > 20
+    assert not d.update(c)
+
+
+def test_buzzer_plays_cues_and_is_silent_when_quiet():
+    c = Clock("byoyomi 10s 2x30s")
+    bz = SimBuzzer()
+    quiet = SimBuzzer(quiet=True)
+    c.start(0, BLACK)
+    seen = []
+    for t in range(0, 80000, 50):
+        q = c.cue(t)
+        if q != CUE_NONE:
+            seen.append(q)
+            bz.play(q, t)
+            quiet.play(q, t)
+        bz.update(t)
+        quiet.update(t)
+    assert quiet.beeps == [] and quiet.pwm.duty == 0
+    freqs = {}
+    for _t, f, _ms in bz.beeps:
+        freqs[f] = freqs.get(f, 0) + 1
+    assert seen.count(CUE_TEN) == 2 and seen.count(CUE_COUNT) == 10 and seen.count(CUE_LAST) == 10
+    assert seen.count(CUE_PERIOD) == 1 and seen.count(CUE_FLAG) == 1
+    # the last period's count has its own tone
+    assert PATTERNS[CUE_LAST][0] != PATTERNS[CUE_COUNT][0]
+    assert len(bz.beeps) == 2 + 10 + 10 + 2 + 3, bz.beeps
+    assert bz.pwm.duty == 0 and not bz.busy()
+
+
+def test_buzzer_pattern_timing():
+    bz = SimBuzzer()
+    bz.play(CUE_PERIOD, 1000)
+    duty = []
+    for t in range(1000, 1300, 10):
+        bz.update(t)
+        duty.append(1 if bz.pwm.duty else 0)
+    # on 80 ms, off 60 ms, on 80 ms, then silent
+    assert duty == [1] * 8 + [0] * 6 + [1] * 8 + [0] * 8, duty
+    assert bz.beeps == [(1000, 2000, 80), (1140, 2000, 80)]
+    assert not bz.play(0, 0) and not bz.busy()
+
+
+def test_display_marks_the_last_period():
+    c = Clock("byoyomi 10s 2x30s")
+    d = SimClockDisplay()
+    c.start(0, BLACK)
+    for t in (0, 15000, 45000):
+        c.snapshot(t)
+        d.update(c)
+    assert d.shown == ["B  0:10 2 * | W  0:10 2", "B  0:25 2 ot * | W  0:10 2",
+                       "B  0:25 1 ot LAST * | W  0:10 2"], d.shown
+    assert d.canvas.pixel(15, 50) == 1 and d.canvas.pixel(64 + 15, 50) == 0
