@@ -41,11 +41,17 @@ class Marks:
         self.bits = array("H", bytes(2 * points))
         self.stone = bytearray(points)
         self.version = 0
+        self._marked = array("H", bytes(2 * points))  # the points with any bit set
+        self._nmarked = 0
 
     def set(self, p, kind, colour=0):
         """Add overlay ``kind`` at point p (with the colour that matters there)."""
-        if not self.bits[p] & kind or (colour and self.stone[p] != colour):
-            self.bits[p] |= kind
+        bits = self.bits
+        if not bits[p] & kind or (colour and self.stone[p] != colour):
+            if not bits[p]:
+                self._marked[self._nmarked] = p
+                self._nmarked += 1
+            bits[p] |= kind
             if colour:
                 self.stone[p] = colour
             self.version += 1
@@ -53,12 +59,19 @@ class Marks:
     def clear(self, kinds):
         """Remove the overlay kinds (a bit mask) from every point."""
         bits = self.bits
+        marked = self._marked
         keep = 0xFFFF ^ kinds
         changed = False
-        for p in range(len(bits)):
+        n = 0
+        for i in range(self._nmarked):
+            p = marked[i]
             if bits[p] & kinds:
                 bits[p] &= keep
                 changed = True
+            if bits[p]:
+                marked[n] = p
+                n += 1
+        self._nmarked = n
         if changed:
             self.version += 1
 

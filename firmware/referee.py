@@ -162,6 +162,7 @@ class Referee:
         self.events = Events()
         self.frame = bytearray(POINTS)
         self.pending = bytearray(POINTS)  # colour of a captured stone still on the board
+        self.npending = 0
         self.rejected = _NONE  # physical point of a refused stone (state REJECT)
         self.reason = ""  # why the board waits (for messages)
         self.awaiting_press = 0  # colour whose move's turn ends with its clock press
@@ -252,17 +253,14 @@ class Referee:
                 self._refresh_marks()
                 return False
             self.rejected = _NONE  # the refused stone is gone
-        changed = False
         if self.nmissing == 0 and self.nwrong == 0 and self.nextra == 1:
-            changed = self._try_move(self._extra[0], now_ms)
-            self._compare()
-        elif (self.nmissing == 1 and self.nextra == 0 and self.nwrong == 0 and self.mode != TOURNAMENT
-              and self._is_last_move(self._missing[0])):
-            changed = self._takeback(now_ms)
-            self._compare()
+            return self._try_move(self._extra[0], now_ms)
+        if (self.nmissing == 1 and self.nextra == 0 and self.nwrong == 0 and self.mode != TOURNAMENT
+                and self._is_last_move(self._missing[0])):
+            return self._takeback(now_ms)
         self._set_state()
         self._refresh_marks()
-        return changed
+        return False
 
     def _compare(self):
         """Fill the missing / extra / wrong-colour lists; forget captured
@@ -281,6 +279,7 @@ class Referee:
             if pending[p]:
                 if f == 0:
                     pending[p] = 0
+                    self.npending -= 1
                 continue
             v = cells[g]
             if dead is not None and dead[g]:
@@ -305,11 +304,7 @@ class Referee:
         return None
 
     def _captures_left(self):
-        pending = self.pending
-        for p in range(POINTS):
-            if pending[p]:
-                return True
-        return False
+        return self.npending > 0
 
     def _set_state(self):
         game = self.game
@@ -360,8 +355,9 @@ class Referee:
         captured = colour if record & SELF_CAPTURE else 3 - colour
         for i in range(n):
             q = phys_of[removed[i]]
-            if self.frame[q]:
+            if self.frame[q] and not self.pending[q]:
                 self.pending[q] = captured  # still on the board: to be lifted
+                self.npending += 1
         self.events.push(EV_MOVE, colour, g, n, now_ms)
         if self.clock:
             self.awaiting_press = colour
@@ -388,6 +384,8 @@ class Referee:
             if penalty == ILLEGAL_WARN:
                 self.awaiting_press = 0
             self._after_game_change(now_ms)
+        else:
+            self._finish()
         return True
 
     def _pass(self, colour, now_ms):
@@ -418,6 +416,7 @@ class Referee:
         pending = self.pending
         for p in range(POINTS):
             pending[p] = 0  # stones of the taken-back capture are alive again
+        self.npending = 0
         self.awaiting_press = 0
         self._after_game_change(now_ms)
         return True
@@ -428,6 +427,10 @@ class Referee:
             self.events.push(EV_COUNTING, 0, PASS, 0, now_ms)
         if game.phase == OVER and self.state != OVER_STATE:
             self.events.push(EV_END, game.result.winner or 0, PASS, 0, now_ms)
+        self._finish()
+
+    def _finish(self):
+        # The game or the refused stone changed: compare again, then show it.
         self._compare()
         self._set_state()
         self._refresh_marks()
@@ -514,10 +517,11 @@ class Referee:
         for i in range(self.nwrong):
             p = self._wrong[i]
             m.set(p, mk.WRONG_COLOUR, cells[self.region.game_of[p]])
-        pending = self.pending
-        for p in range(POINTS):
-            if pending[p]:
-                m.set(p, mk.LIFT, pending[p])
+        if self.npending:
+            pending = self.pending
+            for p in range(POINTS):
+                if pending[p]:
+                    m.set(p, mk.LIFT, pending[p])
         if self.state == COUNTING_STATE:
             self._counting_marks()
             return

@@ -75,6 +75,24 @@ class Scanner:
             return self._settle(now_ms)
         return False
 
+    def settles_in(self, now_ms):
+        """Milliseconds until the first pending point could settle (0: due
+        now), or -1 when nothing is pending. A simulator uses it to skip
+        scans that cannot change anything."""
+        if not self.pending:
+            return -1
+        since = self._since
+        candidate = self._candidate
+        soonest = self.settle_ms
+        for i in range(self.pending):
+            p = self.pending_at[i]
+            if candidate[p] == _UNTRUSTED:
+                continue
+            left = self.settle_ms - time.ticks_diff(now_ms, since[p])
+            if left < soonest:
+                soonest = left
+        return soonest if soonest > 0 else 0
+
     def _decode(self, now):
         raw = self.raw
         prev = self.prev

@@ -64,14 +64,23 @@ class Simulation:
         self._dirty = True
 
     def advance(self, to_ms):
-        """Scan every SCAN_MS up to ``to_ms``, handing settled frames to the referee."""
+        """Scan up to ``to_ms``, handing settled frames to the referee: every
+        SCAN_MS after the board changed, otherwise straight to the next moment
+        a scan could see something new (a hover ending, a reading settling)."""
         scanner = self.scanner
+        board = self.board
         while self.now < to_ms:
-            if not self._dirty and not scanner.pending:
-                self.now = to_ms  # nothing on the board can change before the next event
-                break
-            self.now = min(self.now + SCAN_MS, to_ms)
-            self.board.set_time(self.now)
+            step = SCAN_MS
+            if not self._dirty:
+                settle = scanner.settles_in(self.now)
+                hover = board.next_change(self.now)
+                if settle < 0 and hover < 0:
+                    self.now = to_ms  # nothing can change before the next event
+                    break
+                waits = [w for w in (settle, hover) if w >= 0]
+                step = max(min(waits), 1)
+            self.now = min(self.now + step, to_ms)
+            board.set_time(self.now)
             self._dirty = False
             if scanner.scan(self.now):
                 self.referee.update(scanner.frame, self.now)

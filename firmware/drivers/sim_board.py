@@ -55,6 +55,18 @@ class SimBoard:
         self._hover_start[p] = now_ms
         self._hover_end[p] = time.ticks_add(now_ms, duration_ms)
 
+    def next_change(self, now_ms):
+        """Milliseconds until the next hover starts or ends after ``now_ms``
+        (what the sensors read changes then), or -1 if none will."""
+        soonest = -1
+        for p in range(self.points):
+            if self._hover_colour[p]:
+                for edge in (self._hover_start[p], self._hover_end[p]):
+                    left = time.ticks_diff(edge, now_ms)
+                    if left > 0 and (soonest < 0 or left < soonest):
+                        soonest = left
+        return soonest
+
     def sensed(self, p):
         """What a sensor at point p meets now: 0 nothing, 1 black, 2 white."""
         c = self._hover_colour[p]

@@ -11,6 +11,7 @@ the other player pass (press the clock) in between, as a real board needs.
 import zlib
 
 import pytest
+from pro_games import load_games, replay
 from sgfmill import sgf as sgfmill
 
 from firmware.rules.history import move_colour, move_point
@@ -18,7 +19,6 @@ from host_tools import sgf
 from host_tools.physical import script_lines
 from host_tools.script import parse
 from host_tools.simulation import Simulation
-from pro_games import load_games, replay
 
 from .conftest import DATA
 
@@ -49,7 +49,7 @@ def test_recorded_move_for_move(record):
         sim, expected, lines = play_physically(record, polarity)
         got = recorded(sim.game)
         assert got == expected, ("polarity" if polarity else "presence", next(
-            (i for i, (a, b) in enumerate(zip(got, expected)) if a != b), len(got)))
+            (i for i, (a, b) in enumerate(zip(got, expected, strict=False)) if a != b), len(got)))
         assert sim.referee.nmissing == sim.referee.nextra == 0
         assert sum(" hover " in line for line in lines) > len(expected) // 2  # the hands really slid
 

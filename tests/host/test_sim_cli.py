@@ -1,0 +1,82 @@
+"""python -m host_tools.sim --headless: scripts in, SGF out, bad lines reported by number."""
+
+import subprocess
+import sys
+
+from sgfmill import sgf
+
+from host_tools.script import ScriptError, parse, parse_line
+
+from .conftest import ROOT
+
+SCRIPT = """# a short game on 9x9
+100 place E5
+900 hover D4 40          # a hand passing over D4
+1000 place C3
+2000 press white         # not White's turn: ignored
+2500 frob
+2600 place Z9
+3000 press black         # Black presses without a stone: a pass
+4000 place G7
+"""
+
+
+def run(*args, script=SCRIPT, tmp_path=None):
+    path = tmp_path / "game.script"
+    path.write_text(script)
+    return subprocess.run([sys.executable, "-m", "host_tools.sim", "--headless", "--script", str(path), *args],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+
+
+def test_headless_writes_the_recorded_game(tmp_path):
+    done = run("--size", "9", "--rules", "korean", tmp_path=tmp_path)
+    assert done.returncode == 2  # two bad lines
+    assert "game.script:line 6: unknown action 'frob'" in done.stderr
+    assert "game.script:line 7: bad vertex 'Z9'" in done.stderr
+    assert "Traceback" not in done.stderr
+    game = sgf.Sgf_game.from_string(done.stdout)
+    moves = [node.get_move() for node in game.get_main_sequence()[1:]]
+    assert moves == [("b", (4, 4)), ("w", (2, 2)), ("b", None), ("w", (6, 6))]
+    assert game.get_root().get("RU") == "Korean" and game.get_size() == 9
+
+
+def test_sgf_file_polarity_and_a_clean_script(tmp_path):
+    script = "100 place E5 black\n1000 place C3 black\n1500 lift C3\n2000 place C3 white\n"
+    out = tmp_path / "out.sgf"
+    done = run("--size", "9", "--sensors", "polarity", "--sgf", str(out), script=script, tmp_path=tmp_path)
+    assert done.returncode == 0, done.stderr
+    game = sgf.Sgf_game.from_bytes(out.read_bytes())
+    assert [n.get_move() for n in game.get_main_sequence()[1:]] == [("b", (4, 4)), ("w", (2, 2))]
+
+
+def test_errors_are_messages_not_tracebacks(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "host_tools.sim", "--headless", "--script",
+                           str(tmp_path / "missing")], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert done.returncode == 1 and "cannot read the script" in done.stderr
+    done = run("--rules", "op", "--handicap", "2", tmp_path=tmp_path)
+    assert done.returncode == 1 and "no handicap" in done.stderr and "Traceback" not in done.stderr
+    done = run("--sensors", "presence", "--hardware", "hall", tmp_path=tmp_path)
+    assert done.returncode == 1 and "hall sensors cannot ignore colours" in done.stderr
+    done = subprocess.run([sys.executable, "-m", "host_tools.sim"], capture_output=True, text=True, cwd=ROOT,
+                          timeout=60)
+    assert done.returncode == 2 and "--headless" in done.stderr
+
+
+def test_script_grammar():
+    events, errors = parse(["10 place a1 white", "20 hover T19 30 black", "30 lift A1", "40 press b",
+                            "50 button pass", "# comment", "", "60 button resign_white"], 19)
+    assert not errors and [e.action for e in events] == ["place", "hover", "lift", "press", "button", "button"]
+    assert events[0].colour == 2 and events[1].duration_ms == 30
+    bad = {"x place A1": "time", "10": "missing action", "10 place": "needs a vertex",
+           "10 place A1 red": "bad colour", "10 hover A1": "hover takes", "10 hover A1 -5": "positive",
+           "10 hover A1 x": "whole number", "10 press": "press takes", "10 button dance": "button takes",
+           "10 lift A1 B2": "lift takes one"}
+    for text, words in bad.items():
+        try:
+            parse_line(text, 3, 19, 0)
+        except ScriptError as error:
+            assert error.line == 3 and words in str(error), (text, str(error))
+        else:
+            raise AssertionError(text)
+    _events, errors = parse(["100 place A1", "50 lift A1"], 19)
+    assert errors and "time only moves forward" in str(errors[0])
