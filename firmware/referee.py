@@ -299,9 +299,7 @@ class Referee:
 
     def _dead_marks(self):
         game = self.game
-        if game.phase == COUNTING and game._counter is not None:
-            return game._counter.dead
-        return None
+        return game.counter().dead if game.phase == COUNTING else None
 
     def _captures_left(self):
         return self.npending > 0

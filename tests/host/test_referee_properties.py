@@ -20,7 +20,7 @@ def expected_frame(ref):
     """What should be on the physical board for the referee to be satisfied."""
     game = ref.game
     frame = bytearray(361)
-    dead = game._counter.dead if game.phase == COUNTING and game._counter is not None else None
+    dead = game.counter().dead if game.phase == COUNTING else None
     for p in range(361):
         g = ref.region.game_of[p]
         if g != 0xFFFF and game.pos.cells[g] and not (dead is not None and dead[g]):
