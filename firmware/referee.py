@@ -33,7 +33,7 @@ from .rules.coords import PASS
 from .rules.game import COUNTING, OVER, IllegalMove
 from .rules.handicap import fixed_points, max_fixed
 from .rules.history import LOST_TURN, SELF_CAPTURE, move_colour, move_point
-from .rules.rulesets import HANDICAP_FIXED, ILLEGAL_LOSS, ILLEGAL_REJECT, ILLEGAL_WARN
+from .rules.rulesets import HANDICAP_FIXED, HANDICAP_NONE, ILLEGAL_LOSS, ILLEGAL_REJECT, ILLEGAL_WARN
 from .rules.scoring import DAME, DEAD, KIND, OWNER, SEKI, TERRITORY
 
 PHYS = const(19)
@@ -168,6 +168,8 @@ class Referee:
         self.awaiting_press = 0  # colour whose move's turn ends with its clock press
         self.placed_since_turn = False
         self.handicap = handicap
+        if handicap and (game.rules.handicap == HANDICAP_NONE or not 2 <= handicap < game.size * game.size):
+            raise ValueError("no handicap of %d stones under %s rules" % (handicap, game.rules.name))
         self._handicap_sets = _handicap_sets(game, handicap) if handicap else ()
         self._missing = array("H", bytes(2 * POINTS))
         self._extra = array("H", bytes(2 * POINTS))

@@ -236,6 +236,13 @@ def test_handicap_setup():
     t.place("C3")
     t.place("K10")
     assert t.ref.state == PLAY
+    for rules, stones in (("op", 2), ("japanese", 1)):
+        try:
+            Table(rules=rules, handicap=stones)
+        except ValueError as e:
+            assert "no handicap" in str(e)
+        else:
+            raise AssertionError((rules, stones))
 
 
 def test_counting_lifted_stones_are_dead():
