@@ -19,7 +19,7 @@ STUBS_READY := $(BUILD)/typings_rp2/.ready
 .PHONY: help setup test test-host test-mp mpy typecheck lint bench sim clean
 
 help:
-	@echo "make sim        run the board simulated, logging games (main job)"
+	@echo "make sim        run the board simulated, logging games (main job; headless for now)"
 	@echo "make test       all tests: host (pytest), firmware under MicroPython, mpy-cross, type check"
 	@echo "make test-host  host tests only (pytest: host tools + firmware tests on CPython)"
 	@echo "make test-mp    firmware tests under real MicroPython (WebAssembly port, node)"
@@ -79,8 +79,14 @@ lint: $(PY_READY)
 bench: setup
 	$(PY) bench/run.py
 
-sim:
-	@echo "make sim: the simulator is not yet available (see README: Status)."
+DEMO_RECORD := examples/handicap-game.sgf
+
+sim: $(PY_READY)
+	@mkdir -p games $(BUILD)
+	@echo "Simulated board (headless): replaying $(DEMO_RECORD) by simulated hands ..."
+	$(PY) -m host_tools.physical $(DEMO_RECORD) > $(BUILD)/demo.script
+	$(PY) -m host_tools.sim --headless --script $(BUILD)/demo.script --handicap 2 --sgf games/demo.sgf
+	@echo "Recorded game: games/demo.sgf  (the browser board comes with the live simulator)"
 
 clean:
 	rm -rf $(BUILD) .pytest_cache .hypothesis

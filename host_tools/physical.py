@@ -108,3 +108,48 @@ def script_lines(size, moves, handicap=(), rules="japanese", seed=1, polarity=Fa
         add(t + 500, f"lift {vertex(size, pending_late)}")
     timed.sort()
     return [f"{at} {text}" for at, _order, text in timed], expected
+
+
+def main(argv=None):
+    """python -m host_tools.physical RECORD.sgf [--polarity] [--seed N]: print
+    the physical event script of a game record (stops at its first illegal move)."""
+    import argparse
+    import sys
+    from pathlib import Path
+
+    from firmware.rules.game import IllegalMove
+    from host_tools import sgf
+
+    parser = argparse.ArgumentParser(prog="python -m host_tools.physical", description=main.__doc__.split(":")[0])
+    parser.add_argument("record", type=Path)
+    parser.add_argument("--polarity", action="store_true", help="say each stone's colour (Hall sensors)")
+    parser.add_argument("--seed", type=int, default=1, help="randomness of the hands (default 1)")
+    parser.add_argument("--rules", default="japanese")
+    args = parser.parse_args(argv)
+    try:
+        record = sgf.read(args.record.read_bytes())
+    except (OSError, ValueError) as error:
+        parser.error(f"cannot read {args.record}: {error}")
+    handicap = record.black if record.black and not record.white else []
+    moves = []
+    game = Game(record.size, args.rules, strict_turns=False)
+    if handicap:
+        game.place_handicap(handicap)
+    for colour, pt in record.moves:
+        try:
+            if game.phase == COUNTING:
+                game.resume(3 - colour)
+            game.play(colour, pt)
+        except IllegalMove as error:
+            print(f"# the record stops here: move {len(moves) + 1} is illegal ({error.reason})", file=sys.stderr)
+            break
+        moves.append((colour, pt))
+    lines, _expected = script_lines(record.size, moves, handicap, rules=args.rules, seed=args.seed,
+                                    polarity=args.polarity)
+    print(f"# {args.record.name}: {len(moves)} moves, handicap {len(handicap)}")
+    print("\n".join(lines))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

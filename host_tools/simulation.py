@@ -16,6 +16,7 @@ from firmware.drivers.sim_board import SimBoard
 from firmware.marks import Marks
 from firmware.referee import CASUAL, Referee
 from firmware.rules.game import Game
+from firmware.rules.rulesets import by_name
 from firmware.scanner import Scanner
 
 SCAN_MS = 10  # one scan every 10 ms, as the device's scan task runs
@@ -33,7 +34,7 @@ class Simulation:
             raise ValueError(hardware + " sensors cannot " + ("tell" if polarity else "ignore") + " colours")
         sensor = twin(self.board, hardware)
         self.scanner = Scanner(sensor) if settle_ms is None else Scanner(sensor, settle_ms)
-        self.game = Game(size, rules, komi=komi)
+        self.game = Game(size, rules, komi=by_name(rules).default_komi(handicap) if komi is None else komi)
         self.marks = Marks()
         self.referee = Referee(self.game, self.marks, polarity=polarity, mode=mode, clock=clock,
                                handicap=handicap)
