@@ -80,3 +80,19 @@ def test_script_grammar():
             raise AssertionError(text)
     _events, errors = parse(["100 place A1", "50 lift A1"], 19)
     assert errors and "time only moves forward" in str(errors[0])
+
+
+def test_make_sim_pipeline_records_the_example_game(tmp_path):
+    """What `make sim` runs: a record turned into hands, played, recorded identical."""
+    record = ROOT / "examples" / "handicap-game.sgf"
+    script = subprocess.run([sys.executable, "-m", "host_tools.physical", str(record)], capture_output=True,
+                            text=True, cwd=ROOT, timeout=120)
+    assert script.returncode == 0, script.stderr
+    out = tmp_path / "demo.sgf"
+    done = run("--handicap", "2", "--sgf", str(out), script=script.stdout, tmp_path=tmp_path)
+    assert done.returncode == 0, done.stderr
+    moves = lambda g: [n.get_move() for n in g.get_main_sequence()[1:]]  # noqa: E731
+    original = sgf.Sgf_game.from_bytes(record.read_bytes())
+    recorded = sgf.Sgf_game.from_bytes(out.read_bytes())
+    assert moves(recorded) == moves(original) and recorded.get_root().get("HA") == 2
+    assert recorded.get_root().get("KM") == 0.5
