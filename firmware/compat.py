@@ -2,8 +2,8 @@
 
 This is the only module in firmware/ that looks at which interpreter runs it.
 On MicroPython it does nothing. On CPython it registers a ``micropython``
-module (``const``, ``native``, ``viper``, ``kbd_intr``) and adds the wrap-safe
-``time.ticks_*`` functions, so every other firmware module can use the device
+module (``const``, ``native``, ``viper``, ``kbd_intr``), adds the wrap-safe
+``time.ticks_*`` functions and ``sys.print_exception``, so every other firmware module can use the device
 idioms unchanged::
 
     from micropython import const
@@ -46,6 +46,14 @@ if sys.implementation.name != "micropython":
 
     def sleep_ms(ms):
         time.sleep(ms / 1000)
+
+    def print_exception(error, file=None):
+        import traceback
+
+        traceback.print_exception(type(error), error, error.__traceback__, file=file)
+
+    if not hasattr(sys, "print_exception"):
+        sys.print_exception = print_exception  # type: ignore[attr-defined]
 
     for _name, _fn in (("ticks_ms", ticks_ms), ("ticks_us", ticks_us),
                        ("ticks_add", ticks_add), ("ticks_diff", ticks_diff),

@@ -189,6 +189,11 @@ class Referee:
         self.frame[:] = frame
         return self._reconcile(now_ms)
 
+    def refresh(self, now_ms):
+        """The game changed from outside (a flag fell, a host command): look
+        again, record the end if it ended, and update the marks."""
+        self._after_game_change(now_ms)
+
     def press(self, colour, now_ms):
         """``colour`` pressed its clock button. Returns True if the press
         ends that player's turn (the clock should switch), False if it is

@@ -1,0 +1,202 @@
+"""The board's application: every part wired together, on the device and in the simulator.
+
+``Board(hw, ...)`` takes a hardware set (real drivers on the device, twins
+in the simulator and tests) with the attributes ``sensor`` (required) and,
+when fitted, ``buttons``, ``display``, ``buzzer``, ``strip`` (pixels) and
+``leds`` (the LED composer). Data flows one way:
+
+    sensor -> Scanner -> Referee -> Game          (every SCAN_MS)
+    buttons -> Referee.press -> Clock.press       (every TICK_MS)
+    Clock -> display, buzzer; a flag ends the game
+    Marks -> LEDs -> pixels                       (every LED_MS, only when changed)
+
+``step(now_ms)`` runs whatever is due at ``now_ms`` (tests and the
+simulator call it with simulated time); ``run()`` is the device's asyncio
+loop, one task per concern, with an exception handler that reports a failing
+task and restarts it so the board stays alive.
+"""
+
+import time
+
+from micropython import const
+
+from .clock import Clock
+from .marks import Marks
+from .referee import CASUAL, COUNTING_STATE, OVER_STATE, Referee
+from .rules.game import OVER, Game
+from .scanner import Scanner
+
+SCAN_MS = const(10)
+TICK_MS = const(10)
+LED_MS = const(20)
+DISPLAY_MS = const(100)
+
+# Button indexes (drivers.buttons order).
+_B_BLACK = const(0)
+_B_WHITE = const(1)
+_B_PAUSE = const(2)
+_B_MENU = const(3)
+
+
+class Board:
+    """One board playing one game; see the module doc.
+
+    ``time_spec``: the clock's time control ("none" for no clock). The menu
+    button finishes the count (counting), or takes a move back (casual).
+    """
+
+    def __init__(self, hw, size=19, rules="japanese", komi=None, handicap=0, mode=CASUAL,
+                 time_spec="none", polarity=None):
+        self.hw = hw
+        self.scanner = Scanner(hw.sensor)
+        self.game = Game(size, rules, komi=komi)
+        if komi is None and handicap:
+            self.game.komi = self.game.rules.default_komi(handicap)
+        self.marks = Marks()
+        if polarity is None:
+            polarity = hw.sensor.bits_per_point == 2
+        self.clock = None if time_spec == "none" else Clock(time_spec)
+        self.referee = Referee(self.game, self.marks, polarity=polarity, mode=mode,
+                               clock=self.clock is not None, handicap=handicap)
+        self.started = False
+        self._next_scan = self._next_tick = self._next_led = self._next_display = 0
+        self.errors = 0  # task failures reported and survived
+
+    # -- one step of everything due ------------------------------------------
+
+    def step(self, now_ms):
+        """Run what is due at now_ms. Returns True if the game changed."""
+        changed = False
+        if time.ticks_diff(now_ms, self._next_scan) >= 0:
+            self._next_scan = time.ticks_add(now_ms, SCAN_MS)
+            changed = self.scan(now_ms)
+        if time.ticks_diff(now_ms, self._next_tick) >= 0:
+            self._next_tick = time.ticks_add(now_ms, TICK_MS)
+            changed = self.tick(now_ms) or changed
+        if time.ticks_diff(now_ms, self._next_led) >= 0:
+            self._next_led = time.ticks_add(now_ms, LED_MS)
+            self.render(now_ms)
+        if time.ticks_diff(now_ms, self._next_display) >= 0:
+            self._next_display = time.ticks_add(now_ms, DISPLAY_MS)
+            self.show_clock()
+        return changed
+
+    def scan(self, now_ms):
+        """Read the sensors; hand a changed settled frame to the referee."""
+        scanner = self.scanner
+        if not scanner.scan(now_ms):
+            return False
+        changed = self.referee.update(scanner.frame, now_ms)
+        self._start_clock(now_ms)
+        return changed
+
+    def tick(self, now_ms):
+        """Buttons, the clock's flag and its sound."""
+        hw = self.hw
+        changed = False
+        buttons = getattr(hw, "buttons", None)
+        if buttons is not None:
+            pressed = buttons.poll(now_ms)
+            if pressed:
+                changed = self._buttons(pressed, buttons, now_ms)
+        clock = self.clock
+        if clock is not None and self.started:
+            cue = clock.cue(now_ms)
+            buzzer = getattr(hw, "buzzer", None)
+            if buzzer is not None:
+                if cue:
+                    buzzer.play(cue, now_ms)
+                buzzer.update(now_ms)
+            flag = clock.snap.flag
+            if flag is not None and self.game.phase != OVER:
+                self.game.flag(1 if flag == "B" else 2)
+                self.referee.refresh(now_ms)
+                changed = True
+        return changed
+
+    def _buttons(self, pressed, buttons, now_ms):
+        referee = self.referee
+        clock = self.clock
+        changed = False
+        for index in (_B_BLACK, _B_WHITE):
+            if pressed & (1 << index):
+                colour = index + 1
+                at = buttons.at[index]
+                if clock is not None and not self.started:
+                    # Like a table clock: the first press starts the time of the side to move.
+                    clock.start(at, self.game.to_move)
+                    self.started = True
+                elif referee.press(colour, at):
+                    changed = True
+                    if clock is not None:
+                        clock.press(colour, at)
+        if pressed & (1 << _B_PAUSE) and clock is not None and self.started:
+            if clock.snap.paused:
+                clock.resume(now_ms)
+            else:
+                clock.pause(now_ms)
+        if pressed & (1 << _B_MENU):
+            if referee.state == COUNTING_STATE:
+                changed = referee.button("ok", now_ms) or changed
+            elif referee.mode == CASUAL:
+                changed = referee.button("undo", now_ms) or changed
+        if clock is not None and self.game.phase == OVER:
+            clock.stop(now_ms)
+        return changed
+
+    def _start_clock(self, now_ms):
+        # A first stone before any press starts the clock for its player (who
+        # then presses as usual); the end of the game stops it.
+        clock = self.clock
+        if clock is None:
+            return
+        if not self.started and self.game.move_number:
+            clock.start(now_ms, self.referee.awaiting_press or self.game.to_move)
+            self.started = True
+        if self.started and self.referee.state == OVER_STATE:
+            clock.stop(now_ms)
+
+    def render(self, now_ms):
+        """Compose the LED frame from the marks; transmit it only when it changed."""
+        hw = self.hw
+        leds = getattr(hw, "leds", None)
+        strip = getattr(hw, "strip", None)
+        if leds is not None and strip is not None and leds.update(self.marks, now_ms):
+            strip.show(leds.frame)
+
+    def show_clock(self):
+        display = getattr(self.hw, "display", None)
+        if display is not None and self.clock is not None:
+            display.update(self.clock)
+
+    # -- the device's loop ---------------------------------------------------
+
+    async def _every(self, period_ms, work):
+        import asyncio
+
+        while True:
+            try:
+                work(time.ticks_ms())
+            except Exception as error:  # noqa: BLE001 - a failing task must not stop the board
+                self.errors += 1
+                report(error)
+            await asyncio.sleep_ms(period_ms)
+
+    async def run(self):
+        """The asyncio tasks: scan, tick (buttons, clock), LEDs, display."""
+        import asyncio
+
+        loop = asyncio.get_event_loop()
+        loop.set_exception_handler(lambda _loop, context: report(context.get("exception")))
+        asyncio.create_task(self._every(SCAN_MS, self.scan))
+        asyncio.create_task(self._every(TICK_MS, self.tick))
+        asyncio.create_task(self._every(LED_MS, self.render))
+        await self._every(DISPLAY_MS, lambda _now: self.show_clock())
+
+
+def report(error):
+    """Say what went wrong without stopping (the serial link shows it too)."""
+    import sys
+
+    if error is not None:
+        sys.print_exception(error)

@@ -1,0 +1,54 @@
+"""The reference board's hardware set (Raspberry Pi Pico): real drivers on the pins of board_config.
+
+``hardware()`` builds the objects ``app.Board`` needs — ``sensor``,
+``buttons``, ``display``, ``buzzer`` — from firmware/board_config.py, the one
+place pin numbers live. Only the device runs this module (it imports
+``machine``); tests and the simulator build the same set from twins.
+"""
+
+from machine import ADC, I2C, PWM, SPI, Pin
+
+from .. import board_config as cfg
+from .buttons import Buttons
+from .buzzer import Buzzer
+from .clock_display import ClockDisplay, Ssd1306
+from .hall import HallArray
+from .matrix import DiodeMatrix
+from .shift165 import ShiftChain
+
+
+class Hardware:
+    """The drivers of one board (attributes as app.Board expects)."""
+
+    def __init__(self, sensor, buttons, display, buzzer):
+        self.sensor = sensor
+        self.buttons = buttons
+        self.display = display
+        self.buzzer = buzzer
+
+
+def _sensor():
+    if cfg.SENSORS == "shift":
+        spi = SPI(cfg.SR_SPI_ID, baudrate=cfg.SR_BAUD, sck=Pin(cfg.SR_SCK), mosi=Pin(cfg.SR_MOSI),
+                  miso=Pin(cfg.SR_MISO))
+        return ShiftChain(spi, Pin(cfg.SR_LOAD, Pin.OUT, value=1))
+    if cfg.SENSORS == "matrix":
+        return DiodeMatrix(I2C(cfg.MX_I2C_ID, sda=Pin(cfg.MX_SDA), scl=Pin(cfg.MX_SCL)))
+    if cfg.SENSORS == "hall":
+        adcs = [ADC(Pin(p)) for p in cfg.HALL_ADC]
+        select1 = [Pin(p, Pin.OUT, value=0) for p in cfg.HALL_SELECT_1]
+        select2 = [Pin(p, Pin.OUT, value=0) for p in cfg.HALL_SELECT_2]
+        sensor = HallArray(adcs, select1, select2, settle_us=cfg.HALL_SETTLE_US)
+        sensor.calibrate()  # at power-up the board must be empty (docs/sensing.md)
+        return sensor
+    raise ValueError("unknown SENSORS in board_config: " + cfg.SENSORS)
+
+
+def hardware():
+    """Every driver of the reference board, on its pins."""
+    pins = [Pin(p, Pin.IN, Pin.PULL_UP) for p in (cfg.BUTTON_BLACK, cfg.BUTTON_WHITE, cfg.BUTTON_PAUSE,
+                                                   cfg.BUTTON_MENU)]
+    display = None
+    if cfg.DISPLAY == "ssd1306":
+        display = ClockDisplay(Ssd1306(I2C(cfg.DISPLAY_I2C_ID, sda=Pin(cfg.DISPLAY_SDA), scl=Pin(cfg.DISPLAY_SCL))))
+    return Hardware(_sensor(), Buttons(pins), display, Buzzer(PWM(Pin(cfg.BUZZER_PIN))))

@@ -1,0 +1,8 @@
+"""Boot: run the board. `make deploy` puts this file at the device's root."""
+
+import asyncio
+
+from firmware.app import Board
+from firmware.drivers.pico import hardware
+
+asyncio.run(Board(hardware()).run())

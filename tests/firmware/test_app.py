@@ -1,0 +1,67 @@
+"""The application wiring, on simulated hardware with simulated time."""
+
+from firmware.app import Board
+from firmware.drivers.buttons import SimButtons
+from firmware.drivers.buzzer import SimBuzzer
+from firmware.drivers.clock_display import ClockDisplay, SimCanvas
+from firmware.drivers.sim_board import SimBoard, SimPresence
+from firmware.referee import OVER_STATE, PLAY
+
+
+class Hw:
+    """A simulated hardware set."""
+
+    def __init__(self):
+        self.board = SimBoard()
+        self.sensor = SimPresence(self.board)
+        self.buttons = SimButtons()
+        self.display = ClockDisplay(SimCanvas())
+        self.buzzer = SimBuzzer()
+
+
+def run(board, hw, start, end):
+    for t in range(start, end, 10):
+        hw.board.set_time(t)
+        board.step(t)
+
+
+def press(board, hw, index, t):
+    hw.buttons.hold(index)
+    run(board, hw, t, t + 60)
+    hw.buttons.release(index)
+    run(board, hw, t + 60, t + 120)
+
+
+def test_stones_buttons_and_clock_work_together():
+    hw = Hw()
+    board = Board(hw, size=9, time_spec="byoyomi 1m 3x10s")
+    centre = board.referee.region.phys_of[(4 + 1) * 11 + 4 + 1]
+    run(board, hw, 0, 100)
+    hw.board.place(centre, 1)
+    run(board, hw, 100, 400)
+    assert board.game.move_number == 1 and board.started  # the first stone started Black's clock
+    assert board.clock.snap.running == 1
+    press(board, hw, 0, 400)  # Black presses: White's time runs
+    assert board.clock.snap.running == 2
+    press(board, hw, 1, 600)  # White presses without a stone
+    assert board.game.move_number == 2  # White pressed without a stone: a pass
+    assert board.clock.snap.running == 1
+    assert hw.display.frames > 0
+
+
+def test_a_flag_ends_the_game():
+    hw = Hw()
+    board = Board(hw, size=9, time_spec="absolute 2s")
+    press(board, hw, 1, 0)  # White starts Black's clock, like a table clock
+    assert board.started and board.clock.snap.running == 1
+    run(board, hw, 120, 2300)
+    assert board.game.result.sgf() == "W+T" and board.referee.state == OVER_STATE
+    assert board.clock.snap.flag == "B"
+
+
+def test_no_clock():
+    hw = Hw()
+    board = Board(hw, size=9)
+    run(board, hw, 0, 50)
+    press(board, hw, 0, 50)  # Black presses with no stone: a pass
+    assert board.game.move_number == 1 and board.referee.state == PLAY
