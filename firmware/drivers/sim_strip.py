@@ -4,7 +4,9 @@
 copying allocates: it is a test double, not firmware) and decodes pixels
 back to RGB: ``rgb(i)`` of the last frame, ``lit()`` the lit LED indices.
 ``FakeNeoPixel`` stands in for MicroPython's ``neopixel.NeoPixel`` (GRB,
-``buf`` + ``write()``) so ``NeoStrip`` is tested unchanged.
+``buf`` + ``write()``) so ``NeoStrip`` is tested unchanged; ``FakeStateMachine`` stands in for an
+``rp2.StateMachine`` running the WS2812 program (``put`` records FIFO words,
+``bits()`` turns them back into the bit stream the program sends).
 """
 
 
@@ -50,3 +52,30 @@ class FakeNeoPixel:
 
     def write(self):
         self.written.append(bytes(self.buf))
+
+
+class FakeStateMachine:
+    """rp2.StateMachine for pio_strip: records the FIFO words; the TX FIFO drains at once."""
+
+    def __init__(self):
+        self.words = []
+        self.puts = 0
+
+    def put(self, value, shift=0):
+        self.puts += 1
+        if isinstance(value, int):
+            self.words.append((value << shift) & 0xFFFFFFFF)
+        else:
+            for v in value:
+                self.words.append((v << shift) & 0xFFFFFFFF)
+
+    def tx_fifo(self):
+        return 0
+
+    def bits(self, per_word=8):
+        """The bits the program shifts out (left shift, autopull every ``per_word`` bits)."""
+        out = []
+        for w in self.words:
+            for i in range(per_word):
+                out.append(w >> (31 - i) & 1)
+        return out

@@ -7,7 +7,9 @@ from diagrams import Lcg
 from support import check
 
 from firmware import leds as L
-from firmware.drivers.sim_strip import FakeNeoPixel, SimStrip
+from firmware.drivers.pio_strip import LATCH_US as PIO_LATCH_US
+from firmware.drivers.pio_strip import PioStrip
+from firmware.drivers.sim_strip import FakeNeoPixel, FakeStateMachine, SimStrip
 from firmware.drivers.strip import NeoStrip
 from firmware.marks import (
     ATARI,
@@ -384,4 +386,25 @@ def test_render_allocates_nothing_under_micropython():
     changed = gc.mem_alloc() - before
     if unchanged or changed:
         failures.append("allocated %d bytes unchanged, %d changed" % (unchanged, changed))
+    check(failures)
+
+
+def test_pio_strip_feeds_each_byte_msb_first_and_waits_for_the_latch():
+    failures = []
+    leds = L.Leds(mode=L.TEACHING)
+    leds.update(scene_marks(), 0)
+    sm = FakeStateMachine()
+    slept = []
+    strip = PioStrip(sm, slept.append)
+    strip.show(leds.frame)
+    if sm.puts != 1:
+        failures.append("%d puts for one frame, want 1 (a buffer)" % sm.puts)
+    want = []
+    for byte in leds.frame:
+        for i in range(8):
+            want.append(byte >> (7 - i) & 1)
+    if sm.bits() != want:
+        failures.append("the bit stream is not the frame, MSB first")
+    if slept != [PIO_LATCH_US] or PIO_LATCH_US < 280:
+        failures.append("latch wait %r" % slept)
     check(failures)
