@@ -83,8 +83,8 @@ _ORANGE = (230, 159, 0)
 _YELLOW = (240, 228, 66)
 _SKY = (86, 180, 233)
 _GREEN = (0, 158, 115)
-_DIM_BLUE = (0, 57, 89)
-_DIM_WHITE = (90, 90, 90)
+_DIM_BLUE = (0, 80, 125)
+_DIM_WHITE = (130, 130, 130)
 
 # Per kind, in bit order: (colour when marks.stone is black, colour when white or none).
 PALETTE = (
