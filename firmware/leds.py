@@ -226,6 +226,8 @@ class Leds:
         self._blink = bytearray(blink)
         self._lut = bytearray(_KINDS * 2 * 3)  # kind, stone -> 3 wire bytes
         self._lut_sum = array("H", bytes(2 * _KINDS * 2))
+        self._scaled = bytearray(_KINDS * 2 * 3)  # the table scaled to the budget (limiter)
+        self._scaled_sum = array("H", bytes(2 * _KINDS * 2))
         self.frame = bytearray(3 * count)
         self.mode = mode
         self.last_move = last_move
@@ -289,9 +291,30 @@ class Leds:
         return True
 
     def _compose(self, marks, kinds, now_ms):
+        count = self.count
+        load = self._paint(marks, kinds, now_ms, self._lut, self._lut_sum)
+        allowed = (self.budget_ma - count * self.idle_ma) * 255 // self.channel_ma
+        if allowed < 0:
+            allowed = 0
+        if load > allowed:
+            # Every frame byte comes from the colour table: scaling its 72
+            # bytes (floor) and painting again equals scaling each frame byte
+            # (what limit() does), at a fraction of the cost.
+            lut = self._lut
+            scaled = self._scaled
+            sums = self._scaled_sum
+            for i in range(len(lut)):
+                scaled[i] = lut[i] * allowed // load
+            for e in range(len(sums)):
+                i = 3 * e
+                sums[e] = scaled[i] + scaled[i + 1] + scaled[i + 2]
+            load = self._paint(marks, kinds, now_ms, scaled, sums)
+        self.ma = count * self.idle_ma + load * self.channel_ma // 255
+        self.renders += 1
+
+    def _paint(self, marks, kinds, now_ms, lut, lut_sum):
+        """Fill the frame from a colour table; returns its channel-byte sum."""
         frame = self.frame
-        lut = self._lut
-        lut_sum = self._lut_sum
         off3 = self._off3
         bits = marks.bits
         stone = marks.stone
@@ -328,9 +351,7 @@ class Leds:
                 blinking |= 1 << k
         self._present = present
         self._blinking = blinking
-        load = limit(frame, self.count, self.budget_ma, self.channel_ma, self.idle_ma, load)
-        self.ma = self.count * self.idle_ma + load * self.channel_ma // 255
-        self.renders += 1
+        return load
 
     def chain_bytes(self, k, chains=LED_CHAINS):
         """(start, end) byte offsets of chain k in ``frame``."""

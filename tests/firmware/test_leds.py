@@ -408,3 +408,23 @@ def test_pio_strip_feeds_each_byte_msb_first_and_waits_for_the_latch():
     if slept != [PIO_LATCH_US] or PIO_LATCH_US < 280:
         failures.append("latch wait %r" % slept)
     check(failures)
+
+
+def test_composer_limiter_equals_limit_on_the_unlimited_frame():
+    """The composer scales its colour table; limit() scales frame bytes: the same frame."""
+    failures = []
+    marks = scene_marks()
+    for p in range(20, 361):
+        marks.set(p, HINT if p % 3 else PUT_BACK, 1 + p % 2)
+    for budget in (400, 700, 1500, 3000):
+        free = L.Leds(mode=L.TEACHING, brightness=255, budget_ma=100000)
+        free.update(marks, 0)
+        want = bytearray(free.frame)
+        L.limit(want, 361, budget)
+        leds = L.Leds(mode=L.TEACHING, brightness=255, budget_ma=budget)
+        leds.update(marks, 0)
+        if leds.frame != want:
+            failures.append("budget %d: composer frame differs from limit()" % budget)
+        if leds.ma != L.estimate_ma(want, 361) or leds.ma > budget:
+            failures.append("budget %d: %d mA reported" % (budget, leds.ma))
+    check(failures)
