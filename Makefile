@@ -15,6 +15,7 @@ FIRMWARE := $(shell find firmware -name '*.py' -not -path '*/__pycache__/*' | so
 PY_READY := $(VENV)/.ready
 NODE_READY := node_modules/.ready
 STUBS_READY := $(BUILD)/typings_rp2/.ready
+ADAFRUIT_READY := $(BUILD)/adafruit/.ready
 
 .PHONY: help setup test test-host test-mp mpy typecheck lint bench sim clean
 
@@ -45,7 +46,13 @@ $(STUBS_READY): | $(PY_READY)
 	@mkdir -p $(BUILD)/fakevenv/lib/python3.11/site-packages
 	@touch $@
 
-setup: $(PY_READY) $(NODE_READY) $(STUBS_READY)
+# Adafruit's NeoPixel library for tests/host/test_cp_strip.py only, kept out of .venv (see the file).
+$(ADAFRUIT_READY): requirements-adafruit.txt | $(PY_READY)
+	rm -rf $(BUILD)/adafruit
+	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps --target $(BUILD)/adafruit -r requirements-adafruit.txt
+	@touch $@
+
+setup: $(PY_READY) $(NODE_READY) $(STUBS_READY) $(ADAFRUIT_READY)
 
 test: setup
 	@echo "== 1/4 host tests (pytest on CPython)"
@@ -57,7 +64,7 @@ test: setup
 	@echo "== 4/4 type check of firmware/ against MicroPython stubs"
 	@$(MAKE) --no-print-directory typecheck
 
-test-host: $(PY_READY)
+test-host: $(PY_READY) $(ADAFRUIT_READY)
 	$(PY) -m pytest
 
 test-mp: $(NODE_READY)

@@ -61,6 +61,21 @@ HALL_CAL_SAMPLES = const(16)  # readings averaged per point by calibrate()
 # LEDs: one WS2812B/SK6812 chain, 5 V through a 74AHCT125 level shifter.
 LED_PIN = const(16)
 LED_COUNT = const(361)
+LED_ORDER = "GRB"  # byte order on the wire: "GRB" (WS2812B, SK6812) or "RGB"
+LED_BRIGHTNESS = const(96)  # global cap, 0-255, applied before gamma
+LED_BUDGET_MA = const(2000)  # the frame is scaled down to stay under this (USB: 2 A; more on a 5 V supply)
+LED_CHANNEL_MA = const(12)  # mA of one channel at full scale (WS2812B datasheet: 12 mA per colour)
+LED_IDLE_MA = const(1)  # mA per LED when dark (WS2812B quiescent, about 0.7-1 mA)
+# Layout of the chain(s) over the board (docs/leds.md): by rows or columns,
+# serpentine or straight, the corner where LED 0 sits (0 top-left, 1 top-right,
+# 2 bottom-right, 3 bottom-left, seen from the board's row 0 top), the LED grid's
+# rotation against the board (0, 90, 180, 270 degrees clockwise), and how many
+# chains share the lines (consecutive bands; each chain restarts its serpentine).
+LED_BY_ROWS = True
+LED_SERPENTINE = True
+LED_START_CORNER = const(0)
+LED_ROTATION = const(0)
+LED_CHAINS = const(1)
 
 # Player and control buttons (to ground, internal pull-ups).
 BUTTON_BLACK = const(17)  # Black's clock button
