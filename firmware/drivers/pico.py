@@ -1,7 +1,7 @@
 """The reference board's hardware set (Raspberry Pi Pico): real drivers on the pins of board_config.
 
 ``hardware()`` builds the objects ``app.Board`` needs — ``sensor``,
-``buttons``, ``display``, ``buzzer`` — from firmware/board_config.py, the one
+``buttons``, ``display``, ``buzzer``, ``leds`` and ``strip`` — from firmware/board_config.py, the one
 place pin numbers live. Only the device runs this module (it imports
 ``machine``); tests and the simulator build the same set from twins.
 """
@@ -9,22 +9,26 @@ place pin numbers live. Only the device runs this module (it imports
 from machine import ADC, I2C, PWM, SPI, Pin
 
 from .. import board_config as cfg
+from ..leds import Leds
 from .buttons import Buttons
 from .buzzer import Buzzer
 from .clock_display import ClockDisplay, Ssd1306
 from .hall import HallArray
 from .matrix import DiodeMatrix
+from .pio_strip import PioStrip, state_machine
 from .shift165 import ShiftChain
 
 
 class Hardware:
     """The drivers of one board (attributes as app.Board expects)."""
 
-    def __init__(self, sensor, buttons, display, buzzer):
+    def __init__(self, sensor, buttons, display, buzzer, leds, strip):
         self.sensor = sensor
         self.buttons = buttons
         self.display = display
         self.buzzer = buzzer
+        self.leds = leds
+        self.strip = strip
 
 
 def _sensor():
@@ -51,4 +55,7 @@ def hardware():
     display = None
     if cfg.DISPLAY == "ssd1306":
         display = ClockDisplay(Ssd1306(I2C(cfg.DISPLAY_I2C_ID, sda=Pin(cfg.DISPLAY_SDA), scl=Pin(cfg.DISPLAY_SCL))))
-    return Hardware(_sensor(), Buttons(pins), display, Buzzer(PWM(Pin(cfg.BUZZER_PIN))))
+    # The PIO state machine sends the LED frame without turning interrupts off
+    # (neopixel.write() would stop scanning for ~10.8 ms per frame).
+    strip = PioStrip(state_machine(Pin(cfg.LED_PIN)))
+    return Hardware(_sensor(), Buttons(pins), display, Buzzer(PWM(Pin(cfg.BUZZER_PIN))), Leds(), strip)

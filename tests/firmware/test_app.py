@@ -5,6 +5,8 @@ from firmware.drivers.buttons import SimButtons
 from firmware.drivers.buzzer import SimBuzzer
 from firmware.drivers.clock_display import ClockDisplay, SimCanvas
 from firmware.drivers.sim_board import SimBoard, SimPresence
+from firmware.drivers.sim_strip import SimStrip
+from firmware.leds import Leds
 from firmware.referee import OVER_STATE, PLAY
 
 
@@ -17,6 +19,8 @@ class Hw:
         self.buttons = SimButtons()
         self.display = ClockDisplay(SimCanvas())
         self.buzzer = SimBuzzer()
+        self.leds = Leds()
+        self.strip = SimStrip()
 
 
 def run(board, hw, start, end):
@@ -41,6 +45,7 @@ def test_stones_buttons_and_clock_work_together():
     run(board, hw, 100, 400)
     assert board.game.move_number == 1 and board.started  # the first stone started Black's clock
     assert board.clock.snap.running == 1
+    assert hw.strip.lit()  # the LEDs show the last move and its liberties
     press(board, hw, 0, 400)  # Black presses: White's time runs
     assert board.clock.snap.running == 2
     press(board, hw, 1, 600)  # White presses without a stone
