@@ -112,7 +112,7 @@ class Link:
 
     def _sgf(self, pt):
         col, row = col_row(self.game.size, pt)
-        return _LETTERS[col] + _LETTERS[self.game.size - 1 - row]
+        return _LETTERS[col] + _LETTERS[row]
 
     def _sync_moves(self):
         game = self.game
@@ -178,8 +178,8 @@ class Link:
             parser.feed(memoryview(rbuf)[:n])
         handled = 0
         while handled < 4:
-            if self.cursor < self.next:
-                break  # replies wait until the stream has caught up
+            if self._reply_seq >= self.cursor or self._state_seq >= self.cursor:
+                break  # the last reply is not written yet: the next command waits
             line = parser.line()
             if line is None:
                 break
@@ -211,6 +211,8 @@ class Link:
                     self._error(pr.E_TOO_OLD, "oldest is %d" % (self.next - self.capacity))
                 else:
                     self.cursor = n
+                    self._reply_seq = -1  # replies are not resent (SKIP)
+                    self._state_seq = -1
             elif name == "state":
                 self._state_seq = self.next
                 self._add(K_STATE, 0)
@@ -295,13 +297,12 @@ class Link:
         elif pt == PASS:
             w.raw("pass")
         else:
-            size = self.game.size if self.game is not None else 19
-            col, row = col_row(size, pt)
+            col, row = col_row(self.game.size, pt)
             n = w.n
             buf = w.buf
             buf[n] = 32
             buf[n + 1] = 97 + col
-            buf[n + 2] = 97 + size - 1 - row
+            buf[n + 2] = 97 + row
             w.n = n + 3
         if self.tleft[i] >= 0:
             w.num(self.tleft[i])
