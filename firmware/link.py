@@ -80,6 +80,7 @@ class Link:
         self.parser = pr.LineParser(pr.MAX_COMMAND)
         self._rbuf = bytearray(64)
         self.errors = 0  # commands answered with an error
+        self.dropped = 0  # command bytes dropped (input queue full)
         self._add(K_HELLO, 0)
 
     # -- the game ------------------------------------------------------------
@@ -171,11 +172,13 @@ class Link:
         transport = self.transport
         parser = self.parser
         rbuf = self._rbuf
-        while parser.room() >= len(rbuf):
+        for _ in range(8):
             n = transport.read_into(rbuf)
             if not n:
                 break
-            parser.feed(memoryview(rbuf)[:n])
+            # A full queue drops the rest (counted): never stop reading, or the
+            # host's writes would block; it asks again.
+            self.dropped += n - parser.feed(memoryview(rbuf)[:n])
         handled = 0
         while handled < 4:
             if self._reply_seq >= self.cursor or self._state_seq >= self.cursor:

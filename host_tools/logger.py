@@ -29,7 +29,8 @@ from firmware.version import VERSION
 from host_tools import sgf
 
 RETRY_S = 0.5  # reopen a lost port this often
-RESEND_WAIT_S = 0.7  # ask again if a resend brought nothing
+RESEND_WAIT_S = 0.3  # ask again if a resend brought nothing
+HOLD_MAX = 4096  # good lines kept while a gap before them is refilled
 HEARTBEAT_S = 1.5  # a hello when the line is quiet (finds lost last lines)
 
 
@@ -117,6 +118,9 @@ class Board:
         self.synced = False  # a HELLO told us the boot
         self.asked = -1  # last resend asked for
         self.asked_at = 0.0
+        self.asked_top = -1  # highest sequence number seen when the resend was asked
+        self.top = -1  # highest sequence number seen
+        self.held: dict[int, tuple] = {}  # good lines after a gap, by sequence number
         self.last_rx = 0.0
         self.last_hello = 0.0
         self.games: dict[int, GameLog] = {}
@@ -130,7 +134,7 @@ class Board:
 
     def open(self, now):
         try:
-            self.ser = serial.serial_for_url(self.port, baudrate=115200, timeout=0)
+            self.ser = serial.serial_for_url(self.port, baudrate=115200, timeout=0, write_timeout=0)
         except (serial.SerialException, OSError, ValueError) as e:
             self.ser = None
             self.next_open = now + RETRY_S
@@ -160,6 +164,9 @@ class Board:
             return
         try:
             self.ser.write(pr.encode_command(command))
+        except serial.SerialTimeoutException:
+            self.logger.audit(self, "unsent", command)  # the board is not reading: asked again later
+            return
         except (serial.SerialException, OSError) as e:
             self.close(now, "write: %s" % e)
             return
@@ -223,14 +230,33 @@ class Board:
                 self.logger.audit(self, "duplicate", raw, seq)
                 continue
             if seq > self.expected:
+                # Held until the gap is filled; the board resends from the gap.
                 self.logger.audit(self, "gap", raw, seq)
-                self.resend(now)
+                if len(self.held) < HOLD_MAX:
+                    self.held[seq] = (raw, kind, fields)
+                if self.asked == self.expected and seq <= self.asked_top:
+                    self.resend(now, again=True)  # the board rewound already: the gap's line was lost again
+                else:
+                    self.resend(now)
+                self.top = max(self.top, seq)
                 continue
-            self.logger.audit(self, "in", raw, seq)
-            self.expected = seq + 1
-            if self.asked >= 0 and self.asked < self.expected:
-                self.asked = -1
-            self.handle(kind, fields)
+            self.accept(seq, raw, kind, fields)
+            while self.expected in self.held:
+                seq = self.expected
+                raw, kind, fields = self.held.pop(seq)
+                self.accept(seq, raw, kind, fields)
+            for old in [k for k in self.held if k < self.expected]:
+                del self.held[old]
+            if self.held and self.asked < self.expected:
+                self.resend(now)
+
+    def accept(self, seq, raw, kind, fields):
+        self.logger.audit(self, "in", raw, seq)
+        self.expected = seq + 1
+        self.top = max(self.top, seq)
+        if self.asked >= 0 and self.asked < self.expected:
+            self.asked = -1
+        self.handle(kind, fields)
 
     def hello(self, seq, fields, now):
         boot = fields.get("boot")
@@ -240,6 +266,8 @@ class Board:
                 self.logger.audit(self, "reboot", "boot %s -> %s" % (self.boot, boot))
             self.boot = boot
             self.expected = 0
+            self.top = -1
+            self.held = {}
             self.games = {}
             self.current = None
         self.synced = True
@@ -252,6 +280,7 @@ class Board:
         if not again and self.asked == self.expected and now - self.asked_at < RESEND_WAIT_S:
             return
         self.asked = self.expected
+        self.asked_top = self.top
         self.asked_at = now
         self.resyncs += 1
         self.logger.audit(self, "resync", "from %d" % self.expected)

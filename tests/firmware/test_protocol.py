@@ -120,7 +120,7 @@ def test_link_streams_moves_and_resends():
         failures.append(repr(kinds))
     if [m[0] for m in msgs] != list(range(len(msgs))):
         failures.append("seqs " + repr([m[0] for m in msgs]))
-    if msgs[3][2] != ["1", "B", "ee"] or msgs[7][2] != ["3", "B", "dd"]:
+    if msgs[3][2] != ["1", "B", "ee"] or msgs[7][2] != ["3", "B", "df"]:
         failures.append(repr(msgs[3]) + repr(msgs[7]))
     if "pb=Black%20One" not in msgs[1][2]:
         failures.append(repr(msgs[1]))
@@ -130,7 +130,7 @@ def test_link_streams_moves_and_resends():
         failures.append("resend " + repr(again))
     pipe.send(b"state\n")
     state = decoded(pump(pipe, link))
-    if len(state) != 1 or state[0][1] != "STATE" or "moves=Bee,Wcc,Bdd" not in state[0][2]:
+    if len(state) != 1 or state[0][1] != "STATE" or "moves=Bee,Wcg,Bdf" not in state[0][2]:
         failures.append(repr(state))
     pipe.send(b"new size=9\n")
     err = decoded(pump(pipe, link))
