@@ -65,6 +65,7 @@ class Link:
         self.next = 0  # sequence number of the next new line
         self.cursor = 0  # next sequence number to write
         self.game = None
+        self.size = 19
         self.gid = 0
         self.mode = "casual"
         self.clock_of = None  # callable(colour) -> (ms_left, periods) or None
@@ -91,6 +92,7 @@ class Link:
         self._sync_moves()
         self.gid += 1
         self.game = game
+        self.size = game.size
         fields = ["rules=" + game.rules.name, "size=%d" % game.size,
                   "komi=" + pr.quote(str(game.komi)), "handicap=%d" % game.handicap]
         black, white = game.setup_stones
@@ -98,7 +100,8 @@ class Link:
             fields.append("ab=" + "".join(self._sgf(p) for p in black))
         if white:
             fields.append("aw=" + "".join(self._sgf(p) for p in white))
-        for key in sorted(players or {}):
+        players = players or {}
+        for key in sorted(players):
             fields.append(key + "=" + pr.quote(str(players[key])))
         self._headers[self.gid] = " ".join(fields).encode()
         for old in list(self._headers):
@@ -112,7 +115,7 @@ class Link:
         self._sync_moves()  # moves already played
 
     def _sgf(self, pt):
-        col, row = col_row(self.game.size, pt)
+        col, row = col_row(self.size, pt)
         return _LETTERS[col] + _LETTERS[row]
 
     def _sync_moves(self):
@@ -136,16 +139,16 @@ class Link:
             self._said = said = grown
         while self._known < length:
             said[self._known] = moves[self._known]
-            self._add_move(self._known)
+            self._add_move(game, self._known)
             self._known += 1
         if game.result is not None and not self._ended:
             self._ended = True
             self._results[self.gid] = game.result.sgf()
             self._add(K_END, self.gid)
 
-    def _add_move(self, k):
+    def _add_move(self, game, k):
         i = self._add(K_MOVE, k)
-        record = self.game.hist.moves[k]
+        record = game.hist.moves[k]
         self.rec[i] = record
         self.tleft[i] = -1
         self.periods[i] = 0
@@ -300,7 +303,7 @@ class Link:
         elif pt == PASS:
             w.raw("pass")
         else:
-            col, row = col_row(self.game.size, pt)
+            col, row = col_row(self.size, pt)
             n = w.n
             buf = w.buf
             buf[n] = 32

@@ -157,8 +157,13 @@ class Writer:
         buf[n] = 32
         buf[n + 1] = 42
         n += 2
-        for shift in (28, 24, 20, 16, 12, 8, 4, 0):
-            buf[n] = _HEX[(crc >> shift) & 15]
+        half = crc >> 16  # small ints from here on (a 32-bit CRC is a big int on MicroPython)
+        for shift in (12, 8, 4, 0):
+            buf[n] = _HEX[(half >> shift) & 15]
+            n += 1
+        half = crc & 0xFFFF
+        for shift in (12, 8, 4, 0):
+            buf[n] = _HEX[(half >> shift) & 15]
             n += 1
         buf[n] = 10
         self.n = n + 1

@@ -234,7 +234,7 @@ def test_fuzz_commands():
 
 
 def test_move_line_allocation():
-    """Writing a move line allocates a bounded few hundred bytes at most (MicroPython: exact count)."""
+    """Writing a move line allocates little (the CRC-32 is a big int there: about 120 bytes) (MicroPython: exact count)."""
     if not MP:
         return
     pipe, link = board(control=False)
@@ -250,4 +250,4 @@ def test_move_line_allocation():
     before = gc.mem_alloc()
     link._write(link.cursor)
     used = gc.mem_alloc() - before
-    check([] if used <= 512 else ["a move line allocated %d bytes" % used])
+    check([] if used <= 200 else ["a move line allocated %d bytes" % used])
