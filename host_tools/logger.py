@@ -23,7 +23,6 @@ import serial
 from firmware import protocol as pr
 from firmware.rules.coords import PASS, point
 from firmware.rules.game import PLAYING, Game
-from firmware.rules.history import LOST_TURN
 from firmware.rules.position import BLACK, WHITE
 from firmware.version import VERSION
 from host_tools import sgf

@@ -166,9 +166,19 @@ def expected_moves(record, expected):
 RECORD = GAMES[0]
 
 
+def sabaki(path):
+    out = subprocess.run(["node", str(ROOT / "tests" / "tools" / "sabaki_moves.mjs"), str(path)], cwd=ROOT,
+                         capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
 def test_logger_records_a_pro_game(tmp_path):
     got, expected, audit, record, _sim = play(tmp_path, RECORD)
     assert moves_of(got) == expected_moves(record, expected)
+    read = sabaki(tmp_path / "table7-1-g1.sgf")  # Sabaki's own parser reads the same game
+    assert read["moves"] == [[c.upper(), got_node.get_raw(c.upper()).decode()]
+                             for (c, _m), got_node in zip(moves_of(got), got.get_main_sequence()[1:], strict=True)]
+    assert read["root"]["PB"] == ["Black Player"] and read["root"]["SZ"] == [str(record.size)]
     root = got.get_root()
     assert root.get("PB") == "Black Player" and root.get("EV") == "Club Cup" and root.get("RO") == "3"
     assert root.get("SZ") == record.size and root.get("RU") == "Japanese"
