@@ -46,6 +46,7 @@ $(STUBS_READY): | $(PY_READY)
 	@touch $@
 
 setup: $(PY_READY) $(NODE_READY) $(STUBS_READY)
+	@scripts/ensure-system.sh mosquitto
 
 test: setup
 	@echo "== 1/4 host tests (pytest on CPython)"

@@ -29,6 +29,7 @@ from host_tools import sgf
 
 RETRY_S = 0.5  # reopen a lost port this often
 RESEND_WAIT_S = 0.3  # ask again if a resend brought nothing
+SILENT_S = 5.0  # a board this long silent is reported offline (MQTT)
 HOLD_MAX = 4096  # good lines kept while a gap before them is refilled
 HEARTBEAT_S = 1.5  # a hello when the line is quiet (finds lost last lines)
 
@@ -155,6 +156,8 @@ class Board:
         self.ser = None
         self.status = "disconnected"
         self.last_error = why[:60]
+        if self.logger.mqtt is not None and self.board_id:
+            self.logger.mqtt.status(self, "offline")
         self.next_open = now + RETRY_S
         self.logger.audit(self, "disconnect", why)
 
@@ -198,6 +201,8 @@ class Board:
             self.resend(now, again=True)
         elif now - max(self.last_rx, self.last_hello) > HEARTBEAT_S:
             self.send("hello", now)
+        if self.logger.mqtt is not None and self.board_id and now - self.last_rx > SILENT_S:
+            self.logger.mqtt.status(self, "offline")  # no answer to the heartbeats
 
     # -- messages -------------------------------------------------------------
 
@@ -381,6 +386,8 @@ class Logger:
             pass
         finally:
             self.audit_file.close()
+            if self.mqtt is not None:
+                self.mqtt.close()
 
 
 def main(argv=None):
@@ -389,8 +396,14 @@ def main(argv=None):
     ap.add_argument("--out", default="games", help="folder for the SGF files and audit.jsonl (default: games)")
     ap.add_argument("--quiet", action="store_true", help="no live status line")
     ap.add_argument("--seconds", type=float, default=None, help="stop after this long (default: run until Ctrl-C)")
+    ap.add_argument("--mqtt", metavar="HOST:PORT", help="publish moves and retained state to this MQTT broker")
     args = ap.parse_args(argv)
-    Logger(args.ports, args.out, quiet=args.quiet).run(args.seconds)
+    mqtt = None
+    if args.mqtt:
+        from host_tools.mqtt_out import MqttOut
+
+        mqtt = MqttOut(args.mqtt)
+    Logger(args.ports, args.out, quiet=args.quiet, mqtt=mqtt).run(args.seconds)
     return 0
 
 

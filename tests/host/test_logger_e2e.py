@@ -79,10 +79,10 @@ class PtyBoard:
         os.close(self.slave)
 
 
-def start_logger(port, out, link):
+def start_logger(port, out, link, extra=()):
     """A logger process; returns once it has said hello to the board."""
     connects = _count(out, "connect")
-    proc = subprocess.Popen([sys.executable, "-m", "host_tools.logger", port, "--out", str(out), "--quiet"],
+    proc = subprocess.Popen([sys.executable, "-m", "host_tools.logger", port, "--out", str(out), "--quiet", *extra],
                             cwd=ROOT, stderr=open(out / "logger-stderr.txt", "ab"))  # noqa: SIM115
     deadline = time.monotonic() + 10
     while _count(out, "connect") == connects and time.monotonic() < deadline and proc.poll() is None:
@@ -111,7 +111,7 @@ def play(tmp_path, record, faults=None):
     line = PtyBoard(rng, faults.get("corrupt", 0.0), faults.get("drop", 0.0))
     link = Link(line, board_id="table7", sensor="presence", boot=1)
     link.attach(sim.game, {"pb": "Black Player", "pw": "White Player", "ev": "Club Cup", "ro": "3"})
-    logger = start_logger(line.path, tmp_path, link)
+    logger = start_logger(line.path, tmp_path, link, faults.get("logger_args", ()))
     try:
         kill_at = faults.get("kill_at")
         unplug_at = faults.get("unplug_at")
@@ -127,7 +127,7 @@ def play(tmp_path, record, faults=None):
                 for _ in range(30):  # the board plays on with nobody listening
                     link.poll(sim.now)
                     time.sleep(0.005)
-                logger = start_logger(line.path, tmp_path, link)
+                logger = start_logger(line.path, tmp_path, link, faults.get("logger_args", ()))
             if unplug_at is not None:
                 line.unplugged = int(len(events) * unplug_at) <= i < int(len(events) * (unplug_at + 0.1))
         sim.advance(sim.now + 1000)
@@ -148,6 +148,8 @@ def play(tmp_path, record, faults=None):
         assert got is not None and len(got.get_main_sequence()) == len(expected) + 1, (
             logger.poll(), (tmp_path / "logger-stderr.txt").read_text()[-2000:])
     finally:
+        if faults.get("after"):
+            faults["after"]()
         logger.kill()
         logger.wait()
         line.close()
