@@ -121,6 +121,8 @@ class Board:
         self.asked_top = -1  # highest sequence number seen when the resend was asked
         self.top = -1  # highest sequence number seen
         self.held: dict[int, tuple] = {}  # good lines after a gap, by sequence number
+        self.recover_at = 0.0
+        self.recovering = False  # a snapshot was asked: the board no longer has the lines we lack
         self.last_rx = 0.0
         self.last_hello = 0.0
         self.games: dict[int, GameLog] = {}
@@ -230,6 +232,20 @@ class Board:
             if not self.synced:
                 self.logger.audit(self, "ignored", raw, seq)
                 continue
+            if kind == "ERR" and fields and fields[0] == "too_old" and seq >= self.expected:
+                # The lines we lack are gone from the board: a snapshot replaces them.
+                self.logger.audit(self, "too_old", raw, seq)
+                if not self.recovering or now - self.recover_at > RESEND_WAIT_S:
+                    self.recovering = True
+                    self.recover_at = now
+                    self.send("state", now)
+                continue
+            if kind == "STATE" and self.recovering and seq >= self.expected:
+                self.recovering = False
+                self.logger.audit(self, "snapshot", raw, seq)
+                self.held = {k: v for k, v in self.held.items() if k > seq}
+                self.accept(seq, raw, kind, fields)
+                continue
             if seq < self.expected:
                 self.logger.audit(self, "duplicate", raw, seq)
                 continue
@@ -313,6 +329,19 @@ class Board:
             game = self.games.get(int(fields[0]))
             if game is not None:
                 game.result = pr.fields_dict(fields[1:]).get("re")
+                self.save(game)
+        elif kind == "STATE" and len(fields) >= 2:
+            info = pr.fields_dict(fields[2:])
+            gid = int(fields[0])
+            if "board" in info:
+                game = self.games.get(gid)
+                if game is None:  # its GAME line was lost: size from the board, defaults for the rest
+                    game = GameLog(gid, {"size": str(info["board"].count("/") + 1)})
+                    self.games[gid] = self.current = game
+                game.moves = []
+                for item in filter(None, info.get("moves", "").split(",")):
+                    colour = BLACK if item[0] == "B" else WHITE
+                    game.moves.append((colour, game.point("pass" if item[1:] == ".." else item[1:]), -1, 0, False))
                 self.save(game)
         elif kind == "ERR":
             self.last_error = " ".join(fields)[:60]

@@ -51,3 +51,47 @@ def test_sgf_has_every_property(tmp_path):
     assert [n.get_move()[0] for n in nodes] == ["w", "b", "w"]
     assert nodes[0].get("WL") == 588 and nodes[0].get("OW") == 3 and nodes[1].get("BL") == 593
     logger.audit_file.close()
+
+
+class _Wire:
+    """A pyserial stand-in over the link twin."""
+
+    def __init__(self, pipe):
+        self.pipe = pipe
+        self.in_waiting = 0
+
+    def write(self, data):
+        self.pipe.send(data)
+        return len(data)
+
+    def read(self, _n):
+        return self.pipe.take()
+
+
+def test_snapshot_when_the_board_no_longer_has_the_lines(tmp_path):
+    """A logger arriving after the board's resend window has passed recovers the
+    game from a STATE snapshot (too_old, then state)."""
+    from firmware.rules.game import Game
+
+    pipe = Pipe()
+    link = Link(pipe.board, board_id="b3", capacity=16)
+    game = Game(9)
+    link.attach(game)
+    moves = ("E5", "C3", "G7", "C7", "G3", "E3", "E7", "C5", "G5", "D4", "F6", "D6", "F4", "B4", "H6", "B6",
+             "H4", "J5")
+    for v in moves:
+        game.play(game.to_move, parse_vertex(9, v))
+        link.poll(0)
+    pipe.take()  # nobody listened
+    logger = Logger([], str(tmp_path), quiet=True)
+    board = Board("twin", logger)
+    board.ser = _Wire(pipe)
+    board.send("hello", 0.0)
+    for i in range(200):
+        link.poll(i)
+        board.step(i * 0.01)
+    logger.audit_file.close()
+    data = (tmp_path / "b3-0-g1.sgf").read_bytes()
+    nodes = sgfmill.Sgf_game.from_bytes(data).get_main_sequence()[1:]
+    assert len(nodes) == len(moves)
+    assert '"too_old"' in (tmp_path / "audit.jsonl").read_text()
