@@ -136,7 +136,7 @@ class Board:
 
     def open(self, now):
         try:
-            self.ser = serial.serial_for_url(self.port, baudrate=115200, timeout=0, write_timeout=0)
+            self.ser = serial.serial_for_url(self.port, baudrate=115200, timeout=0, write_timeout=0.05)
         except (serial.SerialException, OSError, ValueError) as e:
             self.ser = None
             self.next_open = now + RETRY_S
