@@ -53,6 +53,7 @@ $(ADAFRUIT_READY): requirements-adafruit.txt | $(PY_READY)
 	@touch $@
 
 setup: $(PY_READY) $(NODE_READY) $(STUBS_READY) $(ADAFRUIT_READY)
+	@scripts/ensure-system.sh mosquitto
 
 test: setup
 	@echo "== 1/4 host tests (pytest on CPython)"

@@ -2,6 +2,7 @@
 # Make sure the system tools a make target needs are present; install them with apt-get if not.
 #   scripts/ensure-system.sh python   -> python3 >= 3.11 with venv
 #   scripts/ensure-system.sh node     -> node >= 18 with npm
+#   scripts/ensure-system.sh mosquitto -> the MQTT broker (/usr/sbin/mosquitto) the logger's MQTT test starts
 #   scripts/ensure-system.sh PKG...   -> any other Debian packages (by command name = package name)
 set -euo pipefail
 
@@ -33,6 +34,10 @@ for want in "$@"; do
       if [ "$major" -lt 18 ] || ! command -v npm >/dev/null 2>&1; then
         apt_install nodejs npm
       fi
+      ;;
+    mosquitto)
+      # The broker lives in /usr/sbin, which a normal user's PATH may lack.
+      [ -x /usr/sbin/mosquitto ] || command -v mosquitto >/dev/null 2>&1 || apt_install mosquitto
       ;;
     *)
       command -v "$want" >/dev/null 2>&1 || apt_install "$want"

@@ -1,0 +1,52 @@
+"""Link transports on the device: USB CDC (sys.stdin/sys.stdout) and a UART.
+
+Both give ``read_into(buf) -> int`` (never blocks: 0 when nothing waits)
+and ``write(data) -> int`` as firmware/link.py expects.
+"""
+
+import select
+import sys
+
+import micropython
+
+
+class UsbCdc:
+    """The USB serial port the REPL normally uses. Ctrl-C no longer
+    interrupts the program (``kbd_intr(-1)``): every byte is data."""
+
+    def __init__(self, stdin=None, stdout=None):
+        micropython.kbd_intr(-1)
+        self.stdin = stdin or sys.stdin.buffer
+        self.stdout = stdout or sys.stdout.buffer
+        self.poller = select.poll()
+        self.poller.register(self.stdin, select.POLLIN)
+
+    def read_into(self, buf):
+        n = 0
+        size = len(buf)
+        while n < size and self.poller.poll(0):
+            chunk = self.stdin.read(1)
+            if not chunk:
+                break
+            buf[n] = chunk[0]
+            n += 1
+        return n
+
+    def write(self, data):
+        return self.stdout.write(data) or 0
+
+
+class Uart:
+    """A ``machine.UART`` given by the caller (pins and baud rate are the
+    board's business)."""
+
+    def __init__(self, uart):
+        self.uart = uart
+
+    def read_into(self, buf):
+        if not self.uart.any():
+            return 0
+        return self.uart.readinto(buf) or 0
+
+    def write(self, data):
+        return self.uart.write(data) or 0

@@ -1,0 +1,388 @@
+"""The serial protocol between the board and a host: one module for both sides.
+
+Line based, ASCII, readable in a terminal. docs/protocol.md is the reference.
+
+Board to host, every line::
+
+    <seq> <KIND> <field> <field> ... *<crc>\\n
+
+``seq`` is a decimal sequence number (0, 1, 2... per boot of the board);
+``crc`` is 8 lowercase hex digits, ``binascii.crc32`` of every byte before
+the `` *``. Fields are tokens without spaces; text values are
+percent-escaped (``quote``/``unquote``).
+
+Host to board, one command per line, an optional `` *<crc>`` the same way
+(checked when present)::
+
+    hello | state | resend <N> | mode <casual|teaching|tournament>
+    new key=value ... | show <hint|mark|clear> [vertex ...] | end [result]
+    time <black_ms> <white_ms> [<black_periods> <white_periods>]
+
+Contract: encoders return bytes (or fill a caller's preallocated
+``Writer``); ``LineParser`` is fed bytes in any chunks and hands back whole
+lines; its buffer never grows (oversized lines are dropped and counted, bytes
+outside printable ASCII are skipped). Nothing here reads a clock or touches
+hardware.
+"""
+
+import binascii
+
+from micropython import const
+
+PROTOCOL_VERSION = const(1)
+MAX_LINE = const(4096)  # longest board-to-host line (a 19x19 snapshot fits)
+MAX_COMMAND = const(240)  # longest host-to-board line
+
+# Error codes (ERR replies).
+E_UNKNOWN = "unknown"
+E_MALFORMED = "malformed"
+E_OVERSIZED = "oversized"
+E_STATE = "state"
+E_CRC = "crc"
+E_TOO_OLD = "too_old"
+
+COMMANDS = ("hello", "state", "resend", "mode", "new", "show", "end", "time")
+MODES = ("casual", "teaching", "tournament")
+NEW_KEYS = ("rules", "size", "komi", "handicap", "time", "pb", "pw", "ev", "ro", "dt")
+
+_HEX = b"0123456789abcdef"
+_SAFE_MIN = const(33)  # '!'
+_SAFE_MAX = const(126)  # '~'
+
+
+def crc_hex(data):
+    """8 hex digits of the CRC-32 of ``data`` (bytes)."""
+    return b"%08x" % (binascii.crc32(data) & 0xFFFFFFFF)
+
+
+def quote(text):
+    """Percent-escape a text value so it is one token (str -> str)."""
+    out = []
+    for ch in text.encode("utf-8") if isinstance(text, str) else text:
+        if _SAFE_MIN <= ch <= _SAFE_MAX and ch != 37 and ch != 61 and ch != 42:  # % = *
+            out.append(chr(ch))
+        else:
+            out.append("%%%02X" % ch)
+    return "".join(out)
+
+
+def unquote(token):
+    """Inverse of ``quote`` (str -> str). Raises ValueError on a bad escape."""
+    if "%" not in token:
+        return token
+    raw = bytearray()
+    data = token.encode("utf-8")
+    i = 0
+    n = len(data)
+    while i < n:
+        ch = data[i]
+        if ch == 37:
+            if i + 2 >= n:
+                raise ValueError("bad escape")
+            raw.append(int(data[i + 1:i + 3], 16))
+            i += 3
+        else:
+            raw.append(ch)
+            i += 1
+    return raw.decode("utf-8")
+
+
+class Writer:
+    """Builds one board-to-host line in a preallocated buffer: ``begin``,
+    then ``text``/``num`` fields, then ``finish`` (appends the CRC and the
+    newline) returns the line's length; ``view()`` is the line (no copy)."""
+
+    def __init__(self, capacity=MAX_LINE):
+        self.buf = bytearray(capacity)
+        self.mv = memoryview(self.buf)
+        self.n = 0
+        self.overflow = False
+
+    def begin(self, seq, kind):
+        self.n = 0
+        self.overflow = False
+        self.num(seq)
+        self.raw(kind)
+
+    def raw(self, data):
+        """A field given as bytes/str, written as is (caller keeps it a token)."""
+        n = self.n
+        m = len(data)
+        if n + m + 12 > len(self.buf):
+            self.overflow = True
+            return
+        if n:
+            self.buf[n] = 32
+            n += 1
+        if isinstance(data, str):
+            for i in range(m):
+                self.buf[n + i] = ord(data[i])
+        else:
+            self.buf[n:n + m] = data
+        self.n = n + m
+
+    def num(self, value):
+        """A decimal integer field (no allocation for small ints)."""
+        buf = self.buf
+        n = self.n
+        if n + 24 > len(buf):
+            self.overflow = True
+            return
+        if n:
+            buf[n] = 32
+            n += 1
+        if value < 0:
+            buf[n] = 45
+            n += 1
+            value = -value
+        start = n
+        while True:
+            buf[n] = 48 + value % 10
+            n += 1
+            value //= 10
+            if not value:
+                break
+        i = start
+        j = n - 1
+        while i < j:
+            buf[i], buf[j] = buf[j], buf[i]
+            i += 1
+            j -= 1
+        self.n = n
+
+    def finish(self):
+        buf = self.buf
+        n = self.n
+        crc = binascii.crc32(self.mv[:n])
+        buf[n] = 32
+        buf[n + 1] = 42
+        n += 2
+        half = crc >> 16  # small ints from here on (a 32-bit CRC is a big int on MicroPython)
+        for shift in (12, 8, 4, 0):
+            buf[n] = _HEX[(half >> shift) & 15]
+            n += 1
+        half = crc & 0xFFFF
+        for shift in (12, 8, 4, 0):
+            buf[n] = _HEX[(half >> shift) & 15]
+            n += 1
+        buf[n] = 10
+        self.n = n + 1
+        return self.n
+
+    def view(self):
+        return self.mv[:self.n]
+
+
+def encode(seq, kind, fields=()):
+    """One board-to-host line as bytes: ``encode(3, "MOVE", (1, "B", "Q16"))``."""
+    w = Writer(MAX_LINE)
+    w.begin(seq, kind)
+    for f in fields:
+        if isinstance(f, int):
+            w.num(f)
+        else:
+            w.raw(f)
+    w.finish()
+    return bytes(w.view())
+
+
+def encode_command(text):
+    """One host-to-board command line as bytes, with its CRC."""
+    body = text.encode("utf-8") if isinstance(text, str) else bytes(text)
+    return body + b" *" + crc_hex(body) + b"\n"
+
+
+def check_crc(line):
+    """Split a line (bytes, no newline) into (body, ok). ``ok`` is None when
+    the line has no CRC suffix, True/False when it has one."""
+    n = len(line)
+    if n >= 10 and line[n - 10] == 32 and line[n - 9] == 42:
+        body = line[:n - 10]
+        return body, crc_hex(body) == bytes(line[n - 8:])
+    return line, None
+
+
+def decode(line):
+    """Parse a board-to-host line (bytes, no newline) into
+    ``(seq, kind, fields)`` with fields as str; None when the CRC is missing
+    or wrong or the line is not a message."""
+    body, ok = check_crc(line)
+    if not ok:
+        return None
+    try:
+        parts = bytes(body).decode("ascii").split(" ")
+        seq = int(parts[0])
+    except (ValueError, UnicodeError, IndexError):
+        return None
+    if len(parts) < 2 or seq < 0:
+        return None
+    return seq, parts[1], parts[2:]
+
+
+def fields_dict(fields):
+    """``key=value`` fields as a dict of unquoted str (others ignored)."""
+    out = {}
+    for f in fields:
+        i = f.find("=")
+        if i > 0:
+            try:
+                out[f[:i]] = unquote(f[i + 1:])
+            except ValueError:
+                pass
+    return out
+
+
+class LineParser:
+    """Incremental line splitter with a bounded buffer.
+
+    ``feed(data)`` takes any bytes; ``line()`` returns the next complete line
+    (a memoryview valid until the next ``feed``/``line`` call, without the
+    newline) or None. A line longer than ``capacity`` is dropped whole and
+    counted in ``oversized`` (``line()`` then returns the empty marker
+    ``OVERSIZED`` once so the caller can answer). Bytes other than printable
+    ASCII, tab and newline are skipped (counted in ``garbage``); CR is ignored.
+    """
+
+    def __init__(self, capacity=MAX_COMMAND):
+        self.buf = bytearray(capacity)
+        self.mv = memoryview(self.buf)
+        self.n = 0
+        self.skipping = False
+        self.oversized = 0
+        self.garbage = 0
+        self._lines = bytearray(capacity)  # the line being handed out
+        self._lmv = memoryview(self._lines)
+        self._pending = bytearray(512)  # bytes fed but not yet split
+        self._p0 = 0
+        self._p1 = 0
+        self._over = False
+
+    def feed(self, data):
+        """Queue bytes; returns how many were taken (the rest must be fed
+        again later: the queue is bounded too)."""
+        p = self._pending
+        if self._p0 == self._p1:
+            self._p0 = self._p1 = 0
+        elif self._p1 + len(data) > len(p) and self._p0:
+            m = self._p1 - self._p0
+            p[:m] = p[self._p0:self._p1]
+            self._p0 = 0
+            self._p1 = m
+        room = len(p) - self._p1
+        take = len(data) if len(data) < room else room
+        p[self._p1:self._p1 + take] = data[:take]
+        self._p1 += take
+        return take
+
+    def pending(self):
+        """Bytes fed and not yet split into lines."""
+        return self._p1 - self._p0
+
+    def room(self):
+        return len(self._pending) - self._p1 + self._p0
+
+    def line(self):
+        """The next complete line (memoryview) or None; ``OVERSIZED`` after
+        an oversized line was dropped."""
+        if self._over:
+            self._over = False
+            return OVERSIZED
+        p = self._pending
+        buf = self.buf
+        cap = len(buf)
+        while self._p0 < self._p1:
+            ch = p[self._p0]
+            self._p0 += 1
+            if ch == 10:
+                if self.skipping:
+                    self.skipping = False
+                    self.n = 0
+                    return OVERSIZED
+                n = self.n
+                self.n = 0
+                self._lines[:n] = self.mv[:n]
+                return self._lmv[:n]
+            if ch == 13:
+                continue
+            if ch < 32 or ch > 126:
+                if ch != 9:
+                    self.garbage += 1
+                    continue
+            if self.skipping:
+                continue
+            if self.n >= cap:
+                self.skipping = True
+                self.oversized += 1
+                continue
+            buf[self.n] = ch
+            self.n += 1
+        return None
+
+
+OVERSIZED = memoryview(b"")
+
+
+def parse_command(line):
+    """Parse a host command line (bytes or memoryview, no newline).
+
+    Returns ``(name, args)`` with args a list of str, or ``(None, (code,
+    detail))`` naming the problem. Bounded: the line is at most
+    MAX_COMMAND bytes, so is everything allocated here."""
+    if line is OVERSIZED:
+        return None, (E_OVERSIZED, "line longer than %d bytes" % MAX_COMMAND)
+    if len(line) > MAX_COMMAND:
+        return None, (E_OVERSIZED, "line longer than %d bytes" % MAX_COMMAND)
+    body, ok = check_crc(line)
+    if ok is False:
+        return None, (E_CRC, "checksum mismatch")
+    try:
+        text = bytes(body).decode("ascii")
+    except UnicodeError:
+        return None, (E_MALFORMED, "not ascii")
+    parts = text.split()
+    if not parts:
+        return None, (E_MALFORMED, "empty line")
+    name = parts[0].lower()
+    args = parts[1:]
+    if name not in COMMANDS:
+        return None, (E_UNKNOWN, "unknown command " + quote(parts[0][:24]))
+    if name == "hello" or name == "state":
+        if args:
+            return None, (E_MALFORMED, name + " takes no arguments")
+    elif name == "resend":
+        if len(args) != 1 or not _is_uint(args[0]):
+            return None, (E_MALFORMED, "resend needs one sequence number")
+    elif name == "mode":
+        if len(args) != 1 or args[0] not in MODES:
+            return None, (E_MALFORMED, "mode needs casual, teaching or tournament")
+    elif name == "new":
+        for a in args:
+            i = a.find("=")
+            if i <= 0 or a[:i] not in NEW_KEYS:
+                return None, (E_MALFORMED, "new: bad field " + quote(a[:24]))
+            try:
+                unquote(a[i + 1:])
+            except (ValueError, UnicodeError):
+                return None, (E_MALFORMED, "new: bad escape in " + a[:i])
+    elif name == "show":
+        if not args or args[0] not in ("hint", "mark", "clear"):
+            return None, (E_MALFORMED, "show needs hint, mark or clear")
+    elif name == "end":
+        if len(args) > 1:
+            return None, (E_MALFORMED, "end takes at most a result")
+    elif name == "time":
+        if len(args) not in (2, 4):
+            return None, (E_MALFORMED, "time needs 2 or 4 numbers")
+        for a in args:
+            if not _is_uint(a):
+                return None, (E_MALFORMED, "time needs 2 or 4 numbers")
+    return name, args
+
+
+def _is_uint(text):
+    if not text or len(text) > 9:
+        return False
+    for ch in text:
+        if ch < "0" or ch > "9":
+            return False
+    return True

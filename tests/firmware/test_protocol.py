@@ -1,0 +1,253 @@
+"""The serial protocol and the board's end of the link, on CPython and MicroPython alike."""
+
+import gc
+import sys
+
+from diagrams import Lcg
+from support import check
+
+from firmware import protocol as pr
+from firmware.drivers.sim_link import Pipe
+from firmware.link import GameControl, Link
+from firmware.rules.coords import parse_vertex
+from firmware.rules.game import Game
+
+MP = sys.implementation.name == "micropython"
+
+
+def lines_of(data):
+    return [x for x in data.split(b"\n") if x]
+
+
+def decoded(data):
+    return [pr.decode(x) for x in lines_of(data)]
+
+
+def test_encode_fixture():
+    line = pr.encode(7, "MOVE", (12, "B", "pd"))
+    body = b"7 MOVE 12 B pd"
+    check([] if line == body + b" *" + pr.crc_hex(body) + b"\n" else [repr(line)])
+    check([] if pr.crc_hex(b"123456789") == b"cbf43926" else ["crc32 check value"])
+    check([] if pr.decode(line[:-1]) == (7, "MOVE", ["12", "B", "pd"]) else ["decode"])
+    bad = bytearray(line[:-1])
+    bad[3] ^= 2
+    check([] if pr.decode(bytes(bad)) is None else ["corruption not seen"])
+    check([] if pr.decode(b"7 MOVE 12 B pd") is None else ["no crc accepted"])
+
+
+def test_quote_roundtrip():
+    failures = []
+    for text in ("Lee Sedol", "a=b*c%d", "", "plain", "Cho Hun-hyeon 9p"):
+        q = pr.quote(text)
+        if " " in q or "=" in q or pr.unquote(q) != text:
+            failures.append(repr(text) + " -> " + q)
+    check(failures)
+
+
+def test_parser_chunks_oversize_garbage():
+    p = pr.LineParser(32)
+    data = b"hello\r\n\x00\xffstate\n" + b"x" * 50 + b"\nresend 3\n"
+    got = []
+    for i in range(len(data)):
+        p.feed(data[i:i + 1])
+        while True:
+            line = p.line()
+            if line is None:
+                break
+            got.append("<over>" if line is pr.OVERSIZED else bytes(line).decode())
+    failures = []
+    if got != ["hello", "state", "<over>", "resend 3"]:
+        failures.append(repr(got))
+    if p.garbage != 2 or p.oversized != 1:
+        failures.append("garbage %d oversized %d" % (p.garbage, p.oversized))
+    check(failures)
+
+
+def test_command_errors_name_the_problem():
+    cases = (
+        (b"hello", "hello"), (b"resend 12", "resend"), (b"mode teaching", "mode"),
+        (b"new rules=chinese size=9 komi=7 pb=Lee%20Sedol", "new"),
+        (b"frobnicate", "unknown"), (b"resend", "malformed"), (b"resend -1", "malformed"),
+        (b"mode blitz", "malformed"), (b"new colour=red", "malformed"), (b"time 1 x", "malformed"),
+        (b"", "malformed"), (b"state now", "malformed"), (b"show", "malformed"),
+        (b"hello *00000000", "crc"), (pr.encode_command("state")[:-1], "state"),
+    )
+    failures = []
+    for line, want in cases:
+        name, args = pr.parse_command(line)
+        got = name if name is not None else args[0]
+        if got != want:
+            failures.append("%r: %r %r" % (line, name, args))
+    name, args = pr.parse_command(pr.OVERSIZED)
+    if args[0] != "oversized":
+        failures.append("oversized")
+    check(failures)
+
+
+def board(control=True, capacity=1024):
+    pipe = Pipe()
+    link = Link(pipe.board, board_id="t1", sensor="presence", boot=5, capacity=capacity)
+    if control:
+        link.control = GameControl(link)
+    return pipe, link
+
+
+def pump(pipe, link, now=0, rounds=200):
+    out = bytearray()
+    for _ in range(rounds):
+        link.poll(now)
+        out.extend(pipe.take())
+        if link.idle() and not pipe.to_board:
+            break
+    return bytes(out)
+
+
+def test_link_streams_moves_and_resends():
+    pipe, link = board()
+    pipe.send(pr.encode_command("new rules=japanese size=9 komi=6.5 pb=Black%20One"))
+    first = decoded(pump(pipe, link))
+    game = link.game
+    for v in ("E5", "C3", "G7"):
+        game.play(game.to_move, parse_vertex(9, v))
+    more = decoded(pump(pipe, link))
+    game.undo()  # taken back and another move played between two polls
+    game.play(game.to_move, parse_vertex(9, "D4"))
+    more += decoded(pump(pipe, link))
+    msgs = first + more
+    failures = []
+    kinds = [m[1] for m in msgs]
+    if kinds != ["HELLO", "GAME", "OK", "MOVE", "MOVE", "MOVE", "UNDO", "MOVE"]:
+        failures.append(repr(kinds))
+    if [m[0] for m in msgs] != list(range(len(msgs))):
+        failures.append("seqs " + repr([m[0] for m in msgs]))
+    if msgs[3][2] != ["1", "B", "ee"] or msgs[7][2] != ["3", "B", "df"]:
+        failures.append(repr(msgs[3]) + repr(msgs[7]))
+    if "pb=Black%20One" not in msgs[1][2]:
+        failures.append(repr(msgs[1]))
+    pipe.send(pr.encode_command("resend 3"))
+    again = decoded(pump(pipe, link))
+    if again != msgs[3:]:
+        failures.append("resend " + repr(again))
+    pipe.send(b"state\n")
+    state = decoded(pump(pipe, link))
+    if len(state) != 1 or state[0][1] != "STATE" or "moves=Bee,Wcg,Bdf" not in state[0][2]:
+        failures.append(repr(state))
+    pipe.send(b"new size=9\n")
+    err = decoded(pump(pipe, link))
+    if err[0][1:3] != ("ERR", ["state"] + err[0][2][1:]):
+        failures.append(repr(err))
+    pipe.send(b"end W+R\n")
+    end = decoded(pump(pipe, link))
+    if [m[1] for m in end] != ["END", "OK"] or end[0][2] != ["1", "re=W+R"]:
+        failures.append(repr(end))
+    check(failures)
+
+
+def test_host_arrives_late():
+    pipe, link = board(control=False)
+    game = Game(9)
+    link.attach(game)
+    game.play(1, parse_vertex(9, "E5"))
+    pump(pipe, link)
+    pipe.take()  # a host opening the port flushes everything sent before
+    pipe.send(b"hello\n")
+    hello = decoded(pump(pipe, link))
+    fields = pr.fields_dict(hello[0][2])
+    failures = []
+    if hello[0][1] != "HELLO" or fields.get("proto") != "1":
+        failures.append(repr(hello))
+    for key in ("fw", "board", "sensor", "size", "boot"):
+        if key not in fields:
+            failures.append("hello lacks " + key)
+    pipe.send(b"resend 0\n")
+    replay = decoded(pump(pipe, link))
+    if [m[1] for m in replay][:3] != ["HELLO", "GAME", "MOVE"]:
+        failures.append(repr(replay))
+    pipe.send(b"mode tournament\n")
+    if decoded(pump(pipe, link))[0][1:3] != ("ERR", ["state", "mode:%20this%20board%20takes%20no%20commands"]):
+        failures.append("no control")
+    check(failures)
+
+
+def test_resend_too_old():
+    pipe, link = board(capacity=16)
+    game = Game(9, komi=7)
+    link.attach(game)
+    for v in ("A1", "B1", "C1", "D1", "E1", "F1", "G1", "H1", "J1", "A2", "B2", "C2", "D2", "E2", "F2", "G2"):
+        game.play(game.to_move, parse_vertex(9, v))
+    pump(pipe, link)
+    pipe.send(b"resend 0\n")
+    got = decoded(pump(pipe, link))
+    check([] if got[0][1] == "ERR" and got[0][2][0] == "too_old" else [repr(got)])
+
+
+def _random_command(rng):
+    pick = rng.below(6)
+    if pick == 0:  # random bytes
+        return bytes(rng.below(256) for _ in range(rng.below(80)))
+    if pick == 1:  # a very long line
+        return b"new pb=" + b"x" * (200 + rng.below(400))
+    words = (b"hello", b"state", b"resend", b"mode", b"new", b"show", b"end", b"time", b"zap",
+             b"-1", b"99999999999", b"size=abc", b"komi=x", b"rules=nope", b"handicap=99", b"%",
+             b"size=400", b"hint", b"tournament", b"*", b"=", b"A1", b"Z99", b"size=9")
+    parts = [words[rng.below(len(words))] for _ in range(rng.below(6))]
+    return b" ".join(parts)
+
+
+def test_fuzz_commands():
+    """Thousands of random and malformed commands: the board never raises,
+    answers every command line, and its allocation stays bounded."""
+    pipe, link = board(capacity=64)
+    game = Game(9)
+    link.attach(game)
+    link.poll(0)
+    pipe.take()
+    rng = Lcg(1234)
+    sent = answers = 0
+    failures = []
+    biggest = 0
+    for i in range(2000 if not MP else 600):
+        cmd = _random_command(rng).replace(b"\n", b" ").replace(b"\r", b" ")
+        if b"new" in cmd or b"end" in cmd:
+            cmd = b"x" + cmd  # keep the game: those commands are unknown now
+        pipe.send(cmd + b"\n")
+        sent += 1
+        if MP:
+            before = gc.mem_alloc()
+        out = pump(pipe, link, now=i)
+        if MP:
+            biggest = max(biggest, gc.mem_alloc() - before)
+        for m in decoded(out):
+            if m is None:
+                failures.append("bad line")
+            elif m[1] in ("OK", "ERR", "STATE", "HELLO"):
+                answers += 1
+            elif m[1] in ("MOVE", "GAME", "SKIP", "MODE", "UNDO", "END"):
+                pass  # resend of earlier lines
+            else:
+                failures.append(repr(m))
+    if answers < sent:
+        failures.append("%d commands, %d answers" % (sent, answers))
+    if MP and biggest > 20000:
+        failures.append("allocation per command up to %d bytes" % biggest)
+    check(failures[:5])
+
+
+def test_move_line_allocation():
+    """Writing a move line allocates little (the CRC-32 is a big int there: about 120 bytes) (MicroPython: exact count)."""
+    if not MP:
+        return
+    pipe, link = board(control=False)
+    game = Game(19)
+    link.attach(game)
+    pump(pipe, link)
+    sink = []
+    link.transport.write = lambda data: sink.append(len(data)) or 0
+    sink.append(0)
+    sink.pop()
+    game.play(1, parse_vertex(19, "Q16"))
+    link._sync_moves()
+    before = gc.mem_alloc()
+    link._write(link.cursor)
+    used = gc.mem_alloc() - before
+    check([] if used <= 200 else ["a move line allocated %d bytes" % used])

@@ -1,0 +1,97 @@
+"""The logger's SGF from a board's lines: handicap, players, time, clock figures per move, result."""
+
+from sgfmill import sgf as sgfmill
+
+from firmware import protocol as pr
+from firmware.drivers.sim_link import Pipe
+from firmware.link import GameControl, Link
+from firmware.rules.coords import parse_vertex
+from host_tools.logger import Board, Logger
+
+
+def board_lines():
+    pipe = Pipe()
+    link = Link(pipe.board, board_id="b2", sensor="polarity", boot=9)
+    link.control = GameControl(link)
+    clocks = {1: (600000, 0), 2: (595000, 0)}
+    link.clock_of = lambda colour: clocks[colour]
+    pipe.send(pr.encode_command("new rules=chinese size=13 komi=0.5 handicap=2 pb=Ann pw=Bo%20Li ev=Cup ro=2 "
+                                "dt=2026-11-21 time=600+3x30%20byo-yomi"))
+    out = bytearray()
+    for _ in range(5):
+        link.poll(0)
+    out += pipe.take()
+    game = link.game
+    for v in ("C3", "E5", "L12"):
+        clocks[game.to_move] = (clocks[game.to_move][0] - 7000, 3 if game.to_move == 2 else 0)
+        game.play(game.to_move, parse_vertex(13, v))
+        link.poll(0)
+    pipe.send(b"end B+R\n")
+    for _ in range(5):
+        link.poll(0)
+    out += pipe.take()
+    return bytes(out)
+
+
+def test_sgf_has_every_property(tmp_path):
+    logger = Logger([], str(tmp_path), quiet=True)
+    board = Board("twin", logger)
+    board.parser.feed(board_lines())
+    board._lines(0.0)
+    data = (tmp_path / "b2-9-g1.sgf").read_bytes()
+    game = sgfmill.Sgf_game.from_bytes(data)
+    root = game.get_root()
+    assert root.get("RU") == "Chinese" and root.get("SZ") == 13 and root.get("KM") == 0.5
+    assert root.get("HA") == 2 and len(root.get("AB")) == 2
+    assert (root.get("PB"), root.get("PW"), root.get("EV"), root.get("RO"), root.get("DT")) == (
+        "Ann", "Bo Li", "Cup", "2", "2026-11-21")
+    assert root.get("TM") == 600 and root.get("OT") == "3x30 byo-yomi"
+    assert root.get("RE") == "B+R"
+    nodes = game.get_main_sequence()[1:]
+    assert [n.get_move()[0] for n in nodes] == ["w", "b", "w"]
+    assert nodes[0].get("WL") == 588 and nodes[0].get("OW") == 3 and nodes[1].get("BL") == 593
+    logger.audit_file.close()
+
+
+class _Wire:
+    """A pyserial stand-in over the link twin."""
+
+    def __init__(self, pipe):
+        self.pipe = pipe
+        self.in_waiting = 0
+
+    def write(self, data):
+        self.pipe.send(data)
+        return len(data)
+
+    def read(self, _n):
+        return self.pipe.take()
+
+
+def test_snapshot_when_the_board_no_longer_has_the_lines(tmp_path):
+    """A logger arriving after the board's resend window has passed recovers the
+    game from a STATE snapshot (too_old, then state)."""
+    from firmware.rules.game import Game
+
+    pipe = Pipe()
+    link = Link(pipe.board, board_id="b3", capacity=16)
+    game = Game(9)
+    link.attach(game)
+    moves = ("E5", "C3", "G7", "C7", "G3", "E3", "E7", "C5", "G5", "D4", "F6", "D6", "F4", "B4", "H6", "B6",
+             "H4", "J5")
+    for v in moves:
+        game.play(game.to_move, parse_vertex(9, v))
+        link.poll(0)
+    pipe.take()  # nobody listened
+    logger = Logger([], str(tmp_path), quiet=True)
+    board = Board("twin", logger)
+    board.ser = _Wire(pipe)
+    board.send("hello", 0.0)
+    for i in range(200):
+        link.poll(i)
+        board.step(i * 0.01)
+    logger.audit_file.close()
+    data = (tmp_path / "b3-0-g1.sgf").read_bytes()
+    nodes = sgfmill.Sgf_game.from_bytes(data).get_main_sequence()[1:]
+    assert len(nodes) == len(moves)
+    assert '"too_old"' in (tmp_path / "audit.jsonl").read_text()
