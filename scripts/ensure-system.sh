@@ -2,6 +2,7 @@
 # Make sure the system tools a make target needs are present; install them with apt-get if not.
 #   scripts/ensure-system.sh python   -> python3 >= 3.11 with venv
 #   scripts/ensure-system.sh node     -> node >= 18 with npm
+#   scripts/ensure-system.sh kicad-symbols -> KiCad's symbol library (files, no command) for the SKiDL netlists
 #   scripts/ensure-system.sh PKG...   -> any other Debian packages (by command name = package name)
 set -euo pipefail
 
@@ -33,6 +34,9 @@ for want in "$@"; do
       if [ "$major" -lt 18 ] || ! command -v npm >/dev/null 2>&1; then
         apt_install nodejs npm
       fi
+      ;;
+    kicad-symbols)
+      [ -f /usr/share/kicad/symbols/74xx.kicad_sym ] || apt_install kicad-symbols
       ;;
     *)
       command -v "$want" >/dev/null 2>&1 || apt_install "$want"
