@@ -14,6 +14,8 @@ import schemdraw.logic as logic
 
 import firmware.board_config as cfg
 
+from .pins import pin_groups
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "diagrams")
 schemdraw.use("svg")
@@ -81,14 +83,9 @@ def mcu():
     """The Pico's GPIOs, each with its board_config name."""
     d = schemdraw.Drawing(show=False)
     names = {}
-    for name in dir(cfg):
-        if name.isupper() and name.endswith(("_PIN", "_TX", "_RX", "_SCK", "_MOSI", "_MISO", "_LOAD", "_SDA", "_SCL",
-                                             "_CLK")) or name.startswith(("BUTTON_", "HALL_SELECT_", "HALL_ADC",
-                                                                          "TM1637_DIO_")):
-            value = getattr(cfg, name)
-            for i, n in enumerate(value if isinstance(value, tuple) else (value,)):
-                label = name if not isinstance(value, tuple) else "%s[%d]" % (name, i)
-                names.setdefault(n, []).append(label)
+    for name, (_, _, gpios) in pin_groups().items():
+        for i, n in enumerate(gpios):
+            names.setdefault(n, []).append(name if len(gpios) == 1 else "%s[%d]" % (name, i))
     gpios = sorted(names)
     left = ["GP%d" % n for n in gpios[: len(gpios) // 2]]
     right = ["GP%d" % n for n in gpios[len(gpios) // 2:]]

@@ -25,57 +25,29 @@ import sys
 
 os.environ.setdefault("KICAD6_SYMBOL_DIR", "/usr/share/kicad/symbols")
 
-from skidl import KICAD6, POWER, TEMPLATE, Circuit, Net, Part, erc_logger, set_default_tool  # noqa: E402
+from skidl import (  # noqa: E402
+    KICAD6,
+    POWER,
+    TEMPLATE,
+    Circuit,
+    Net,
+    Part,
+    erc_logger,
+    set_default_tool,
+)
+from skidl.logger import rt_logger  # noqa: E402
 
 import firmware.board_config as cfg  # noqa: E402
 
+from .pins import PICO_3V3, PICO_AGND, PICO_GND, PICO_GPIO, PICO_UNUSED, PICO_VSYS  # noqa: E402
+
 set_default_tool(KICAD6)
+rt_logger.stop_file_output()
+erc_logger.stop_file_output()  # no .log/.erc files beside the caller: the results are printed and tested
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "netlists")
 VARIANTS = ("shift", "hall")
-
-# Raspberry Pi Pico pin numbers (the module's 40 castellated pins).
-PICO_GPIO = {0: 1, 1: 2, 2: 4, 3: 5, 4: 6, 5: 7, 6: 9, 7: 10, 8: 11, 9: 12, 10: 14, 11: 15, 12: 16, 13: 17,
-             14: 19, 15: 20, 16: 21, 17: 22, 18: 24, 19: 25, 20: 26, 21: 27, 22: 29, 26: 31, 27: 32, 28: 34}
-PICO_GND = (3, 8, 13, 18, 23, 28, 38)
-PICO_AGND, PICO_3V3, PICO_VSYS = 33, 36, 39
-PICO_UNUSED = (30, 35, 37, 40)  # RUN, ADC_VREF, 3V3_EN, VBUS: left open
-
-# Pin-like names in board_config and the group each belongs to (see pin_groups).
-_PIN_SUFFIXES = ("_PIN", "_TX", "_RX", "_SCK", "_MOSI", "_MISO", "_LOAD", "_SDA", "_SCL", "_CLK")
-_PIN_PREFIXES = ("BUTTON_", "HALL_SELECT_", "HALL_ADC", "TM1637_DIO_")
-SENSING_GROUPS = {"SR_": "shift", "HALL_": "hall", "MX_": "matrix"}
-DISPLAY_GROUPS = {"DISPLAY_": "ssd1306", "TM1637_": "tm1637"}
-
-
-def is_pin_name(name):
-    return name.endswith(_PIN_SUFFIXES) or name.startswith(_PIN_PREFIXES)
-
-
-def pin_groups(config=cfg):
-    """{name: (kind, alternative, (gpio, ...))} for every pin in the config.
-
-    kind is "common", "sensing" or "display"; alternatives of one kind (the
-    sensing variants, the two displays) may share GPIOs with each other, never
-    with another kind or with the common pins.
-    """
-    out = {}
-    for name in sorted(dir(config)):
-        if not name.isupper() or not is_pin_name(name):
-            continue
-        value = getattr(config, name)
-        gpios = tuple(value) if isinstance(value, tuple) else (value,)
-        kind, alt = "common", ""
-        for prefix, variant in SENSING_GROUPS.items():
-            if name.startswith(prefix):
-                kind, alt = "sensing", variant
-        for prefix, display in DISPLAY_GROUPS.items():
-            if name.startswith(prefix):
-                kind, alt = "display", display
-        out[name] = (kind, alt, gpios)
-    return out
-
 
 FOOTPRINTS = {
     "Conn_02x20_Odd_Even": "Module:RaspberryPi_Pico_Common_THT",

@@ -10,7 +10,8 @@ import pytest
 
 from firmware import board_config as C
 from hardware import bom, netlist
-from hardware.netlist import PICO_GPIO, Board, pin_groups
+from hardware.netlist import Board
+from hardware.pins import PICO_GPIO, pin_groups
 
 from .conftest import ROOT
 
