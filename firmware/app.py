@@ -2,13 +2,15 @@
 
 ``Board(hw, ...)`` takes a hardware set (real drivers on the device, twins
 in the simulator and tests) with the attributes ``sensor`` (required) and,
-when fitted, ``buttons``, ``display``, ``buzzer``, ``strip`` (pixels) and
-``leds`` (the LED composer). Data flows one way:
+when fitted, ``buttons``, ``display``, ``buzzer``, ``strip`` (pixels),
+``leds`` (the LED composer) and ``transport`` (the serial link to a host).
+Data flows one way:
 
     sensor -> Scanner -> Referee -> Game          (every SCAN_MS)
     buttons -> Referee.press -> Clock.press       (every TICK_MS)
     Clock -> display, buzzer; a flag ends the game
     Marks -> LEDs -> pixels                       (every LED_MS, only when changed)
+    Game -> Link -> host; host commands -> Board  (every LINK_MS, never blocking)
 
 ``step(now_ms)`` runs whatever is due at ``now_ms`` (tests and the
 simulator call it with simulated time); ``run()`` is the device's asyncio
@@ -21,15 +23,25 @@ import time
 from micropython import const
 
 from .clock import Clock
-from .marks import Marks
-from .referee import CASUAL, COUNTING_STATE, OVER_STATE, Referee
-from .rules.game import OVER, Game
+from .leds import CASUAL as CASUAL_LEDS
+from .leds import TEACHING as TEACHING_LEDS
+from .leds import TOURNAMENT as TOURNAMENT_LEDS
+from .link import Link
+from .marks import HINT, Marks
+from .protocol import E_MALFORMED, E_STATE, E_UNKNOWN, fields_dict
+from .referee import CASUAL, COUNTING_STATE, MODE_NAMES, OVER_STATE, Referee
+from .rules.coords import parse_vertex
+from .rules.game import OVER, PLAYING, Game
+from .rules.result import CYCLE, FOUL, RESIGN, SCORE, TIME, Result
 from .scanner import Scanner
+
+MODE_LEDS = ("tournament", "casual", "teaching")
 
 SCAN_MS = const(10)
 TICK_MS = const(10)
 LED_MS = const(20)
 DISPLAY_MS = const(100)
+LINK_MS = const(10)
 
 # Button indexes (drivers.buttons order).
 _B_BLACK = const(0)
@@ -46,21 +58,45 @@ class Board:
     """
 
     def __init__(self, hw, size=19, rules="japanese", komi=None, handicap=0, mode=CASUAL,
-                 time_spec="none", polarity=None):
+                 time_spec="none", polarity=None, board_id="board", boot=0):
         self.hw = hw
         self.scanner = Scanner(hw.sensor)
-        self.game = Game(size, rules, komi=komi)
-        if komi is None and handicap:
-            self.game.komi = self.game.rules.default_komi(handicap)
         self.marks = Marks()
-        if polarity is None:
-            polarity = hw.sensor.bits_per_point == 2
-        self.clock = None if time_spec == "none" else Clock(time_spec)
-        self.referee = Referee(self.game, self.marks, polarity=polarity, mode=mode,
-                               clock=self.clock is not None, handicap=handicap)
-        self.started = False
-        self._next_scan = self._next_tick = self._next_led = self._next_display = 0
+        self.polarity = hw.sensor.bits_per_point == 2 if polarity is None else polarity
+        self.link = None
+        transport = getattr(hw, "transport", None)
+        if transport is not None:
+            self.link = Link(transport, board_id, "polarity" if self.polarity else "presence", boot,
+                             control=HostCommands(self))
+        self.new_game(size, rules, komi, handicap, mode, time_spec)
+        self._next_scan = self._next_tick = self._next_led = self._next_display = self._next_link = 0
         self.errors = 0  # task failures reported and survived
+
+    def new_game(self, size=19, rules="japanese", komi=None, handicap=0, mode=CASUAL, time_spec="none",
+                 players=None):
+        """Start a new game (at power-up, or asked by the host). Raises
+        ValueError for settings the rules refuse (a bad time spec names its
+        bad part); the current game is then kept."""
+        game = Game(size, rules, komi=komi)
+        if komi is None and handicap:
+            game.komi = game.rules.default_komi(handicap)
+        clock = None if time_spec == "none" else Clock(time_spec)
+        self.marks.clear(0xFFFF)
+        referee = Referee(game, self.marks, polarity=self.polarity, mode=mode, clock=clock is not None,
+                          handicap=handicap)
+        self.game, self.clock, self.referee = game, clock, referee
+        self.started = False
+        if self.link is not None:
+            self.link.attach(game, players)
+            if clock is not None:
+                self.link.clock_of = self._clock_of
+
+    def _clock_of(self, colour):
+        clock = self.clock
+        if clock is None:
+            return None
+        side = clock.snap.black if colour == 1 else clock.snap.white
+        return side.main_ms + side.period_ms, side.periods
 
     # -- one step of everything due ------------------------------------------
 
@@ -79,6 +115,9 @@ class Board:
         if time.ticks_diff(now_ms, self._next_display) >= 0:
             self._next_display = time.ticks_add(now_ms, DISPLAY_MS)
             self.show_clock()
+        if self.link is not None and time.ticks_diff(now_ms, self._next_link) >= 0:
+            self._next_link = time.ticks_add(now_ms, LINK_MS)
+            self.link.poll(now_ms)
         return changed
 
     def scan(self, now_ms):
@@ -191,7 +230,89 @@ class Board:
         asyncio.create_task(self._every(SCAN_MS, self.scan))
         asyncio.create_task(self._every(TICK_MS, self.tick))
         asyncio.create_task(self._every(LED_MS, self.render))
+        if self.link is not None:
+            asyncio.create_task(self._every(LINK_MS, self.link.poll))
         await self._every(DISPLAY_MS, lambda _now: self.show_clock())
+
+
+class HostCommands:
+    """What the board does with a host's commands (the link's ``control``):
+    ``new``, ``mode``, ``show``, ``end``, ``time``. Returns None when done,
+    or (error code, detail) naming the problem."""
+
+    def __init__(self, board):
+        self.board = board
+
+    def command(self, name, args, now_ms):
+        board = self.board
+        game = board.game
+        if name == "new":
+            if game.phase == PLAYING and game.move_number:
+                return E_STATE, "a game is in progress: end it first"
+            fields = fields_dict(args)
+            try:
+                komi = fields.get("komi")
+                board.new_game(int(fields.get("size", "19")), fields.get("rules", "japanese"),
+                               None if komi is None else float(komi), int(fields.get("handicap", "0")),
+                               board.referee.mode, fields.get("time", "none"), fields)
+            except ValueError as error:
+                return E_MALFORMED, "new: " + str(error)[:60]
+            return None
+        if name == "mode":
+            board.referee.mode = MODE_NAMES.index(args[0])
+            leds = getattr(board.hw, "leds", None)
+            if leds is not None:
+                leds.mode = (TOURNAMENT_LEDS, CASUAL_LEDS, TEACHING_LEDS)[MODE_LEDS.index(args[0])]
+            return None
+        if name == "show":
+            marks = board.marks
+            marks.clear(HINT)
+            if args[0] != "clear":
+                for text in args[1:]:
+                    try:
+                        pt = parse_vertex(game.size, text)
+                    except ValueError:
+                        return E_MALFORMED, "show: bad vertex " + text[:8]
+                    marks.set(board.referee.region.phys_of[pt], HINT)
+            return None
+        if name == "end":
+            if game.phase == OVER:
+                return E_STATE, "no game in progress"
+            result = parse_result(args[0] if args else "Void")
+            if result is None:
+                return E_MALFORMED, "end: bad result " + (args[0][:12] if args else "")
+            game.end(result)
+            board.referee.refresh(now_ms)
+            return None
+        if name == "time":
+            clock = board.clock
+            if clock is None:
+                return E_STATE, "time: this game has no clock"
+            snap = clock.snapshot(now_ms)
+            for colour, side, ms in ((1, snap.black, int(args[0])), (2, snap.white, int(args[1]))):
+                clock.adjust(colour, ms - side.main_ms, now_ms)
+            return None
+        return E_UNKNOWN, name
+
+
+def parse_result(text):
+    """A Result from an SGF RE value ("B+R", "W+3.5", "0", "Void"), or None."""
+    if text == "Void":
+        return Result(None, CYCLE, 0, "host")
+    if text in ("0", "Draw", "Jigo"):
+        return Result(0, SCORE, 0, "host")
+    if len(text) < 3 or text[0] not in "BW" or text[1] != "+":
+        return None
+    winner = 1 if text[0] == "B" else 2
+    rest = text[2:]
+    reasons = {"R": RESIGN, "Resign": RESIGN, "T": TIME, "Time": TIME, "F": FOUL, "Forfeit": FOUL}
+    if rest in reasons:
+        return Result(winner, reasons[rest], 0, "host")
+    try:
+        margin2 = round(float(rest) * 2)
+    except ValueError:
+        return None
+    return Result(winner, SCORE, margin2, "host")
 
 
 def report(error):

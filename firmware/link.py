@@ -68,7 +68,7 @@ class Link:
         self.size = 19
         self.gid = 0
         self.mode = "casual"
-        self.clock_of = None  # callable(colour) -> (ms_left, periods) or None
+        self.clock_of = no_clock  # callable(colour) -> (ms_left, periods), or None without a clock
         self._headers = {}  # game id -> GAME fields (bytes), last few games
         self._results = {}  # game id -> RE text
         self._known = 0  # history length already announced
@@ -152,11 +152,10 @@ class Link:
         self.rec[i] = record
         self.tleft[i] = -1
         self.periods[i] = 0
-        if self.clock_of is not None:
-            figures = self.clock_of(move_colour(record))
-            if figures is not None:
-                self.tleft[i] = figures[0]
-                self.periods[i] = figures[1]
+        figures = self.clock_of(move_colour(record))
+        if figures is not None:
+            self.tleft[i] = figures[0]
+            self.periods[i] = figures[1]
 
     def _add(self, kind, arg):
         i = self.next % self.capacity
@@ -338,11 +337,15 @@ class Link:
             parts.append(("B" if move_colour(record) == 1 else "W")
                          + (".." if pt == PASS or record & LOST_TURN else self._sgf(pt)))
         w.raw("moves=" + ",".join(parts))
-        if self.clock_of is not None:
-            b = self.clock_of(1)
-            wt = self.clock_of(2)
-            if b is not None and wt is not None:
-                w.raw("clock=%d,%d,%d,%d" % (b[0], b[1], wt[0], wt[1]))
+        b = self.clock_of(1)
+        wt = self.clock_of(2)
+        if b is not None and wt is not None:
+            w.raw("clock=%d,%d,%d,%d" % (b[0], b[1], wt[0], wt[1]))
+
+
+def no_clock(colour) -> "tuple[int, int] | None":
+    """``Link.clock_of`` for a board without a clock."""
+    return None
 
 
 class GameControl:

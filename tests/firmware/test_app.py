@@ -70,3 +70,44 @@ def test_no_clock():
     run(board, hw, 0, 50)
     press(board, hw, 0, 50)  # Black presses with no stone: a pass
     assert board.game.move_number == 1 and board.referee.state == PLAY
+
+
+def test_the_link_streams_moves_and_takes_host_commands():
+    from firmware.drivers.sim_link import Pipe
+    from firmware.marks import HINT
+    from firmware.protocol import decode, encode_command
+    from firmware.referee import TOURNAMENT
+
+    hw = Hw()
+    pipe = Pipe()
+    hw.transport = pipe.board
+    board = Board(hw, size=9)
+
+    def host(command, t):
+        pipe.send(encode_command(command))
+        run(board, hw, t, t + 40)
+        lines = []
+        for raw in pipe.take().split(b"\n"):
+            if raw:
+                decoded = decode(raw)
+                assert decoded is not None, raw
+                lines.append(decoded[1:])
+        return lines
+
+    replies = host("new size=9 rules=korean pb=Ann handicap=0", 0)
+    kinds = [kind for kind, _fields in replies]
+    assert "GAME" in kinds and "OK" in kinds and board.game.rules.name == "korean"
+    hw.board.place(board.referee.region.phys_of[(4 + 1) * 11 + 4 + 1], 1)
+    run(board, hw, 100, 400)
+    moves = [fields for kind, fields in host("hello", 400) if kind == "MOVE"]
+    assert moves and list(moves[0][:3]) == ["1", "B", "ee"]
+    assert [k for k, _f in host("mode tournament", 500)] == ["MODE", "OK"] and board.referee.mode == TOURNAMENT
+    host("show hint C3 G7", 600)
+    assert sum(1 for p in range(361) if board.marks.bits[p] & HINT) == 2
+    assert [k for k, _f in host("new size=13", 700)] == ["ERR"]  # a game is on
+    assert [k for k, _f in host("end W+R", 800)] == ["END", "OK"]
+    assert board.game.result.sgf() == "W+R"
+    assert [k for k, _f in host("time 1000 1000", 900)] == ["ERR"]  # no clock in this game
+    replies = host("new size=9 time=byoyomi%201m%203x10s", 1000)
+    assert board.clock is not None and [k for k, _f in replies][-1] == "OK"
+    assert [k for k, _f in host("new size=9 time=byoyomi%201m%20x10s", 1100)] == ["ERR"]  # bad spec named
