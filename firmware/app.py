@@ -29,7 +29,7 @@ from .leds import TOURNAMENT as TOURNAMENT_LEDS
 from .link import Link
 from .marks import HINT, Marks
 from .protocol import E_MALFORMED, E_STATE, E_UNKNOWN, fields_dict
-from .referee import CASUAL, COUNTING_STATE, MODE_NAMES, OVER_STATE, Referee
+from .referee import CASUAL, COUNTING_STATE, MODE_NAMES, OVER_STATE, TEACHING, Referee
 from .rules.coords import parse_vertex
 from .rules.game import OVER, PLAYING, Game
 from .rules.result import CYCLE, FOUL, RESIGN, SCORE, TIME, Result
@@ -124,6 +124,8 @@ class Board:
         """Read the sensors; hand a changed settled frame to the referee."""
         scanner = self.scanner
         if not scanner.scan(now_ms):
+            if scanner.pending and self.referee.mode == TEACHING:
+                self.referee.preview(scanner.pending_at, scanner.pending, now_ms)
             return False
         changed = self.referee.update(scanner.frame, now_ms)
         self._start_clock(now_ms)

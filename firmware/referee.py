@@ -576,6 +576,35 @@ class Referee:
             elif kind == DAME:
                 m.set(p, mk.DAME)  # Korean Art.7-2, Thai 9.2: dame are filled before counting
 
+    # -- teaching: warnings before the stone is let go ------------------------
+
+    def preview(self, points, n, now_ms):
+        """Teaching mode, where the sensors see a stone that has not settled
+        yet (a hand about to let it go) at points[:n]: mark it ERROR if the
+        move would be illegal there, ATARI if it would leave its own chain in
+        atari. Returns True if the marks changed."""
+        if self.mode != TEACHING or self.state != PLAY:
+            return False
+        game = self.game
+        before = self.marks.version
+        self._refresh_marks()
+        game_of = self.region.game_of
+        colour = game.to_move
+        for i in range(n):
+            p = points[i]
+            g = game_of[p]
+            if g == _NONE or game.pos.cells[g] or self.frame[p]:
+                continue
+            try:
+                captured = game.play(colour, g)
+            except IllegalMove:
+                self.marks.set(p, mk.ERROR, colour)
+                continue
+            if captured == 0 and game.pos.liberties(g, 2) < 2:
+                self.marks.set(p, mk.ATARI, colour)
+            game.undo()
+        return self.marks.version != before
+
     # -- messages ------------------------------------------------------------
 
     def message(self):

@@ -286,3 +286,30 @@ def test_events():
     kinds = [ev.kind[ev.slot(i)] for i in range(ev.start, ev.end)]
     assert kinds == [EV_MOVE]
     assert ev.point[ev.slot(ev.end - 1)] == parse_vertex(9, "E5")
+
+
+def test_teaching_warns_before_the_stone_is_let_go():
+    from firmware.referee import TEACHING
+
+    t = Table(size=9, mode=TEACHING)
+    for v in ("D5", "E5", "C4", "D4", "D3", "F4", "A9", "E3", "E4"):
+        t.place(v)
+    t.lift("D4")  # the captured stone is off the board
+    # White's hand hovers over D4 (the ko retake: illegal) and over J1 (fine)
+    hover = [t.p("D4"), t.p("J1")]
+    assert t.ref.preview(hover, 2, t.now)
+    assert t.marked(mk.ERROR) == ["D4"]
+    assert t.moves().endswith("BE4") and t.game.to_move == WHITE  # nothing was played
+    t = Table(size=9, mode=TEACHING)
+    for v in ("A2", "E5", "B1", "E6"):
+        t.place(v)
+    t.place("J9")  # Black elsewhere; White to move
+    t.ref.preview([t.p("A1")], 1, t.now)
+    assert t.marked(mk.ERROR) == ["A1"]  # suicide
+    t = Table(size=9, mode=TEACHING)
+    for v in ("B2", "E5", "C1", "E6", "J9"):
+        t.place(v)
+    t.ref.preview([t.p("B1")], 1, t.now)  # White B1: one liberty (A1) left
+    assert t.marked(mk.ATARI) == ["B1"]
+    casual = Table(size=9)
+    assert not casual.ref.preview([casual.p("E5")], 1, casual.now)
