@@ -393,17 +393,19 @@ class Game:
             back = colour if record & SELF_CAPTURE else 3 - colour
             if self.op is not None:
                 self.op.before_undo(k, pt, colour, n, back)
-            self.pos.unplay(pt, colour, back, hist.removed, start, n)
+            self._take_back()
             self.captures[3 - back] -= n
             if self.op is not None:
                 self.op.after_undo(k, hist.removed, start, n)
-        hist.pop()
+        else:
+            hist.pop()
         self._restore_from_history()
         if self._counter is not None:
             self._counter.clear_dead()
 
     def _take_back(self):
-        # Undo a move that was recorded only to test it.
+        # Lift the last recorded stone, put back what it removed, forget the
+        # position (undo, and a move recorded only to be judged).
         hist = self.hist
         k = hist.length - 1
         record = hist.moves[k]
