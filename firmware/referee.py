@@ -419,9 +419,12 @@ class Referee:
         game.undo()
         self.events.push(EV_UNDO, move_colour(record), move_point(record), 0, now_ms)
         pending = self.pending
+        cells = game.pos.cells
+        game_of = self.region.game_of
         for p in range(POINTS):
-            pending[p] = 0  # stones of the taken-back capture are alive again
-        self.npending = 0
+            if pending[p] and cells[game_of[p]]:
+                pending[p] = 0  # captured by the taken-back move: in the game again
+                self.npending -= 1
         self.awaiting_press = 0
         self._after_game_change(now_ms)
         return True

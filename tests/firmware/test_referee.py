@@ -313,3 +313,15 @@ def test_teaching_warns_before_the_stone_is_let_go():
     assert t.marked(mk.ATARI) == ["B1"]
     casual = Table(size=9)
     assert not casual.ref.preview([casual.p("E5")], 1, casual.now)
+
+
+def test_takeback_keeps_earlier_captures_to_lift():
+    t = Table(size=9)
+    for v in ("D5", "E5", "C4", "D4", "D3", "F4", "A9", "E3", "E4"):
+        t.place(v)  # Black E4 captures D4, still on the board
+    t.place("J1")  # White elsewhere
+    t.ref.button("undo", t.now)  # take back White's J1
+    assert t.moves().endswith("BE4") and t.marked(mk.LIFT) == ["D4", "J1"]
+    t.lift("J1")
+    # D4 is still a capture waiting to be lifted, not a stray stone: play goes on
+    assert t.ref.state == PLAY and t.marked(mk.LIFT) == ["D4"] and t.ref.npending == 1
