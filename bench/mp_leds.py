@@ -11,30 +11,18 @@ gc.mem_alloc() delta around a loop is exactly what the loop allocated.
 import gc
 import time
 
+from led_scenes import mid_game_marks
+
 from firmware.drivers.pio_strip import PioStrip
 from firmware.drivers.strip import NeoStrip
 from firmware.leds import CASUAL, TEACHING, Leds
-from firmware.marks import ATARI, ERROR, HINT, LAST_MOVE, LIBERTY, PUT_BACK, TERRITORY, Marks
+from firmware.marks import HINT, PUT_BACK, Marks
 
 ROUNDS = 2000
 
 
 def _report(text):
     print("REPORT " + text)
-
-
-def _game_marks():
-    """A teaching-mode mid-game: last move, its liberties, an atari, some territory, an error."""
-    marks = Marks()
-    marks.set(180, LAST_MOVE, 1)
-    for p in (161, 179, 181, 199):
-        marks.set(p, LIBERTY)
-    for p in (60, 61, 62):
-        marks.set(p, ATARI, 2)
-    for p in range(300, 361):
-        marks.set(p, TERRITORY, 1 + p % 2)
-    marks.set(5, ERROR)
-    return marks
 
 
 def _full_marks():
@@ -46,7 +34,7 @@ def _full_marks():
 
 def unchanged():
     leds = Leds(mode=TEACHING)
-    marks = _game_marks()
+    marks = mid_game_marks()
     leds.update(marks, 0)
     before = gc.mem_alloc()
     t0 = time.ticks_us()
@@ -61,7 +49,7 @@ def unchanged():
 def changed(kind):
     if kind == "game":
         leds = Leds(mode=TEACHING)
-        marks = _game_marks()
+        marks = mid_game_marks()
         label = "mid-game marks, under budget"
     else:
         leds = Leds(mode=CASUAL, brightness=255, budget_ma=2000)

@@ -2,9 +2,10 @@
 
 import re
 
+from led_scenes import mid_game_marks
+
 from firmware import board_config as C
 from firmware import leds as L
-from firmware.marks import ATARI, ERROR, LAST_MOVE, LIBERTY, TERRITORY, Marks
 
 from .conftest import ROOT
 
@@ -34,15 +35,7 @@ def test_figures():
     assert row("full white at the default brightness") == L.estimate_ma(bytearray([g] * 3 * n), n)
     brightest = max(sum(L.GAMMA[v * C.LED_BRIGHTNESS // 255] for v in rgb) for pair in L.PALETTE for rgb in pair)
     assert row("every LED lit with the brightest") == n * C.LED_IDLE_MA + n * brightest * C.LED_CHANNEL_MA // 255
-    marks = Marks()
-    marks.set(180, LAST_MOVE, 1)
-    for p in (161, 179, 181, 199):
-        marks.set(p, LIBERTY)
-    for p in (60, 61, 62):
-        marks.set(p, ATARI, 2)
-    for p in range(300, 361):
-        marks.set(p, TERRITORY, 1 + p % 2)
-    marks.set(5, ERROR)
+    marks = mid_game_marks()
     leds = L.Leds(mode=L.TEACHING)
     leds.update(marks, 0)
     assert row("a teaching-mode mid-game frame") == leds.ma
