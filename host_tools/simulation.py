@@ -22,6 +22,22 @@ from firmware.scanner import Scanner
 SCAN_MS = 10  # one scan every 10 ms, as the device's scan task runs
 
 
+def touch(board, event, physical, to_move, now_ms):
+    """A script event's hand on the physical board (place, lift, hover), the
+    code the headless simulation and the live board (host_tools.live) share.
+    Returns False for events that are not hands on stones."""
+    action = event.action
+    if action == "place":
+        board.place(physical(event.point), event.colour or to_move)
+    elif action == "lift":
+        board.lift(physical(event.point))
+    elif action == "hover":
+        board.hover(physical(event.point), now_ms, event.duration_ms, event.colour or to_move)
+    else:
+        return False
+    return True
+
+
 class Simulation:
     """One simulated board playing one game; see the module doc."""
 
@@ -48,20 +64,11 @@ class Simulation:
 
     def apply(self, event):
         """Carry out one script event at the current time."""
-        action = event.action
-        board = self.board
-        if action == "place":
-            colour = event.colour or self.game.to_move
-            board.place(self.physical(event.point), colour)
-        elif action == "lift":
-            board.lift(self.physical(event.point))
-        elif action == "hover":
-            board.hover(self.physical(event.point), self.now, event.duration_ms,
-                        event.colour or self.game.to_move)
-        elif action == "press":
-            self.referee.press(event.colour, self.now)
-        elif action == "button":
-            self.referee.button(event.name, self.now)
+        if not touch(self.board, event, self.physical, self.game.to_move, self.now):
+            if event.action == "press":
+                self.referee.press(event.colour, self.now)
+            elif event.action == "button":
+                self.referee.button(event.name, self.now)
         self._dirty = True
 
     def advance(self, to_ms):

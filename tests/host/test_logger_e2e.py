@@ -3,14 +3,12 @@ firmware/link.py streams it, ``python -m host_tools.logger`` (a real process)
 records it. With faults on the line (corruption, dropped bytes, the logger
 killed and restarted, the cable out for a while) the SGF must still be exact."""
 
-import errno
 import json
 import os
 import random
 import subprocess
 import sys
 import time
-import tty
 import zlib
 
 import pytest
@@ -19,6 +17,7 @@ from sgfmill import sgf as sgfmill
 
 from firmware.link import Link
 from host_tools.physical import script_lines
+from host_tools.pty_link import PtyLink
 from host_tools.script import parse
 from host_tools.sgf import to_sgfmill
 from host_tools.simulation import Simulation
@@ -26,57 +25,6 @@ from host_tools.simulation import Simulation
 from .conftest import DATA, ROOT
 
 GAMES = load_games(str(DATA / "pro_games.txt"))
-
-
-class PtyBoard:
-    """The board's end of a pty: non-blocking reads, writes that drop what
-    the line cannot take (as a USB port with nobody reading), optional faults."""
-
-    def __init__(self, rng, corrupt=0.0, drop=0.0):
-        self.master, self.slave = os.openpty()
-        tty.setraw(self.slave)
-        tty.setraw(self.master)
-        os.set_blocking(self.master, False)
-        self.path = os.ttyname(self.slave)
-        self.rng = rng
-        self.corrupt = corrupt
-        self.drop = drop
-        self.unplugged = False
-
-    def read_into(self, buf):
-        try:
-            data = os.read(self.master, len(buf))
-        except OSError as e:
-            if e.errno in (errno.EAGAIN, errno.EIO):
-                return 0
-            raise
-        if self.unplugged:
-            return 0
-        buf[:len(data)] = data
-        return len(data)
-
-    def write(self, data):
-        if self.unplugged:
-            return len(data)
-        data = bytes(data)
-        if self.corrupt or self.drop:
-            out = bytearray()
-            for b in data:
-                r = self.rng.random()
-                if r < self.drop:
-                    continue
-                if r < self.drop + self.corrupt:
-                    b ^= 1 << self.rng.randrange(8)
-                out.append(b)
-            data = bytes(out)
-        try:
-            return os.write(self.master, data)
-        except BlockingIOError:
-            return 0  # nobody reads: lost, the protocol resends
-
-    def close(self):
-        os.close(self.master)
-        os.close(self.slave)
 
 
 def start_logger(port, out, link, extra=()):
@@ -108,7 +56,7 @@ def play(tmp_path, record, faults=None):
     events, errors = parse(lines, record.size)
     assert not errors
     sim = Simulation(record.size, "japanese", handicap=len(handicap))
-    line = PtyBoard(rng, faults.get("corrupt", 0.0), faults.get("drop", 0.0))
+    line = PtyLink(rng, faults.get("corrupt", 0.0), faults.get("drop", 0.0))
     link = Link(line, board_id="table7", sensor="presence", boot=1)
     link.attach(sim.game, {"pb": "Black Player", "pw": "White Player", "ev": "Club Cup", "ro": "3"})
     logger = start_logger(line.path, tmp_path, link, faults.get("logger_args", ()))

@@ -1,0 +1,270 @@
+"""The board running in real time on simulated hardware: what the browser simulator shows.
+
+``LiveBoard`` is the device's application (firmware/app.py ``Board``: the
+same scanner, referee, rules, clock, LED composer and serial link) on the
+drivers' twins: a ``SimBoard`` read by a sensor twin, simulated buttons, the
+clock display's twin, the pixel twin and, when given, a transport to a host
+(a pty the logger reads). A thread steps it every few milliseconds with the
+wall clock; the web server (host_tools.web) calls the hand and button
+methods and reads ``state()``. Every call takes the one lock, so the
+firmware code never runs in two threads at once.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import deque
+
+from firmware.app import Board, HostCommands
+from firmware.drivers.buttons import SimButtons
+from firmware.drivers.buzzer import SimBuzzer
+from firmware.drivers.clock_display import SimClockDisplay
+from firmware.drivers.sim import twin
+from firmware.drivers.sim_board import SimBoard
+from firmware.drivers.sim_strip import SimStrip
+from firmware.leds import Leds
+from firmware.marks import KINDS, NAMES
+from firmware.referee import EVENT_NAMES, MODE_NAMES, REASONS, STATE_NAMES
+from firmware.rules.coords import vertex
+from firmware.rules.game import OVER
+from host_tools.simulation import touch
+
+STEP_S = 0.005
+PRESS_MS = 60  # a simulated finger holds a button at least this long (the driver debounces 20 ms)
+BUTTONS = ("black", "white", "pause", "menu")  # firmware/app.py button order
+SENSOR_KINDS = {"presence": "presence", "polarity": "polarity", "shift": "presence", "matrix": "presence",
+                "hall": "polarity"}
+
+
+class SimHardware:
+    """The hardware set of firmware/app.py, every part a twin."""
+
+    def __init__(self, sensors="presence", transport=None):
+        self.board = SimBoard()
+        self.sensor = twin(self.board, sensors)
+        self.buttons = SimButtons()
+        self.display = SimClockDisplay()
+        self.buzzer = SimBuzzer()
+        self.leds = Leds()
+        self.strip = SimStrip(keep=2)
+        if transport is not None:
+            self.transport = transport
+
+
+class LiveBoard:
+    """See the module doc. ``sensors``: presence, polarity, or a wired
+    variant (shift, matrix, hall) read through its real driver."""
+
+    def __init__(self, size=19, rules="japanese", komi=None, handicap=0, mode="casual", time_spec="none",
+                 sensors="presence", transport=None, board_id="sim", boot=0, clock=time.monotonic):
+        self._clock = clock
+        self._t0 = clock()
+        self.sensors = sensors
+        self.hw = SimHardware(sensors, transport)
+        self.lock = threading.RLock()
+        self.changed = threading.Condition(self.lock)
+        self.version = 0
+        self.log = deque(maxlen=200)
+        self._releases = []  # (due ms, button index)
+        self.board = Board(self.hw, size, rules, komi, handicap, MODE_NAMES.index(mode), time_spec,
+                           board_id=board_id, boot=boot)
+        self.commands = HostCommands(self.board)
+        self._events_seen = 0
+        self._seen = None
+        self._say("new game: %s" % self._settings())
+
+    # -- time ------------------------------------------------------------------
+
+    def now_ms(self):
+        return int((self._clock() - self._t0) * 1000) & 0x3FFFFFFF
+
+    def step(self):
+        """One round of the device's loop at the current time."""
+        with self.lock:
+            now = self.now_ms()
+            self.hw.board.set_time(now)
+            for due, index in list(self._releases):
+                # Let go once the board has seen the press, however late this thread runs.
+                if due <= now and self.hw.buttons.is_down(index):
+                    self.hw.buttons.release(index)
+                    self._releases.remove((due, index))
+            self.board.step(now)
+            self._log_referee_events()
+            seen = (self.hw.strip.shown, self.hw.display.text(), self.board.referee.message(),
+                    self.board.game.move_number, self.board.referee.state, len(self.log))
+            if seen != self._seen:
+                self._seen = seen
+                self._bump()
+
+    def run(self, stop):
+        """Step until ``stop`` (a threading.Event) is set; report, never die, on an error."""
+        while not stop.is_set():
+            try:
+                self.step()
+            except Exception as error:  # noqa: BLE001 - the simulated device stays up, like the real one
+                self._say("error: %r" % error)
+                time.sleep(0.5)
+            time.sleep(STEP_S)
+
+    def _bump(self):
+        self.version += 1
+        self.changed.notify_all()
+
+    def wait_change(self, version, timeout):
+        """Block until the state's version differs from ``version`` (or timeout)."""
+        with self.changed:
+            self.changed.wait_for(lambda: self.version != version, timeout)
+            return self.version
+
+    # -- hands and buttons --------------------------------------------------------
+
+    def physical(self, game_point):
+        return self.board.referee.region.phys_of[game_point]
+
+    def toggle(self, p, colour=0):
+        """A click on physical point p: lift the stone there, or place one of
+        ``colour`` (0: the side to move)."""
+        with self.lock:
+            stones = self.hw.board.stones
+            if stones[p]:
+                self.hw.board.lift(p)
+            else:
+                self.hw.board.place(p, colour or self.board.game.to_move)
+            self._bump()
+
+    def press(self, name):
+        """A finger on one of the board's buttons: black, white, pause, menu."""
+        index = BUTTONS.index(name)
+        with self.lock:
+            self.hw.buttons.hold(index)
+            self._releases.append((self.now_ms() + PRESS_MS, index))
+
+    def control(self, name):
+        """A referee control the simulator offers beside the buttons: pass,
+        undo, resign_black, resign_white, ok (finish counting), resume."""
+        with self.lock:
+            done = self.board.referee.button(name, self.now_ms())
+            if not done:
+                self._say("%s: not now (%s)" % (name.replace("_", " "), self.board.referee.message()))
+            self._bump()
+            return done
+
+    def play(self, event):
+        """One physical script event (host_tools.script) at the current time."""
+        with self.lock:
+            game = self.board.game
+            if not touch(self.hw.board, event, self.physical, game.to_move, self.now_ms()):
+                if event.action == "press":
+                    self.press(BUTTONS[event.colour - 1])
+                elif event.action == "button":
+                    self.control(event.name)
+            self._bump()
+
+    # -- host commands (the same code a connected host reaches) ---------------------
+
+    def command(self, name, args):
+        """Run a host command (firmware/app.py HostCommands); returns an error text or None."""
+        with self.lock:
+            error = self.commands.command(name, args, self.now_ms())
+            if error is None:
+                self._say("%s %s" % (name, " ".join(args)))
+            else:
+                self._say("%s refused: %s" % (name, error[1]))
+            self._bump()
+            return None if error is None else error[1]
+
+    def new_game(self, rules, size, handicap, time_spec, komi=None):
+        """A new game on a cleared board: the one in progress (if any) is ended as Void."""
+        with self.lock:
+            fields = ["rules=" + rules, "size=%d" % size, "handicap=%d" % handicap, "time=" + time_spec]
+            if komi is not None:
+                fields.append("komi=%s" % komi)
+            game = self.board.game
+            if game.phase != OVER and game.move_number:
+                self.command("end", ["Void"])
+            error = self.commands.command("new", fields, self.now_ms())
+            if error is not None:
+                self._say("new game refused: " + error[1])
+                self._bump()
+                return error[1]
+            self.hw.board.clear()
+            self._events_seen = self.board.referee.events.end
+            self._say("new game: " + self._settings())
+            self._bump()
+            return None
+
+    # -- what the page shows ---------------------------------------------------------
+
+    def _say(self, text):
+        self.log.append((self.now_ms(), text))
+
+    def _settings(self):
+        b = self.board
+        g = b.game
+        return "%s rules, %dx%d, komi %s%s, %s mode, time %s" % (
+            g.rules.name, g.size, g.size, g.komi, ", handicap %d" % b.referee.handicap if b.referee.handicap else "",
+            MODE_NAMES[b.referee.mode], b.clock.tc.spec() if b.clock else "none")
+
+    def _log_referee_events(self):
+        events = self.board.referee.events
+        start = max(self._events_seen, events.start)
+        size = self.board.game.size
+        for i in range(start, events.end):
+            k = events.slot(i)
+            kind = EVENT_NAMES[events.kind[k]]
+            colour = ("", "Black", "White")[events.colour[k]] if events.colour[k] < 3 else ""
+            point = events.point[k]
+            text = kind + (" " + colour if colour else "")
+            if point:
+                text += " " + vertex(size, point)
+            arg = events.arg[k]
+            if kind in ("illegal", "warning"):
+                text += ": " + REASONS[arg].replace("_", " ")
+            elif kind == "move" and arg:
+                text += ", %d captured" % arg
+            elif kind == "end" and self.board.game.result is not None:
+                text += ": " + self.board.game.result.sgf()
+            self.log.append((events.time[k], text))
+        self._events_seen = events.end
+
+    def state(self):
+        """Everything the page draws, as JSON-ready data."""
+        with self.lock:
+            b = self.board
+            hw = self.hw
+            game = b.game
+            referee = b.referee
+            region = referee.region
+            strip = hw.strip
+            led_of = hw.leds.led_of
+            leds = []
+            if strip.frames:
+                for p in range(361):
+                    r, g, bl = strip.rgb(led_of[p])
+                    leds.append("%02x%02x%02x" % (r, g, bl) if r or g or bl else "")
+            marks = []
+            for p in range(361):
+                bits = b.marks.bits[p]
+                marks.append(next((NAMES[i] for i, k in enumerate(KINDS) if bits & k), ""))
+            clock = b.clock
+            faces = hw.display.text().split(" | ") if clock is not None else ["", ""]
+            snap = clock.snapshot(self.now_ms()) if clock is not None else None
+            return {
+                "version": self.version,
+                "rules": game.rules.name, "size": game.size, "komi": game.komi,
+                "handicap": referee.handicap, "mode": MODE_NAMES[referee.mode], "sensors": self.sensors,
+                "polarity": b.polarity,
+                "region": [region.top, region.left, region.size],
+                "state": STATE_NAMES[referee.state], "message": referee.message(),
+                "to_move": ("", "black", "white")[game.to_move], "moves": game.move_number,
+                "captures": [game.captures[1], game.captures[2]],
+                "result": game.result.sgf() if game.result is not None else "",
+                "stones": "".join(".bw"[c] for c in hw.board.stones),
+                "leds": leds, "marks": marks,
+                "clock": None if clock is None else {
+                    "spec": clock.tc.spec(), "black": faces[0], "white": faces[1],
+                    "running": ("", "black", "white")[snap.running], "paused": snap.paused,
+                    "flag": snap.flag or ""},
+                "log": ["%7.1f  %s" % (t / 1000, text) for t, text in list(self.log)[-60:]],
+            }

@@ -1,0 +1,167 @@
+"""The simulator's web page: a small HTTP server on 127.0.0.1 (standard library only).
+
+    GET  /                 the page (host_tools/web/index.html, app.js, style.css)
+    GET  /state            the board as JSON (host_tools.live LiveBoard.state)
+    GET  /events           Server-Sent Events: the state again whenever it changes
+    GET  /options          rule sets, time-control presets, modes (for the forms)
+    POST /api/point        {"p": physical point 0..360, "colour": 0|1|2}   place or lift
+    POST /api/button       {"name": "black"|"white"|"pause"|"menu"}       a finger on a button
+    POST /api/control      {"name": "pass"|"undo"|"resign_black"|...}     a referee control
+    POST /api/mode         {"mode": "casual"|"teaching"|"tournament"}
+    POST /api/new          {"rules", "size", "handicap", "time", "komi"?}
+
+Answers to POSTs are {"ok": true} or {"ok": false, "error": "..."} (status
+400 with the reason for a request that cannot be read).
+"""
+
+from __future__ import annotations
+
+import json
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+from firmware.clock import PRESETS
+from firmware.referee import MODE_NAMES
+from firmware.rules.rulesets import ALL
+
+STATIC = Path(__file__).with_name("web")
+FILES = {"/": ("index.html", "text/html; charset=utf-8"),
+         "/app.js": ("app.js", "text/javascript; charset=utf-8"),
+         "/style.css": ("style.css", "text/css; charset=utf-8")}
+KEEPALIVE_S = 10.0
+MAX_BODY = 4096
+
+
+class BadRequest(ValueError):
+    pass
+
+
+def _field(body, name, kind, choices=None):
+    value = body.get(name)
+    if not isinstance(value, kind) or isinstance(value, bool):
+        raise BadRequest("%s: expected %s" % (name, kind.__name__))
+    if choices is not None and value not in choices:
+        raise BadRequest("%s: expected one of %s" % (name, ", ".join(map(str, choices))))
+    return value
+
+
+def make_handler(live, extra_state=None):
+    """A request handler class serving ``live`` (a LiveBoard). ``extra_state()``
+    adds fields to the state (the simulator's SGF path, the logger's status)."""
+
+    def state():
+        data = live.state()
+        if extra_state is not None:
+            data.update(extra_state())
+        return data
+
+    def act(path, body):
+        if path == "/api/point":
+            p = _field(body, "p", int)
+            if not 0 <= p < 361:
+                raise BadRequest("p: expected 0..360")
+            live.toggle(p, _field(body, "colour", int, (0, 1, 2)) if "colour" in body else 0)
+            return None
+        if path == "/api/button":
+            live.press(_field(body, "name", str, ("black", "white", "pause", "menu")))
+            return None
+        if path == "/api/control":
+            name = _field(body, "name", str, ("pass", "undo", "resign_black", "resign_white", "ok", "resume"))
+            return None if live.control(name) else "not now: " + live.state()["message"]
+        if path == "/api/mode":
+            return live.command("mode", [_field(body, "mode", str, MODE_NAMES)])
+        if path == "/api/new":
+            komi = body.get("komi")
+            if komi is not None and (not isinstance(komi, (int, float)) or isinstance(komi, bool)):
+                raise BadRequest("komi: expected a number")
+            return live.new_game(_field(body, "rules", str, [r.name for r in ALL]),
+                                 _field(body, "size", int, (9, 13, 19)), _field(body, "handicap", int),
+                                 _field(body, "time", str) or "none", komi)
+        raise LookupError(path)
+
+    class Handler(BaseHTTPRequestHandler):
+        server_version = "SmartGoBoardSim"
+
+        def log_message(self, format, *args):  # noqa: A002 - the base class's name
+            pass  # the terminal shows the board's log, not every request
+
+        def _send(self, status, body, content_type):
+            self.send_response(status)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Cache-Control", "no-store")
+            self.end_headers()
+            self.wfile.write(body)
+
+        def _json(self, data, status=200):
+            self._send(status, json.dumps(data).encode(), "application/json")
+
+        def do_GET(self):  # noqa: N802 - http.server's naming
+            path = self.path.split("?", 1)[0]
+            if path in FILES:
+                name, content_type = FILES[path]
+                self._send(200, (STATIC / name).read_bytes(), content_type)
+            elif path == "/state":
+                self._json(state())
+            elif path == "/options":
+                self._json({"rules": [r.name for r in ALL], "presets": PRESETS, "modes": list(MODE_NAMES),
+                            "sizes": [9, 13, 19]})
+            elif path == "/events":
+                self._events()
+            else:
+                self._send(404, b"not found\n", "text/plain")
+
+        def _events(self):
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Cache-Control", "no-store")
+            self.end_headers()
+            version = None
+            try:
+                while not self.server.stopping:
+                    if version != live.version:
+                        data = state()
+                        version = data["version"]
+                        self.wfile.write(b"data: " + json.dumps(data).encode() + b"\n\n")
+                    else:
+                        self.wfile.write(b": keepalive\n\n")
+                    self.wfile.flush()
+                    live.wait_change(version, KEEPALIVE_S)
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the page was closed
+
+        def do_POST(self):  # noqa: N802
+            path = self.path.split("?", 1)[0]
+            try:
+                length = int(self.headers.get("Content-Length") or 0)
+                if length > MAX_BODY:
+                    raise BadRequest("request too long")
+                body = json.loads(self.rfile.read(length) or b"{}")
+                if not isinstance(body, dict):
+                    raise BadRequest("expected a JSON object")
+                error = act(path, body)
+            except LookupError:
+                self._json({"ok": False, "error": "no such action: " + path}, 404)
+            except (BadRequest, ValueError) as e:
+                self._json({"ok": False, "error": str(e)}, 400)
+            else:
+                self._json({"ok": error is None, "error": error})
+
+    return Handler
+
+
+class Server(ThreadingHTTPServer):
+    daemon_threads = True  # open event streams never hold up Ctrl-C
+    stopping = False
+
+
+def serve(live, host="127.0.0.1", port=8019, extra_state=None, tries=10):
+    """A started-up server (call serve_forever). Port 0 picks a free port; a
+    busy default port moves on to the next ones."""
+    handler = make_handler(live, extra_state)
+    for n in range(tries if port else 1):
+        try:
+            return Server((host, port + n if port else 0), handler)
+        except OSError as error:
+            last = error
+    raise OSError("cannot listen on %s:%d-%d: %s" % (host, port, port + tries - 1, last))

@@ -1,0 +1,218 @@
+// The simulator page: draws the board the server streams (/events) and sends hands and buttons (/api/...).
+"use strict";
+
+const SVG = "http://www.w3.org/2000/svg";
+const COLUMNS = "ABCDEFGHJKLMNOPQRST";
+const STARS = { 19: [3, 9, 15], 13: [3, 6, 9], 9: [2, 4, 6] };
+const board = document.getElementById("board");
+const points = [];  // per physical point: {group, led, stone}
+let regionKey = "";
+let state = null;
+
+function el(name, attrs, parent) {
+  const node = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+function gradient(defs, id, inner, outer) {
+  const g = el("radialGradient", { id, cx: "35%", cy: "30%", r: "70%" }, defs);
+  el("stop", { offset: "0%", "stop-color": inner }, g);
+  el("stop", { offset: "100%", "stop-color": outer }, g);
+}
+
+function buildBoard() {
+  const defs = el("defs", {}, board);
+  gradient(defs, "black-stone", "#555", "#000");
+  gradient(defs, "white-stone", "#fff", "#c8c8c8");
+  const glow = el("filter", { id: "glow", x: "-50%", y: "-50%", width: "200%", height: "200%" }, defs);
+  el("feGaussianBlur", { stdDeviation: "0.12" }, glow);
+  el("g", { id: "region" }, board);
+  const lines = el("g", {}, board);
+  for (let i = 1; i <= 19; i++) {
+    el("line", { class: "line", x1: 1, y1: i, x2: 19, y2: i }, lines);
+    el("line", { class: "line", x1: i, y1: 1, x2: i, y2: 19 }, lines);
+  }
+  el("g", { id: "stars" }, board);
+  el("g", { id: "labels" }, board);
+  for (let p = 0; p < 361; p++) {
+    const x = (p % 19) + 1, y = Math.floor(p / 19) + 1;
+    const group = el("g", { class: "point", "data-p": p }, board);
+    const led = el("circle", { class: "led", cx: x, cy: y, r: 0.58, filter: "url(#glow)" }, group);
+    const stone = el("circle", { cx: x, cy: y, r: 0.44, visibility: "hidden" }, group);
+    el("rect", { class: "hit", x: x - 0.5, y: y - 0.5, width: 1, height: 1 }, group);
+    const title = el("title", {}, group);
+    group.addEventListener("click", () => post("/api/point", { p, colour: chosenColour() }));
+    points.push({ group, led, stone, title });
+  }
+}
+
+function drawRegion(top, left, size) {
+  const key = `${top},${left},${size}`;
+  if (key === regionKey) return;
+  regionKey = key;
+  for (const id of ["region", "stars", "labels"]) document.getElementById(id).replaceChildren();
+  if (size < 19) {
+    el("rect", { class: "region", x: left + 0.5, y: top + 0.5, width: size, height: size, rx: 0.2 },
+       document.getElementById("region"));
+  }
+  const stars = document.getElementById("stars");
+  for (const r of STARS[size] || []) {
+    for (const c of STARS[size] || []) el("circle", { class: "star", cx: left + c + 1, cy: top + r + 1, r: 0.1 }, stars);
+  }
+  const labels = document.getElementById("labels");
+  for (let i = 0; i < size; i++) {
+    const x = left + i + 1, y = top + i + 1;
+    const col = COLUMNS[i], row = String(size - i);
+    if (size === 19) {
+      el("text", { class: "label", x, y: 0.45 }, labels).textContent = col;
+      el("text", { class: "label", x, y: 19.55 }, labels).textContent = col;
+      el("text", { class: "label", x: 0.4, y }, labels).textContent = row;
+      el("text", { class: "label", x: 19.6, y }, labels).textContent = row;
+    } else {
+      el("text", { class: "label edge", x, y: top + 0.4 }, labels).textContent = col;
+      el("text", { class: "label edge", x: left + 0.4, y }, labels).textContent = row;
+    }
+  }
+  for (let p = 0; p < 361; p++) {
+    const r = Math.floor(p / 19) - top, c = (p % 19) - left;
+    const inside = r >= 0 && c >= 0 && r < size && c < size;
+    if (inside) points[p].group.setAttribute("data-vertex", COLUMNS[c] + (size - r));
+    else points[p].group.removeAttribute("data-vertex");
+  }
+}
+
+function ledColour(hex) {
+  // The LED frame is dim on purpose (brightness cap, gamma): show its hue at full strength.
+  const v = [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16));
+  const m = Math.max(...v) || 1;
+  return "rgb(" + v.map((x) => Math.round((x * 255) / m)).join(",") + ")";
+}
+
+function render(s) {
+  state = s;
+  drawRegion(s.region[0], s.region[1], s.region[2]);
+  for (let p = 0; p < 361; p++) {
+    const pt = points[p];
+    const stone = s.stones[p];
+    pt.stone.setAttribute("visibility", stone === "." ? "hidden" : "visible");
+    pt.stone.setAttribute("class", stone === "b" ? "black" : stone === "w" ? "white" : "");
+    const led = s.leds.length ? s.leds[p] : "";
+    pt.led.setAttribute("class", led ? "led on" : "led");
+    if (led) pt.led.setAttribute("fill", ledColour(led));
+    pt.group.setAttribute("data-stone", stone);
+    pt.group.setAttribute("data-led", led);
+    pt.group.setAttribute("data-mark", s.marks[p]);
+    const vertex = pt.group.getAttribute("data-vertex") || "outside the game";
+    pt.title.textContent = vertex + (s.marks[p] ? " — " + s.marks[p].replace("_", " ") : "");
+  }
+  const message = document.getElementById("message");
+  message.textContent = s.result ? `Game over: ${s.result}` : s.message;
+  message.className = /lift|put|wrong|not accepted|remove/.test(s.message) ? "alert" : "";
+  text("info-rules", `${s.rules}, ${s.size}×${s.size}, komi ${s.komi}` + (s.handicap ? `, handicap ${s.handicap}` : ""));
+  text("info-moves", `${s.moves} (${s.to_move} to play)`);
+  text("info-captures", `black ${s.captures[0]}, white ${s.captures[1]}`);
+  text("info-result", s.result || "–");
+  text("info-sgf", s.sgf || "–");
+  document.getElementById("mode").value = s.mode;
+  document.getElementById("sensing").textContent = s.polarity
+    ? "polarity sensors: the board reads each stone's colour"
+    : "presence sensors: the board sees stones, not colours";
+  renderClock(s.clock);
+  document.body.dataset.moves = s.moves;
+  document.body.dataset.state = s.state;
+  const log = document.getElementById("log");
+  const atEnd = log.scrollTop + log.clientHeight >= log.scrollHeight - 4;
+  log.textContent = s.log.join("\n");
+  if (atEnd) log.scrollTop = log.scrollHeight;
+}
+
+function renderClock(clock) {
+  for (const side of ["black", "white"]) {
+    const face = document.getElementById("clock-" + side);
+    if (!clock) {
+      face.querySelector(".time").textContent = "no clock";
+      face.querySelector(".extra").textContent = "press = pass / end of move";
+      face.className = "face";
+      continue;
+    }
+    // The device's display, as text: "B 29:58 3 ot *" (time, periods or stones, overtime, running).
+    const words = clock[side].split(/\s+/).slice(1).filter((w) => w !== "*" && w !== "=");
+    face.querySelector(".time").textContent = words[0] || "";
+    const periods = /^(byoyomi|tv|ing)/.test(clock.spec) ? " periods" : /^canadian/.test(clock.spec) ? " stones" : "";
+    face.querySelector(".extra").textContent = words.slice(1)
+      .map((w) => (/^\d+$/.test(w) ? w + periods : { ot: "overtime", LAST: "last period", FLAG: "flag fell" }[w] || w))
+      .join(" · ");
+    face.className = "face" + (clock.running === side ? " running" : "") + (clock.paused ? " paused" : "")
+      + (clock.flag === side[0].toUpperCase() ? " flag" : "");
+    face.dataset.time = words[0] || "";
+  }
+}
+
+function text(id, value) {
+  document.getElementById(id).textContent = value;
+}
+
+function chosenColour() {
+  return Number(document.querySelector('input[name="colour"]:checked').value);
+}
+
+let errorTimer = 0;
+async function post(path, body) {
+  let answer;
+  try {
+    const response = await fetch(path, {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+    });
+    answer = await response.json();
+  } catch (e) {
+    answer = { ok: false, error: "the simulator does not answer (stopped?)" };
+  }
+  const box = document.getElementById("error");
+  box.textContent = answer.ok ? "" : answer.error;
+  clearTimeout(errorTimer);
+  if (!answer.ok) errorTimer = setTimeout(() => (box.textContent = ""), 6000);
+  return answer;
+}
+
+async function setupForms() {
+  const options = await (await fetch("/options")).json();
+  const mode = document.getElementById("mode");
+  for (const m of options.modes) mode.appendChild(new Option(m, m));
+  mode.addEventListener("change", () => post("/api/mode", { mode: mode.value }));
+  const form = document.getElementById("new-form");
+  for (const r of options.rules) form.rules.appendChild(new Option(r, r));
+  const presets = document.getElementById("presets");
+  for (const [name, spec] of Object.entries(options.presets)) presets.appendChild(new Option(spec, name));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const body = { rules: form.rules.value, size: Number(form.size.value), handicap: Number(form.handicap.value),
+                   time: form.time.value.trim() || "none" };
+    if (form.komi.value !== "") body.komi = Number(form.komi.value);
+    const answer = await post("/api/new", body);
+    if (answer.ok) document.getElementById("new-game").open = false;
+  });
+  if (state) {
+    form.rules.value = state.rules;
+    form.size.value = String(state.size);
+    form.time.value = state.clock ? state.clock.spec : "none";
+  }
+  for (const b of document.querySelectorAll("[data-button]")) {
+    b.addEventListener("click", () => post("/api/button", { name: b.dataset.button }));
+  }
+  for (const b of document.querySelectorAll("[data-control]")) {
+    b.addEventListener("click", () => post("/api/control", { name: b.dataset.control }));
+  }
+}
+
+function connect() {
+  const badge = document.getElementById("connection");
+  const events = new EventSource("/events");
+  events.onopen = () => { badge.textContent = "live"; badge.className = "badge live"; };
+  events.onmessage = (e) => render(JSON.parse(e.data));
+  events.onerror = () => { badge.textContent = "reconnecting…"; badge.className = "badge"; };
+}
+
+buildBoard();
+fetch("/state").then((r) => r.json()).then((s) => { render(s); setupForms(); connect(); });
