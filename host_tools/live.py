@@ -91,7 +91,8 @@ class LiveBoard:
                     self._releases.remove((due, index))
             self.board.step(now)
             self._log_referee_events()
-            seen = (self.hw.strip.shown, self.hw.display.text(), self.board.referee.message(),
+            faces = self.hw.display.text() if self.board.clock is not None else ""
+            seen = (self.hw.strip.shown, faces, self.board.referee.message(),
                     self.board.game.move_number, self.board.referee.state, len(self.log))
             if seen != self._seen:
                 self._seen = seen

@@ -129,7 +129,8 @@ def run_live(args, out=sys.stdout, err=sys.stderr) -> int:
         logger.terminate()
         line.close()
         return 1
-    signal.signal(signal.SIGTERM, _interrupt)  # a kill stops as cleanly as Ctrl-C
+    for signum in (signal.SIGINT, signal.SIGTERM):  # also when started with SIGINT ignored (a background job)
+        signal.signal(signum, _interrupt)
     for thread in threads:
         thread.start()
     url = "http://%s:%d/" % server.server_address[:2]

@@ -216,5 +216,8 @@ class SimClockDisplay(ClockDisplay):
         self.shown.append(self.text())
 
     def text(self):
-        """The frame as text: '<black> | <white>' (' *' running, ' =' paused, ' ot' period or delay, ' LAST' last period)."""
+        """The frame as text: '<black> | <white>' (' *' running, ' =' paused, ' ot' period or delay, ' LAST' last period);
+        'B | W' before the first frame."""
+        if self.last[0] == 0xFF:
+            return "B | W"
         return _text(self.last, 0, "B") + " | " + _text(self.last, 12, "W")

@@ -6,11 +6,14 @@ presses the clocks, checks the clock faces moved, stops with Ctrl-C and reads th
 logger left in the games folder. The screenshot is kept in build/artifacts/.
 """
 
+import json
 import os
+import shlex
 import signal
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 
 import pytest
@@ -25,39 +28,97 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
-def start_sim(tmp_path, *args):
-    """The simulator on a free port; returns (process, page URL)."""
-    proc = subprocess.Popen([sys.executable, "-m", "host_tools.sim", "--no-browser", "--port", "0",
-                             "--games", str(tmp_path / "games"), *args],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    line = proc.stdout.readline()
-    if "http://" not in line:
-        proc.kill()
-        raise AssertionError("the simulator did not start: " + line + proc.stderr.read())
-    return proc, line.split()[-1]
+def start_sim(tmp_path, *args, make=False):
+    """The simulator on a free port (through ``make sim`` if asked); returns (process, page URL)."""
+    args = ["--no-browser", "--port", "0", "--games", str(tmp_path / "games"), *args]
+    if make:
+        command = ["make", "--no-print-directory", "sim", "ARGS=" + " ".join(shlex.quote(a) for a in args)]
+    else:
+        command = [sys.executable, "-m", "host_tools.sim", *args]
+    proc = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=make)  # make's children get the Ctrl-C as a group
+    for line in proc.stdout:
+        if "http://" in line:
+            return proc, line.split()[-1]
+    proc.kill()
+    raise AssertionError("the simulator did not start: " + proc.stderr.read())
 
 
-def stop_sim(proc):
+def get(url):
+    return urllib.request.urlopen(url, timeout=10).read().decode()
+
+
+def post(url, body):
+    request = urllib.request.Request(url, json.dumps(body).encode(), {"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return answer.status, json.loads(answer.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+def stop_sim(proc, group=False):
     """Ctrl-C, as a user would; returns what it printed."""
-    proc.send_signal(signal.SIGINT)
+    if group:
+        os.killpg(proc.pid, signal.SIGINT)
+    else:
+        proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=20)
-    assert proc.returncode == 0, err
-    assert "Traceback" not in err
+    assert proc.returncode == (-signal.SIGINT if group else 0), err  # make reports the Ctrl-C it passed on
+    assert "Traceback" not in err, err
     return out
 
 
-def test_no_browser_serves_the_page(tmp_path):
-    proc, url = start_sim(tmp_path, "--size", "13", "--rules", "korean")
+def test_make_sim_no_browser_serves_the_page(tmp_path):
+    proc, url = start_sim(tmp_path, "--size", "13", "--rules", "korean", make=True)
     try:
-        page = urllib.request.urlopen(url, timeout=10).read().decode()
-        assert "<svg id=\"board\"" in page
-        script = urllib.request.urlopen(url + "app.js", timeout=10).read().decode()
-        assert "EventSource" in script
-        state = urllib.request.urlopen(url + "state", timeout=10).read().decode()
-        assert '"rules": "korean"' in state and '"size": 13' in state
+        assert '<svg id="board"' in get(url)
+        assert "EventSource" in get(url + "app.js")
+        state = json.loads(get(url + "state"))
+        assert state["rules"] == "korean" and state["size"] == 13 and state["moves"] == 0
     finally:
-        out = stop_sim(proc)
+        out = stop_sim(proc, group=True)
     assert "stopped" in out
+
+
+def test_bad_requests_are_answered_and_change_nothing(tmp_path):
+    proc, url = start_sim(tmp_path, "--size", "9")
+    try:
+        assert post(url + "api/point", {"p": 400}) == (400, {"ok": False, "error": "p: expected 0..360"})
+        status, answer = post(url + "api/new", {"rules": "japanese", "size": 9, "handicap": 0, "time": "byoyomi 5x"})
+        assert status == 200 and not answer["ok"] and "5x" in answer["error"]
+        status, answer = post(url + "api/frob", {})
+        assert status == 404 and "frob" in answer["error"]
+        request = urllib.request.Request(url + "api/button", b"{not json", {"Content-Type": "application/json"})
+        with pytest.raises(urllib.error.HTTPError) as bad:
+            urllib.request.urlopen(request, timeout=10)
+        assert bad.value.code == 400
+        state = json.loads(get(url + "state"))
+        assert state["size"] == 9 and state["clock"] is None and state["moves"] == 0
+        assert any("new game refused" in line for line in state["log"])
+        assert post(url + "api/new", {"rules": "chinese", "size": 13, "handicap": 3, "time": "fischer 5m +10s"}) == (
+            200, {"ok": True, "error": None})
+        state = json.loads(get(url + "state"))
+        assert (state["rules"], state["size"], state["handicap"]) == ("chinese", 13, 3)
+        assert state["clock"]["spec"] == "fischer 5m +10s" and state["state"] == "setup"
+    finally:
+        stop_sim(proc)
+
+
+def test_a_script_drives_the_live_board(tmp_path):
+    script = tmp_path / "game.script"
+    script.write_text("100 place E5\n700 place C3\n1300 place G7\n2000 lift E5\n")  # 600 ms apart: settled
+    proc, url = start_sim(tmp_path, "--size", "9", "--script", str(script), "--speed", "2")
+    try:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            state = json.loads(get(url + "state"))
+            if state["moves"] == 3 and state["message"] == "put the stone back":
+                break
+            time.sleep(0.1)
+        assert state["moves"] == 3 and state["message"] == "put the stone back", state
+    finally:
+        stop_sim(proc)
 
 
 def test_a_bad_time_spec_is_refused_before_anything_starts(tmp_path):
