@@ -29,10 +29,11 @@ def _near(size, pt, rng):
 
 
 def script_lines(size, moves, handicap=(), rules="japanese", seed=1, polarity=False,
-                 settle_ms=150, late_lift=0.3):
+                 settle_ms=150, late_lift=0.3, clock=False):
     """Physical event lines for a game: ``moves`` as (colour, point) with
     PASS for passes, ``handicap`` the black stones placed first. Two moves of
     one colour in a row get a pass (a clock press) of the other in between.
+    With ``clock`` every move ends with its player's press.
     Returns (lines, moves as the board will record them)."""
     rng = random.Random(seed)
     game = Game(size, rules, strict_turns=False)
@@ -104,6 +105,9 @@ def script_lines(size, moves, handicap=(), rules="japanese", seed=1, polarity=Fa
             add(lift_at, f"lift {vertex(size, pending_late)}")
             t = max(t, lift_at + settle_ms)
             pending_late = None
+        if clock:  # the press after the stone is down (and settled)
+            t = max(t, lift_at, t + settle_ms + rng.randint(100, 500))
+            add(t, f"press {_NAMES[colour]}")
     if pending_late:
         add(t + 500, f"lift {vertex(size, pending_late)}")
     timed.sort()
@@ -111,7 +115,7 @@ def script_lines(size, moves, handicap=(), rules="japanese", seed=1, polarity=Fa
 
 
 def main(argv=None):
-    """python -m host_tools.physical RECORD.sgf [--polarity] [--seed N]: print
+    """python -m host_tools.physical RECORD.sgf [--polarity] [--clock] [--seed N]: print
     the physical event script of a game record (stops at its first illegal move)."""
     import argparse
     import sys
@@ -125,6 +129,7 @@ def main(argv=None):
     parser.add_argument("--polarity", action="store_true", help="say each stone's colour (Hall sensors)")
     parser.add_argument("--seed", type=int, default=1, help="randomness of the hands (default 1)")
     parser.add_argument("--rules", default="japanese")
+    parser.add_argument("--clock", action="store_true", help="a game clock: every move ends with a press")
     args = parser.parse_args(argv)
     try:
         record = sgf.read(args.record.read_bytes())
@@ -145,7 +150,7 @@ def main(argv=None):
             break
         moves.append((colour, pt))
     lines, _expected = script_lines(record.size, moves, handicap, rules=args.rules, seed=args.seed,
-                                    polarity=args.polarity)
+                                    polarity=args.polarity, clock=args.clock)
     print(f"# {args.record.name}: {len(moves)} moves, handicap {len(handicap)}")
     print("\n".join(lines))
     return 0

@@ -30,15 +30,16 @@ def recorded(game):
     return [(move_colour(hist.moves[k]), move_point(hist.moves[k])) for k in range(1, hist.length)]
 
 
-def play_physically(record, polarity, hardware="fast"):
+def play_physically(record, polarity, hardware="fast", clock=False):
     _game, illegal_at, _error = replay(record, "japanese")
     moves = record.moves[:illegal_at] if illegal_at is not None else record.moves  # the board refuses the rest
     handicap = record.black if record.black and not record.white else ()
     lines, expected = script_lines(record.size, moves, handicap, polarity=polarity,
-                                   seed=zlib.crc32(record.name.encode()))
+                                   seed=zlib.crc32(record.name.encode()), clock=clock)
     events, errors = parse(lines, record.size)
     assert not errors
-    sim = Simulation(record.size, "japanese", handicap=len(handicap), polarity=polarity, hardware=hardware)
+    sim = Simulation(record.size, "japanese", handicap=len(handicap), polarity=polarity, hardware=hardware,
+                     clock=clock)
     sim.run(events)
     return sim, expected, lines
 
@@ -52,6 +53,13 @@ def test_recorded_move_for_move(record):
             (i for i, (a, b) in enumerate(zip(got, expected, strict=False)) if a != b), len(got)))
         assert sim.referee.nmissing == sim.referee.nextra == 0
         assert sum(" hover " in line for line in lines) > len(expected) // 2  # the hands really slid
+
+
+@pytest.mark.parametrize("record", GAMES[::20], ids=lambda r: r.name[:-4])
+def test_with_a_clock_every_move_ends_with_a_press(record):
+    sim, expected, lines = play_physically(record, False, clock=True)
+    assert recorded(sim.game) == expected
+    assert sum(" press " in line for line in lines) >= len(expected)
 
 
 def test_the_real_74hc165_driver_end_to_end():
