@@ -51,7 +51,8 @@ def build_parser():
     parser.add_argument("--no-browser", action="store_true", help="live board: do not open a browser")
     parser.add_argument("--games", type=Path, default=Path("games"),
                         help="live board: folder the logger writes SGF files to (default: games)")
-    parser.add_argument("--speed", type=float, default=1.0, help="live board: --script time runs this much faster")
+    parser.add_argument("--speed", type=float, default=1.0, help="live board: --script time runs this much faster (above ~1.4 hands get quicker "
+                             "than the sensors' settle time, as real hands never are)")
     parser.add_argument("--rules", default="japanese", help="rule set: " + ", ".join(r.name for r in ALL))
     parser.add_argument("--size", type=int, default=19, help="board size, 5..19 (a region of the 19x19 board)")
     parser.add_argument("--komi", type=float, default=None, help="komi (default: the rule set's)")

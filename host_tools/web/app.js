@@ -194,6 +194,7 @@ async function setupForms() {
     if (answer.ok) document.getElementById("new-game").open = false;
   });
   if (state) {
+    mode.value = state.mode;
     form.rules.value = state.rules;
     form.size.value = String(state.size);
     form.time.value = state.clock ? state.clock.spec : "none";
