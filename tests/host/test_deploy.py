@@ -1,10 +1,12 @@
-"""`make deploy` end to end: mpremote flashes a simulated board (the MicroPython WebAssembly REPL
-behind tests/mp/repl_bridge.mjs), which then imports and runs the deployed .mpy bundle."""
+"""`make deploy` end to end: mpremote flashes a simulated board over a pty (the MicroPython
+WebAssembly REPL, tests/mp/pty_board.py), which then imports and runs the deployed .mpy bundle."""
 
 import json
 import subprocess
 
 import pytest
+
+from tests.mp.pty_board import PtyBoard
 
 from .conftest import ROOT
 
@@ -30,13 +32,9 @@ print(json.dumps({'files': walk('/lib/firmware'), 'main': main, 'to_move': g.to_
 
 @pytest.fixture(scope="module")
 def board():
-    """socket://127.0.0.1:PORT of a fresh simulated board."""
-    bridge = subprocess.Popen(["node", "tests/mp/repl_bridge.mjs"], cwd=ROOT, stdout=subprocess.PIPE, text=True)
-    try:
-        yield bridge.stdout.readline().strip()
-    finally:
-        bridge.kill()
-        bridge.wait()
+    """The serial port (a pty) of a fresh simulated board."""
+    with PtyBoard() as port:
+        yield port
 
 
 def mpremote(port, *args):
@@ -46,7 +44,6 @@ def mpremote(port, *args):
 
 
 def test_make_deploy_flashes_a_board_that_then_runs_the_bundle(board):
-    assert board.startswith("socket://127.0.0.1:")
     done = subprocess.run(["make", "--no-print-directory", "deploy", "PORT=" + board, "RESET=soft"], cwd=ROOT,
                           capture_output=True, text=True, timeout=180)
     assert done.returncode == 0, done.stdout + done.stderr
