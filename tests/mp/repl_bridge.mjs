@@ -21,7 +21,7 @@ const RAW_PASTE = [0x05, 0x41, 0x01]; // Ctrl-E "A" Ctrl-A
 const ERRNO = { 20: [17, "EEXIST"], 28: [22, "EINVAL"], 31: [21, "EISDIR"], 44: [2, "ENOENT"], 54: [20, "ENOTDIR"], 55: [39, "ENOTEMPTY"] };
 
 let out = []; // REPL output not yet sent
-let raw = false; // the REPL mode, followed from the Ctrl-A / Ctrl-B bytes the client sends
+let raw = false; // the REPL mode, followed from the Ctrl-A / Ctrl-B bytes the host sends
 let held = []; // the start of a raw-paste request, not yet given to the REPL
 let paste = null; // the code of a raw paste being received
 const WINDOW = 512;
