@@ -122,7 +122,7 @@ def test_schematic_svgs_are_generated_and_committed():
     from hardware import diagrams
 
     svgs = diagrams.svgs()
-    assert set(svgs) == {"cell_74hc165", "cell_hall_mux", "cell_led", "mcu"}
+    assert set(svgs) == {"cell_74hc165", "cell_hall_mux", "cell_matrix", "cell_led", "mcu"}
     for name, text in svgs.items():
         assert text.startswith("<svg") and "</svg>" in text, name
         assert (HW / "diagrams" / (name + ".svg")).read_text() == text, "run make hardware"
