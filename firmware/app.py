@@ -12,6 +12,12 @@ Data flows one way:
     Marks -> LEDs -> pixels                       (every LED_MS, only when changed)
     Game -> Link -> host; host commands -> Board  (every LINK_MS, never blocking)
 
+Diagnostics mode (``diagnose(on, now_ms)``: the host's ``diag on|off``, or
+PAUSE and MENU held together for DIAG_HOLD_MS): the sensor drives
+firmware/diagnostics.py instead of the referee and the LEDs show its own
+marks; BLACK starts the check again, MENU flags the dead sensors. Leaving
+returns to the game as it was.
+
 ``step(now_ms)`` runs whatever is due at ``now_ms`` (tests and the
 simulator call it with simulated time); ``run()`` is the device's asyncio
 loop, one task per concern, with an exception handler that reports a failing
@@ -23,6 +29,7 @@ import time
 from micropython import const
 
 from .clock import Clock
+from .diagnostics import Diagnostics
 from .leds import CASUAL as CASUAL_LEDS
 from .leds import TEACHING as TEACHING_LEDS
 from .leds import TOURNAMENT as TOURNAMENT_LEDS
@@ -49,6 +56,8 @@ _B_BLACK = const(0)
 _B_WHITE = const(1)
 _B_PAUSE = const(2)
 _B_MENU = const(3)
+_DIAG_KEYS = const(0b1100)  # PAUSE and MENU
+DIAG_HOLD_MS = const(3000)
 
 
 class Board:
@@ -73,6 +82,8 @@ class Board:
         self.set_mode(mode)
         self._next_scan = self._next_tick = self._next_led = self._next_display = self._next_link = 0
         self.errors = 0  # task failures reported and survived
+        self.diag = None  # a Diagnostics while in diagnostics mode
+        self._diag_held = False  # the current PAUSE+MENU hold has already acted
 
     def new_game(self, size=19, rules="japanese", komi=None, handicap=0, mode=CASUAL, time_spec="none",
                  players=None):
@@ -132,6 +143,9 @@ class Board:
 
     def scan(self, now_ms):
         """Read the sensors; hand a changed settled frame to the referee."""
+        if self.diag is not None:
+            self.diag.step(now_ms)
+            return False
         scanner = self.scanner
         if not scanner.scan(now_ms):
             if scanner.pending and self.referee.mode == TEACHING:
@@ -148,6 +162,7 @@ class Board:
         buttons = getattr(hw, "buttons", None)
         if buttons is not None:
             pressed = buttons.poll(now_ms)
+            self._diag_keys(buttons, now_ms)
             if pressed:
                 changed = self._buttons(pressed, buttons, now_ms)
         clock = self.clock
@@ -165,7 +180,38 @@ class Board:
                 changed = True
         return changed
 
+    def diagnose(self, on, now_ms):
+        """Enter (on) or leave diagnostics mode. Entering is refused (False) while a game is
+        in progress (moves played or the clock started, and no result)."""
+        if not on:
+            self.diag = None
+            return True
+        if self.game.phase != OVER and (self.game.move_number or self.started):
+            return False
+        if self.diag is None:
+            self.diag = Diagnostics(self.hw.sensor, Marks())
+            self.diag.reset(now_ms)
+        return True
+
+    def _diag_keys(self, buttons, now_ms):
+        # PAUSE and MENU held together for DIAG_HOLD_MS enter or leave diagnostics, once per hold.
+        if buttons.bits & _DIAG_KEYS != _DIAG_KEYS:
+            self._diag_held = False
+            return
+        at = buttons.at
+        since = at[_B_MENU] if time.ticks_diff(at[_B_MENU], at[_B_PAUSE]) > 0 else at[_B_PAUSE]
+        if not self._diag_held and time.ticks_diff(now_ms, since) >= DIAG_HOLD_MS:
+            self._diag_held = True
+            self.diagnose(self.diag is None, now_ms)
+
     def _buttons(self, pressed, buttons, now_ms):
+        diag = self.diag
+        if diag is not None:
+            if pressed & (1 << _B_BLACK):
+                diag.reset(now_ms)
+            if pressed & (1 << _B_MENU):
+                diag.check_dead()
+            return False
         referee = self.referee
         clock = self.clock
         changed = False
@@ -212,7 +258,8 @@ class Board:
         hw = self.hw
         leds = getattr(hw, "leds", None)
         strip = getattr(hw, "strip", None)
-        if leds is not None and strip is not None and leds.update(self.marks, now_ms):
+        marks = self.marks if self.diag is None else self.diag.marks
+        if leds is not None and strip is not None and leds.update(marks, now_ms):
             strip.show(leds.frame)
 
     def show_clock(self, now_ms):
@@ -251,7 +298,7 @@ class Board:
 
 class HostCommands:
     """What the board does with a host's commands (the link's ``control``):
-    ``new``, ``mode``, ``show``, ``end``, ``time``. Returns None when done,
+    ``new``, ``mode``, ``show``, ``end``, ``time``, ``diag``. Returns None when done,
     or (error code, detail) naming the problem."""
 
     def __init__(self, board):
@@ -302,6 +349,10 @@ class HostCommands:
             snap = clock.snapshot(now_ms)
             for colour, side, ms in ((1, snap.black, int(args[0])), (2, snap.white, int(args[1]))):
                 clock.adjust(colour, ms - side.main_ms, now_ms)
+            return None
+        if name == "diag":
+            if not board.diagnose(args[0] == "on", now_ms):
+                return E_STATE, "a game is in progress: end it first"
             return None
         return E_UNKNOWN, name
 

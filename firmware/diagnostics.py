@@ -22,12 +22,17 @@ point is to see exactly what each sensor reads.
   counts; ``outliers(baseline, limit)`` lists the points whose quiet level
   is more than ``limit`` counts from the mean (a misplaced sensor, a magnet
   nearby, a wrong part).
+- ``step(now_ms)``: the board's diagnostics mode (firmware/app.py), once per
+  scan: ``scan()``, then flag every point in ``bad``: the Hall outliers found
+  by ``reset()``, the stuck points once ``stuck_ms`` has passed, and the dead
+  points once ``check_dead()`` is called (after the walk-over).
 """
 
 import time
 
 from micropython import const
 
+from .board_config import HALL_OFF
 from .marks import ERROR, HINT
 
 _UNUSED = const(0xFFFF)
@@ -53,6 +58,8 @@ class Diagnostics:
         self._always = bytearray(points)  # 1 while the point has read a stone on every scan
         self._start = 0
         self.scans = 0
+        self.bad = []  # points step() flags
+        self._stuck_checked = False
 
     def reset(self, now_ms):
         """Start a check: forget what was seen (do it with the board empty)."""
@@ -61,6 +68,22 @@ class Diagnostics:
             self._always[p] = 1
         self._start = now_ms
         self.scans = 0
+        baseline = getattr(self.sensor, "baseline", None)
+        self.bad = [] if baseline is None else outliers(baseline, HALL_OFF, self.points)
+        self._stuck_checked = False
+
+    def step(self, now_ms):
+        """One scan of the diagnostics mode: light the readings, flag the points in ``bad``."""
+        self.scan()
+        if not self._stuck_checked and time.ticks_diff(now_ms, self._start) >= self.stuck_ms:
+            self._stuck_checked = True
+            self.bad.extend(self.stuck(now_ms))
+        self.flag(self.bad)
+
+    def check_dead(self):
+        """Add the dead points to ``bad`` (after a stone has walked over every point)."""
+        bad = self.bad
+        bad.extend([p for p in self.dead() if p not in bad])
 
     def scan(self):
         """Read every point once and light it; returns how many points read a stone."""

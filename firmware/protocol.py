@@ -16,7 +16,7 @@ Host to board, one command per line, an optional `` *<crc>`` the same way
 
     hello | state | resend <N> | mode <casual|teaching|tournament>
     new key=value ... | show <hint|mark|clear> [vertex ...] | end [result]
-    time <black_ms> <white_ms> [<black_periods> <white_periods>]
+    time <black_ms> <white_ms> [<black_periods> <white_periods>] | diag <on|off>
 
 Contract: encoders return bytes (or fill a caller's preallocated
 ``Writer``); ``LineParser`` is fed bytes in any chunks and hands back whole
@@ -41,7 +41,7 @@ E_STATE = "state"
 E_CRC = "crc"
 E_TOO_OLD = "too_old"
 
-COMMANDS = ("hello", "state", "resend", "mode", "new", "show", "end", "time")
+COMMANDS = ("hello", "state", "resend", "mode", "new", "show", "end", "time", "diag")
 MODES = ("casual", "teaching", "tournament")
 NEW_KEYS = ("rules", "size", "komi", "handicap", "time", "pb", "pw", "ev", "ro", "dt")
 
@@ -376,6 +376,9 @@ def parse_command(line):
         for a in args:
             if not _is_uint(a):
                 return None, (E_MALFORMED, "time needs 2 or 4 numbers")
+    elif name == "diag":
+        if len(args) != 1 or args[0] not in ("on", "off"):
+            return None, (E_MALFORMED, "diag needs on or off")
     return name, args
 
 

@@ -22,7 +22,7 @@ PARTS = {
     ("74LS125", "74AHCT125"): ("LED data level shifter 3.3 V -> 5 V", "SN74AHCT125DR"),
     ("C", "100nF"): ("decoupling (one per LED and per IC)", "100 nF X7R 0603"),
     ("R", "330R"): ("series resistor on the LED data line", "330 R 0603"),
-    ("R", "4k7"): ("I2C pull-ups for the display", "4.7 k 0603"),
+    ("R", "4k7"): ("I2C pull-ups (display; matrix: expanders)", "4.7 k 0603"),
     ("R", "100R"): ("buzzer series resistor", "100 R 0603"),
     ("WS2812B", "WS2812B"): ("one LED under every intersection", "WS2812B-5050 (or SK6812)"),
     ("SW_Push", None): ("clock and control buttons", "6 mm tactile switch"),
@@ -37,6 +37,9 @@ PARTS = {
     ("CD74HC4067M", "74HC4067"): ("analog muxes: 23 first level + 2 second level", "CD74HC4067M96"),
     ("DRV5055A1xLPGxQ1", "AH49E"): ("analog Hall sensor under every intersection", "AH49E (SS49E class, TO-92S)"),
     ("Conn_01x03", "3.3V 3A buck module"): ("3.3 V supply of the Hall sensors", "5 V -> 3.3 V 3 A buck module"),
+    ("MCP23017_SO", "MCP23017"): ("I2C I/O expanders: 2 drive the rows, 2 read the columns", "MCP23017-E/SO"),
+    ("SW_Reed", "reed switch"): ("stone presence under every intersection (matrix)", "reed switch (e.g. MKA-14103)"),
+    ("D", "1N4148W"): ("one diode per switch: no ghost stones", "1N4148W SOD-123"),
 }
 
 # Supply currents that are hardware facts, not firmware settings (datasheet typical values).
@@ -45,6 +48,7 @@ DISPLAY_MA = 20  # SSD1306 128x64, about half the pixels lit
 HC165_MA = 0.08  # 74HC165 quiescent (max at 25 C, per chip)
 HC4067_MA = 0.08  # 74HC4067 quiescent
 AH49E_MA = 6  # AH49E supply current, typical (10 max)
+MCP23017_MA = 1  # MCP23017 active at 400 kHz (datasheet max)
 SWITCH_MA = 3.3 / 10  # a closed reed switch into its 10 k pull-down
 
 
@@ -89,6 +93,7 @@ def power_budget():
         ("shift: %d switches closed (10 k pull-downs)" % points, "3V3", round(points * SWITCH_MA)),
         ("hall: %d x AH49E" % points, "3V3_HALL", points * AH49E_MA),
         ("hall: 25 x 74HC4067", "3V3", round(25 * HC4067_MA)),
+        ("matrix: 4 x MCP23017", "3V3", 4 * MCP23017_MA),
     ]
     return rows
 
@@ -101,6 +106,7 @@ def totals():
     return {
         "shift": common + round(cfg.SR_CHIPS * HC165_MA) + round(points * SWITCH_MA),
         "hall": common + points * AH49E_MA + round(25 * HC4067_MA),
+        "matrix": common + 4 * MCP23017_MA,
     }
 
 

@@ -1,6 +1,6 @@
 """The board's netlist as code (SKiDL + KiCad's symbol library), one per sensing variant.
 
-    python -m hardware.netlist            # writes hardware/netlists/{shift,hall}.net, runs ERC
+    python -m hardware.netlist            # writes hardware/netlists/{shift,hall,matrix}.net, runs ERC
     python -m hardware.netlist --check    # ERC only, exit 1 on any ERC error
 
 Every GPIO number comes from firmware/board_config.py (the one source of
@@ -11,6 +11,9 @@ Variants (the sensing alternatives of board_config.SENSORS):
   a closed switch pulls its input to 3V3, a 10k network pulls it down.
 - ``hall``: 361 AH49E-class ratiometric Hall sensors through 23 + 2
   74HC4067 muxes into ADC0/ADC1 (firmware/drivers/hall.py's wiring).
+- ``matrix``: 361 reed switches in a 19 x 19 diode matrix: 2 MCP23017 I2C
+  expanders drive the rows, 2 read the columns with their own pull-ups
+  (firmware/drivers/matrix.py's wiring).
 
 Common to both: the WS2812B chain (5 V, a 100 nF cap per LED, data through
 one 74AHCT125 gate and a 330 R resistor), four buttons to ground, the
@@ -47,7 +50,7 @@ erc_logger.stop_file_output()  # no .log/.erc files beside the caller: the resul
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "netlists")
-VARIANTS = ("shift", "hall")
+VARIANTS = ("shift", "hall", "matrix")
 
 FOOTPRINTS = {
     "Conn_02x20_Odd_Even": "Module:RaspberryPi_Pico_Common_THT",
@@ -63,6 +66,8 @@ FOOTPRINTS = {
     "74LS125": "Package_SO:SOIC-14_3.9x8.7mm_P1.27mm",
     "74HC165": "Package_SO:SOIC-16_3.9x9.9mm_P1.27mm",
     "CD74HC4067M": "Package_SO:SOIC-24W_7.5x15.4mm_P1.27mm",
+    "MCP23017_SO": "Package_SO:SOIC-28W_7.5x17.9mm_P1.27mm",
+    "D": "Diode_SMD:D_SOD-123",
     "WS2812B": "LED_SMD:LED_WS2812B_PLCC4_5.0x5.0mm_P3.2mm",
     "DRV5055A1xLPGxQ1": "Package_TO_SOT_THT:TO-92_Inline",
     "SW_Reed": "Sensor:Reed_Switch_Glass_THT",
@@ -130,6 +135,8 @@ class Board:
             self._shift()
         elif self.variant == "hall":
             self._hall()
+        elif self.variant == "matrix":
+            self._matrix()
         else:
             raise ValueError("unknown variant %r" % self.variant)
         for gpio, pin in PICO_GPIO.items():
@@ -269,6 +276,49 @@ class Board:
             for ch in range(per_mux):
                 if a * per_adc + ch >= nfirst or ch >= per_adc:
                     m["I%d" % ch] += self.circuit.NC
+
+    def _matrix(self):
+        # Point p = r * 19 + c: column c -> reed switch -> diode -> row r (cathode towards the
+        # row). The selected row is driven low; a closed switch then pulls its column low.
+        rows = self._expanders("row", cfg.MX_ROW_EXPANDERS, cfg.POINTS, 40)
+        cols = self._expanders("col", cfg.MX_COL_EXPANDERS, cfg.POINTS, 42)
+        for r in range(cfg.POINTS):
+            for c in range(cfg.POINTS):
+                p = r * cfg.POINTS + c
+                sw = _part("Switch", "SW_Reed", "sw%d" % p, "reed switch", ref="S%d" % (p + 1))
+                d = _part("Device", "D", "d%d" % p, "1N4148W", ref="D%d" % (10 + p))
+                cols[c] += sw[1]
+                Net("MX_P%d" % p).connect(sw[2], d["A"])
+                rows[r] += d["K"]
+        for tag, gpio, ref in (("r_mx_sda", cfg.MX_SDA, "R5"), ("r_mx_scl", cfg.MX_SCL, "R6")):
+            r = _part("Device", "R", tag, "4k7", ref=ref)
+            self.rail("v3", r[1])
+            self.gp(gpio).connect(r[2])
+
+    def _expanders(self, name, addrs, lines, ref0):
+        """MCP23017s at ``addrs`` on the matrix's I2C bus; returns the nets of the first ``lines``
+        pins (pin i of expander i // 16: 0-7 GPA0-7, 8-15 GPB0-7), the rest left open."""
+        nets = []
+        for k, addr in enumerate(addrs):
+            u = _part("Interface_Expansion", "MCP23017_SO", "mx_%s%d" % (name, k), "MCP23017", ref="U%d" % (ref0 + k))
+            c = _part("Device", "C", "c_mx_%s%d" % (name, k), "100nF", ref="C%d" % (ref0 + k))
+            self.rail("v3", u["VDD"], u["~{RESET}"], c[1])
+            self.rail("gnd", u["VSS"], c[2])
+            for bit in range(3):  # A0-A2: the address's low bits
+                self.rail("v3" if addr >> bit & 1 else "gnd", u["A%d" % bit])
+            self.gp(cfg.MX_SCL).connect(u["SCK"])
+            self.gp(cfg.MX_SDA).connect(u["SDA"])
+            u["INTA"] += self.circuit.NC
+            u["INTB"] += self.circuit.NC
+            for i in range(16):
+                pin = u["GP%s%d" % ("AB"[i // 8], i % 8)]
+                line = 16 * k + i
+                if line < lines:
+                    nets.append(Net("MX_%s%d" % (name.upper(), line)))
+                    nets[-1] += pin
+                else:
+                    pin += self.circuit.NC
+        return nets
 
     def _mux(self, tag, ref, select):
         m = _part("74xx", "CD74HC4067M", tag, "74HC4067", ref=ref)

@@ -111,3 +111,79 @@ def test_the_link_streams_moves_and_takes_host_commands():
     replies = host("new size=9 time=byoyomi%201m%203x10s", 1000)
     assert board.clock is not None and [k for k, _f in replies][-1] == "OK"
     assert [k for k, _f in host("new size=9 time=byoyomi%201m%20x10s", 1100)] == ["ERR"]  # bad spec named
+
+
+def test_pause_and_menu_held_3_s_enter_and_leave_diagnostics():
+    from firmware.marks import ERROR, HINT
+
+    hw = Hw()
+    board = Board(hw, size=9)
+    centre = board.referee.region.phys_of[(4 + 1) * 11 + 4 + 1]
+    run(board, hw, 0, 100)
+    hw.buttons.hold(2)
+    hw.buttons.hold(3)
+    run(board, hw, 100, 3000)
+    assert board.diag is None  # not held long enough yet
+    run(board, hw, 3000, 3200)
+    diag = board.diag
+    assert diag is not None
+    hw.buttons.release(2)
+    hw.buttons.release(3)
+    hw.board.place(centre, 1)
+    run(board, hw, 3200, 3300)
+    assert diag.marks.bits[centre] & HINT and not diag.marks.bits[centre] & ERROR
+    assert board.game.move_number == 0 and not board.marks.bits[centre]  # the referee saw nothing
+    assert hw.strip.lit()
+    press(board, hw, 0, 3300)  # BLACK: start the check again, with a magnet left on the board
+    run(board, hw, 3420, 5500)
+    assert diag.bad == [centre] and diag.marks.bits[centre] & ERROR  # stuck
+    hw.board.lift(centre)
+    press(board, hw, 0, 5500)  # BLACK: start again
+    assert diag.bad == [] and not diag.marks.bits[centre] & ERROR
+    hw.board.place(centre, 1)
+    run(board, hw, 5620, 5700)
+    hw.board.lift(centre)  # the walk-over reached only the centre
+    press(board, hw, 3, 5700)  # MENU: flag the dead sensors
+    run(board, hw, 5820, 5900)
+    assert len(diag.bad) == 360 and centre not in diag.bad
+    hw.buttons.hold(2)
+    hw.buttons.hold(3)
+    run(board, hw, 5900, 9000)
+    assert board.diag is None  # left: the game as it was
+    hw.buttons.release(2)
+    hw.buttons.release(3)
+    run(board, hw, 9000, 9200)
+    assert board.game.move_number == 0 and not any(board.marks.bits)
+
+
+def test_diag_host_command_and_no_diagnostics_during_a_game():
+    from firmware.drivers.sim_link import Pipe
+    from firmware.marks import HINT
+    from firmware.protocol import decode, encode_command
+
+    hw = Hw()
+    pipe = Pipe()
+    hw.transport = pipe.board
+    board = Board(hw, size=9)
+
+    def host(command, t):
+        pipe.send(encode_command(command))
+        run(board, hw, t, t + 40)
+        return [decode(raw)[1:] for raw in pipe.take().split(b"\n") if raw]
+
+    centre = board.referee.region.phys_of[(4 + 1) * 11 + 4 + 1]
+    host("mode tournament", 0)  # (in casual mode MENU takes a move back)
+    assert host("diag on", 100) == [("OK", ["diag"])] and board.diag is not None
+    hw.board.place(centre, 2)
+    run(board, hw, 140, 300)
+    assert board.diag.marks.bits[centre] & HINT and board.game.move_number == 0
+    hw.board.lift(centre)
+    assert host("diag off", 300) == [("OK", ["diag"])] and board.diag is None
+    hw.board.place(centre, 1)
+    run(board, hw, 340, 700)
+    assert board.game.move_number == 1  # playing again
+    assert [k for k, _f in host("diag on", 700)][-1] == "ERR" and board.diag is None
+    hw.buttons.hold(2)
+    hw.buttons.hold(3)
+    run(board, hw, 740, 4000)
+    assert board.diag is None  # the buttons cannot either

@@ -127,3 +127,25 @@ def test_calibration_spread_and_outliers():
     if outliers(baseline, 1000) != [10, 20] or outliers(baseline, 4000) != []:
         failures.append("outliers %r" % outliers(baseline, 1000))
     check(failures)
+
+
+def test_step_flags_hall_outliers_then_stuck_then_dead():
+    sensor = Polarity()
+    sensor.baseline = array("i", [32768 << 4] * POINTS)
+    sensor.baseline[10] = 30000 << 4  # more than HALL_OFF from the mean
+    marks = Marks()
+    diag = Diagnostics(sensor, marks, stuck_ms=1000)
+    diag.reset(0)
+    sensor.values[5] = 1  # a magnet left on the board
+    failures = []
+    diag.step(0)
+    if diag.bad != [10] or marks.top(10) != ERROR or marks.top(5) != HINT:
+        failures.append("outlier flagged at once: %r" % diag.bad)
+    diag.step(1000)
+    if diag.bad != [10, 5] or marks.top(5) != ERROR:
+        failures.append("stuck after stuck_ms: %r" % diag.bad)
+    diag.check_dead()
+    diag.step(1010)
+    if len(diag.bad) != POINTS or marks.top(200) != ERROR:
+        failures.append("dead: %d" % len(diag.bad))
+    check(failures)

@@ -71,6 +71,7 @@ def test_command_errors_name_the_problem():
         (b"mode blitz", "malformed"), (b"new colour=red", "malformed"), (b"time 1 x", "malformed"),
         (b"", "malformed"), (b"state now", "malformed"), (b"show", "malformed"),
         (b"hello *00000000", "crc"), (pr.encode_command("state")[:-1], "state"),
+        (b"diag on", "diag"), (b"diag off", "diag"), (b"diag", "malformed"), (b"diag maybe", "malformed"),
     )
     failures = []
     for line, want in cases:

@@ -63,7 +63,7 @@ def test_every_config_pin_is_wired_in_its_variants(netlists):
         nets = nets_of(text)
         for name, (kind, alt, gpios) in groups.items():
             if kind == "sensing" and alt != variant:
-                continue  # another sensing variant's pins (the matrix variant has no netlist yet)
+                continue  # another sensing variant's pins
             for gpio in gpios:
                 nodes = nets.get("GP%d" % gpio, set())
                 if ("U1", str(PICO_GPIO[gpio])) not in nodes or len(nodes) < 2:
@@ -97,6 +97,9 @@ def test_bom_matches_the_netlists(boards):
     assert int(rows["SW_Reed/reed / Hall switch"]["qty_shift"]) == C.POINTS ** 2
     assert int(rows["DRV5055A1xLPGxQ1/AH49E"]["qty_hall"]) == C.POINTS ** 2
     assert int(rows["CD74HC4067M/74HC4067"]["qty_hall"]) == 25
+    assert int(rows["SW_Reed/reed switch"]["qty_matrix"]) == C.POINTS ** 2
+    assert int(rows["D/1N4148W"]["qty_matrix"]) == C.POINTS ** 2
+    assert int(rows["MCP23017_SO/MCP23017"]["qty_matrix"]) == 4
 
 
 def test_power_budget_in_the_readme_is_recomputed_from_the_config():
@@ -119,7 +122,7 @@ def test_schematic_svgs_are_generated_and_committed():
     from hardware import diagrams
 
     svgs = diagrams.svgs()
-    assert set(svgs) == {"cell_74hc165", "cell_hall_mux", "cell_led", "mcu"}
+    assert set(svgs) == {"cell_74hc165", "cell_hall_mux", "cell_matrix", "cell_led", "mcu"}
     for name, text in svgs.items():
         assert text.startswith("<svg") and "</svg>" in text, name
         assert (HW / "diagrams" / (name + ".svg")).read_text() == text, "run make hardware"

@@ -1,0 +1,66 @@
+"""`make deploy` end to end: mpremote flashes a simulated board over a pty (the MicroPython
+WebAssembly REPL, tests/mp/pty_board.py), which then imports and runs the deployed .mpy bundle."""
+
+import json
+import subprocess
+
+import pytest
+
+from tests.mp.pty_board import PtyBoard
+
+from .conftest import ROOT
+
+MPREMOTE = ROOT / ".venv" / "bin" / "mpremote"
+
+CHECK = """
+import os, json
+def walk(d):
+    out = []
+    for name in sorted(os.listdir(d)):
+        path = d + '/' + name
+        out += walk(path) if os.stat(path)[0] & 0x4000 else [path]
+    return out
+import firmware.rules.game as game
+from firmware.rules.coords import parse_vertex
+g = game.Game(9)
+g.play(1, parse_vertex(9, 'E5'))
+with open('/main.py') as f:
+    main = f.read()
+print(json.dumps({'files': walk('/lib/firmware'), 'main': main, 'to_move': g.to_move, 'game': game.__file__}))
+"""
+
+
+@pytest.fixture(scope="module")
+def board():
+    """The serial port (a pty) of a fresh simulated board."""
+    with PtyBoard() as port:
+        yield port
+
+
+def mpremote(port, *args):
+    done = subprocess.run([MPREMOTE, "connect", port, *args], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+def test_make_deploy_flashes_a_board_that_then_runs_the_bundle(board):
+    done = subprocess.run(["make", "--no-print-directory", "deploy", "PORT=" + board, "RESET=soft"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Deployed" in done.stdout
+
+    found = json.loads(mpremote(board, "exec", CHECK).strip().splitlines()[-1])
+    bundle = ROOT / "build" / "mpy"
+    assert found["files"] == sorted("/lib/" + p.relative_to(bundle).as_posix() for p in bundle.rglob("*.mpy"))
+    assert "/lib/firmware/app.mpy" in found["files"]
+    assert found["game"] == "/lib/firmware/rules/game.mpy"
+    assert found["main"] == (ROOT / "firmware" / "main.py").read_text()
+    assert found["to_move"] == 2  # black played, white to move
+
+
+def test_deploy_rejects_an_unknown_reset():
+    done = subprocess.run(["make", "--no-print-directory", "deploy", "RESET=sometimes"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode != 0
+    assert "RESET must be hard, soft or none" in done.stderr
+
