@@ -244,9 +244,10 @@ class LiveBoard:
                 for p in range(361):
                     r, g, bl = strip.rgb(led_of[p])
                     leds.append("%02x%02x%02x" % (r, g, bl) if r or g or bl else "")
+            shown = b.marks if b.diag is None else b.diag.marks
             marks = []
             for p in range(361):
-                bits = b.marks.bits[p]
+                bits = shown.bits[p]
                 marks.append(next((NAMES[i] for i, k in enumerate(KINDS) if bits & k), ""))
             clock = b.clock
             faces = hw.display.text().split(" | ") if clock is not None else ["", ""]
@@ -255,7 +256,7 @@ class LiveBoard:
                 "version": self.version,
                 "rules": game.rules.name, "size": game.size, "komi": game.komi,
                 "handicap": referee.handicap, "mode": MODE_NAMES[referee.mode], "sensors": self.sensors,
-                "polarity": b.polarity,
+                "polarity": b.polarity, "diagnostics": b.diag is not None,
                 "region": [region.top, region.left, region.size],
                 "state": STATE_NAMES[referee.state], "message": referee.message(),
                 "to_move": ("", "black", "white")[game.to_move], "moves": game.move_number,

@@ -8,6 +8,7 @@
     POST /api/button       {"name": "black"|"white"|"pause"|"menu"}       a finger on a button
     POST /api/control      {"name": "pass"|"undo"|"resign_black"|...}     a referee control
     POST /api/mode         {"mode": "casual"|"teaching"|"tournament"}
+    POST /api/diag         {"on": true|false}   the sensor check (diagnostics mode)
     POST /api/new          {"rules", "size", "handicap", "time", "komi"?}
 
 Answers to POSTs are {"ok": true} or {"ok": false, "error": "..."} (status
@@ -38,7 +39,7 @@ class BadRequest(ValueError):
 
 def _field(body, name, kind, choices=None):
     value = body.get(name)
-    if not isinstance(value, kind) or isinstance(value, bool):
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
         raise BadRequest("%s: expected %s" % (name, kind.__name__))
     if choices is not None and value not in choices:
         raise BadRequest("%s: expected one of %s" % (name, ", ".join(map(str, choices))))
@@ -70,6 +71,8 @@ def make_handler(live, extra_state=None):
             return None if live.control(name) else "not now: " + live.state()["message"]
         if path == "/api/mode":
             return live.command("mode", [_field(body, "mode", str, MODE_NAMES)])
+        if path == "/api/diag":
+            return live.command("diag", ["on" if _field(body, "on", bool) else "off"])
         if path == "/api/new":
             komi = body.get("komi")
             if komi is not None and (not isinstance(komi, (int, float)) or isinstance(komi, bool)):

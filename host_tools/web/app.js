@@ -120,6 +120,10 @@ function render(s) {
     ? "polarity sensors: the board reads each stone's colour"
     : "presence sensors: the board sees stones, not colours";
   renderClock(s.clock);
+  const diag = document.getElementById("diag");
+  diag.textContent = s.diagnostics ? "Leave sensor check" : "Sensor check";
+  diag.dataset.on = s.diagnostics ? "1" : "";
+  if (s.diagnostics) message.textContent = "sensor check: each point lights as its sensor reads";
   document.body.dataset.moves = s.moves;
   document.body.dataset.state = s.state;
   const log = document.getElementById("log");
@@ -202,6 +206,8 @@ async function setupForms() {
   for (const b of document.querySelectorAll("[data-button]")) {
     b.addEventListener("click", () => post("/api/button", { name: b.dataset.button }));
   }
+  const diag = document.getElementById("diag");
+  diag.addEventListener("click", () => post("/api/diag", { on: !diag.dataset.on }));
   for (const b of document.querySelectorAll("[data-control]")) {
     b.addEventListener("click", () => post("/api/control", { name: b.dataset.control }));
   }

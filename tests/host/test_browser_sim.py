@@ -101,6 +101,10 @@ def test_bad_requests_are_answered_and_change_nothing(tmp_path):
         state = json.loads(get(url + "state"))
         assert (state["rules"], state["size"], state["handicap"]) == ("chinese", 13, 3)
         assert state["clock"]["spec"] == "fischer 5m +10s" and state["state"] == "setup"
+        assert post(url + "api/diag", {"on": True}) == (200, {"ok": True, "error": None})  # no move yet: allowed
+        assert json.loads(get(url + "state"))["diagnostics"] is True
+        assert post(url + "api/diag", {"on": "yes"})[0] == 400
+        assert post(url + "api/diag", {"on": False}) == (200, {"ok": True, "error": None})
     finally:
         stop_sim(proc)
 
