@@ -23,6 +23,13 @@ SENSORS = "shift"
 # must not register on each point it crosses).
 SENSE_SETTLE_MS = const(150)
 
+# Where the serial protocol (docs/protocol.md) runs:
+#   "usb"  - the USB port (CDC), shared with the REPL: a Ctrl-C from the host
+#            (mpremote, make deploy) stops the program and hands the port back
+#   "uart" - UART0 on the pins below (a USB-serial adapter; USB keeps the REPL)
+#   "none" - no host link
+LINK = "usb"
+
 # UART to a host when USB is not used for the protocol (UART0).
 UART_ID = const(0)
 UART_TX = const(0)

@@ -5,4 +5,7 @@ import asyncio
 from firmware.app import Board
 from firmware.drivers.pico import hardware
 
-asyncio.run(Board(hardware()).run())
+try:
+    asyncio.run(Board(hardware()).run())
+except KeyboardInterrupt:  # the host sent Ctrl-C (drivers/serial_link.py): the REPL has the USB port
+    print("board stopped: the USB port is the REPL's (reset to start again)")

@@ -1,12 +1,13 @@
 """The reference board's hardware set (Raspberry Pi Pico): real drivers on the pins of board_config.
 
 ``hardware()`` builds the objects ``app.Board`` needs — ``sensor``,
-``buttons``, ``display``, ``buzzer``, ``leds`` and ``strip`` — from firmware/board_config.py, the one
+``buttons``, ``display``, ``buzzer``, ``leds``, ``strip`` and the link's
+``transport`` (board_config.LINK) — from firmware/board_config.py, the one
 place pin numbers live. Only the device runs this module (it imports
 ``machine``); tests and the simulator build the same set from twins.
 """
 
-from machine import ADC, I2C, PWM, SPI, Pin
+from machine import ADC, I2C, PWM, SPI, UART, Pin
 
 from .. import board_config as cfg
 from ..leds import Leds
@@ -16,19 +17,22 @@ from .clock_display import ClockDisplay, Ssd1306
 from .hall import HallArray
 from .matrix import DiodeMatrix
 from .pio_strip import PioStrip, state_machine
+from .serial_link import Uart, UsbCdc
 from .shift165 import ShiftChain
 
 
 class Hardware:
     """The drivers of one board (attributes as app.Board expects)."""
 
-    def __init__(self, sensor, buttons, display, buzzer, leds, strip):
+    def __init__(self, sensor, buttons, display, buzzer, leds, strip, transport):
         self.sensor = sensor
         self.buttons = buttons
         self.display = display
         self.buzzer = buzzer
         self.leds = leds
         self.strip = strip
+        if transport is not None:
+            self.transport = transport
 
 
 def _sensor():
@@ -48,6 +52,16 @@ def _sensor():
     raise ValueError("unknown SENSORS in board_config: " + cfg.SENSORS)
 
 
+def _transport():
+    if cfg.LINK == "usb":
+        return UsbCdc()
+    if cfg.LINK == "uart":
+        return Uart(UART(cfg.UART_ID, baudrate=cfg.UART_BAUD, tx=Pin(cfg.UART_TX), rx=Pin(cfg.UART_RX)))
+    if cfg.LINK == "none":
+        return None
+    raise ValueError("unknown LINK in board_config: " + cfg.LINK)
+
+
 def hardware():
     """Every driver of the reference board, on its pins."""
     pins = [Pin(p, Pin.IN, Pin.PULL_UP) for p in (cfg.BUTTON_BLACK, cfg.BUTTON_WHITE, cfg.BUTTON_PAUSE,
@@ -58,4 +72,4 @@ def hardware():
     # The PIO state machine sends the LED frame without turning interrupts off
     # (neopixel.write() would stop scanning for ~10.8 ms per frame).
     strip = PioStrip(state_machine(Pin(cfg.LED_PIN)))
-    return Hardware(_sensor(), Buttons(pins), display, Buzzer(PWM(Pin(cfg.BUZZER_PIN))), Leds(), strip)
+    return Hardware(_sensor(), Buttons(pins), display, Buzzer(PWM(Pin(cfg.BUZZER_PIN))), Leds(), strip, _transport())

@@ -9,17 +9,24 @@ import sys
 
 import micropython
 
+CTRL_C = 3
+
 
 class UsbCdc:
-    """The USB serial port the REPL normally uses. Ctrl-C no longer
-    interrupts the program (``kbd_intr(-1)``): every byte is data."""
+    """The USB serial port the REPL normally uses. The program reads every
+    byte itself (``kbd_intr(-1)``), but a Ctrl-C, which the protocol's text
+    lines never contain, is a tool such as mpremote asking for the REPL:
+    Ctrl-C is given back to MicroPython and KeyboardInterrupt raised, so the
+    program stops and the REPL answers the bytes that follow."""
 
-    def __init__(self, stdin=None, stdout=None):
+    def __init__(self, stdin=None, stdout=None, poller=None):
         micropython.kbd_intr(-1)
         self.stdin = stdin or sys.stdin.buffer
         self.stdout = stdout or sys.stdout.buffer
-        self.poller = select.poll()
-        self.poller.register(self.stdin, select.POLLIN)
+        if poller is None:
+            poller = select.poll()
+            poller.register(self.stdin, select.POLLIN)
+        self.poller = poller
 
     def read_into(self, buf):
         n = 0
@@ -28,6 +35,9 @@ class UsbCdc:
             chunk = self.stdin.read(1)
             if not chunk:
                 break
+            if chunk[0] == CTRL_C:
+                micropython.kbd_intr(CTRL_C)
+                raise KeyboardInterrupt
             buf[n] = chunk[0]
             n += 1
         return n
