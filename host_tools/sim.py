@@ -21,6 +21,7 @@ number and skipped; the game is still written, and the exit status is 2.
 from __future__ import annotations
 
 import argparse
+import ctypes
 import signal
 import subprocess
 import sys
@@ -113,7 +114,8 @@ def run_live(args, out=sys.stdout, err=sys.stderr) -> int:
         line.close()
         return 1
     logger = subprocess.Popen([sys.executable, "-m", "host_tools.logger", line.path, "--out", str(args.games),
-                               "--quiet"], start_new_session=True)  # Ctrl-C reaches it through us, in order
+                               "--quiet"], start_new_session=True,  # Ctrl-C reaches it through us, in order
+                              preexec_fn=_die_with_parent)
     stop = threading.Event()
     threads = [threading.Thread(target=live.run, args=(stop,), daemon=True)]
     if events:
@@ -158,6 +160,15 @@ def run_live(args, out=sys.stdout, err=sys.stderr) -> int:
         saved = extra_state()["sgf"]
         print("\nstopped; " + (f"the game is in {saved}" if saved else "no game recorded"), file=out)
     return 0
+
+
+def _die_with_parent():
+    """In the logger's process: end with the simulator, even when it is killed
+    outright (Linux; elsewhere only a clean stop ends the logger)."""
+    try:
+        ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
 
 
 def _interrupt(_signum, _frame):

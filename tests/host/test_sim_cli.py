@@ -57,9 +57,9 @@ def test_errors_are_messages_not_tracebacks(tmp_path):
     assert done.returncode == 1 and "no handicap" in done.stderr and "Traceback" not in done.stderr
     done = run("--sensors", "presence", "--hardware", "hall", tmp_path=tmp_path)
     assert done.returncode == 1 and "hall sensors cannot ignore colours" in done.stderr
-    done = subprocess.run([sys.executable, "-m", "host_tools.sim"], capture_output=True, text=True, cwd=ROOT,
-                          timeout=60)
-    assert done.returncode == 2 and "--headless" in done.stderr
+    done = subprocess.run([sys.executable, "-m", "host_tools.sim", "--headless"], capture_output=True, text=True,
+                          cwd=ROOT, timeout=60)
+    assert done.returncode == 2 and "--headless needs --script FILE" in done.stderr
 
 
 def test_script_grammar():
