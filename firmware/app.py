@@ -3,13 +3,15 @@
 ``Board(hw, ...)`` takes a hardware set (real drivers on the device, twins
 in the simulator and tests) with the attributes ``sensor`` (required) and,
 when fitted, ``buttons``, ``display``, ``buzzer``, ``strip`` (pixels),
-``leds`` (the LED composer) and ``transport`` (the serial link to a host).
-Data flows one way:
+``leds`` (the LED composer), ``transport`` (the serial link to a host) and
+``journal`` (the journal's storage: then the board comes back to its game
+after a power cut, firmware/recorder.py). Data flows one way:
 
     sensor -> Scanner -> Referee -> Game          (every SCAN_MS)
     buttons -> Referee.press -> Clock.press       (every TICK_MS)
     Clock -> display, buzzer; a flag ends the game
     Marks -> LEDs -> pixels                       (every LED_MS, only when changed)
+    Game -> Recorder -> journal                   (every step, before the link)
     Game -> Link -> host; host commands -> Board  (every LINK_MS, never blocking)
 
 ``step(now_ms)`` runs whatever is due at ``now_ms`` (tests and the
@@ -23,13 +25,15 @@ import time
 from micropython import const
 
 from .clock import Clock
+from .journal import Journal
 from .leds import CASUAL as CASUAL_LEDS
 from .leds import TEACHING as TEACHING_LEDS
 from .leds import TOURNAMENT as TOURNAMENT_LEDS
 from .link import Link
 from .marks import HINT, Marks
 from .protocol import E_MALFORMED, E_STATE, E_UNKNOWN, fields_dict
-from .referee import CASUAL, COUNTING_STATE, MODE_NAMES, OVER_STATE, TEACHING, Referee
+from .recorder import Recorder
+from .referee import CASUAL, COUNTING_STATE, MODE_NAMES, OVER_STATE, REJECT, SYNC, TEACHING, Referee
 from .rules.coords import parse_vertex
 from .rules.game import OVER, PLAYING, Game
 from .rules.result import CYCLE, FOUL, RESIGN, SCORE, TIME, Result
@@ -55,20 +59,43 @@ class Board:
 
     ``time_spec``: the clock's time control ("none" for no clock). The menu
     button finishes the count (counting), or takes a move back (casual).
+    With a journal, a game found in it replaces the settings given (and its
+    boot id ``boot``); ``now_ms`` is the time of the recovery.
     """
 
     def __init__(self, hw, size=19, rules="japanese", komi=None, handicap=0, mode=CASUAL,
-                 time_spec="none", polarity=None, board_id="board", boot=0):
+                 time_spec="none", polarity=None, board_id="board", boot=0, now_ms=0):
         self.hw = hw
         self.scanner = Scanner(hw.sensor)
         self.marks = Marks()
         self.polarity = hw.sensor.bits_per_point == 2 if polarity is None else polarity
         self.link = None
+        self.boot = boot
+        self.held = False  # the clock waits, paused, for the stones to match a recovered game
+        self.new_game(size, rules, komi, handicap, mode, time_spec)
+        self.recorder = None
+        recovered = False
+        storage = getattr(hw, "journal", None)
+        if storage is not None:
+            self.recorder = Recorder(self, Journal(storage))
+            recovered = self.recorder.recover(now_ms)
+            self.boot = self.recorder.boot
         transport = getattr(hw, "transport", None)
         if transport is not None:
-            self.link = Link(transport, board_id, "polarity" if self.polarity else "presence", boot,
-                             control=HostCommands(self))
-        self.new_game(size, rules, komi, handicap, mode, time_spec)
+            control = HostCommands(self)
+            if self.recorder is not None:
+                control = Journaled(control, self.recorder)
+            self.link = link = Link(transport, board_id, "polarity" if self.polarity else "presence", self.boot,
+                                    control=control)
+            if recovered:
+                link.resume_at(self.recorder.seq_mark)
+                link.gid = max(self.recorder.gid, 1) - 1
+                link.mode = MODE_NAMES[self.referee.mode]
+                self._attach(self.recorder.figures)
+            else:
+                self._attach()
+        if self.recorder is not None:
+            self.recorder.snapshot(now_ms)
         self._next_scan = self._next_tick = self._next_led = self._next_display = self._next_link = 0
         self.errors = 0  # task failures reported and survived
 
@@ -85,11 +112,24 @@ class Board:
         referee = Referee(game, self.marks, polarity=self.polarity, mode=mode, clock=clock is not None,
                           handicap=handicap)
         self.game, self.clock, self.referee = game, clock, referee
+        self.time_spec = time_spec
+        self.players = players
         self.started = False
+        self.held = False
         if self.link is not None:
-            self.link.attach(game, players)
-            if clock is not None:
-                self.link.clock_of = self._clock_of
+            self._attach()
+
+    def _attach(self, figures=None):
+        self.link.attach(self.game, self.players, figures)
+        if self.clock is not None:
+            self.link.clock_of = self._clock_of
+
+    def set_mode(self, mode):
+        """The referee's mode (CASUAL, TEACHING, TOURNAMENT) and the LEDs' with it."""
+        self.referee.mode = mode
+        leds = getattr(self.hw, "leds", None)
+        if leds is not None:
+            leds.mode = (CASUAL_LEDS, TEACHING_LEDS, TOURNAMENT_LEDS)[mode]
 
     def _clock_of(self, colour):
         clock = self.clock
@@ -115,6 +155,8 @@ class Board:
         if time.ticks_diff(now_ms, self._next_display) >= 0:
             self._next_display = time.ticks_add(now_ms, DISPLAY_MS)
             self.show_clock()
+        if self.recorder is not None:
+            self.recorder.observe(now_ms)  # on flash before the link tells the host
         if self.link is not None and time.ticks_diff(now_ms, self._next_link) >= 0:
             self._next_link = time.ticks_add(now_ms, LINK_MS)
             self.link.poll(now_ms)
@@ -123,12 +165,15 @@ class Board:
     def scan(self, now_ms):
         """Read the sensors; hand a changed settled frame to the referee."""
         scanner = self.scanner
-        if not scanner.scan(now_ms):
-            if scanner.pending and self.referee.mode == TEACHING:
-                self.referee.preview(scanner.pending_at, scanner.pending, now_ms)
-            return False
-        changed = self.referee.update(scanner.frame, now_ms)
-        self._start_clock(now_ms)
+        changed = False
+        if scanner.scan(now_ms):
+            changed = self.referee.update(scanner.frame, now_ms)
+            self._start_clock(now_ms)
+        elif scanner.pending and self.referee.mode == TEACHING:
+            self.referee.preview(scanner.pending_at, scanner.pending, now_ms)
+        if self.held and not scanner.pending and self.referee.state != SYNC and self.referee.state != REJECT:
+            self.held = False  # a recovered game and the stones match: time runs again
+            self.clock.resume(now_ms)
         return changed
 
     def tick(self, now_ms):
@@ -212,6 +257,12 @@ class Board:
 
     # -- the device's loop ---------------------------------------------------
 
+    def _journal_and_link(self, now_ms):
+        if self.recorder is not None:
+            self.recorder.observe(now_ms)
+        if self.link is not None:
+            self.link.poll(now_ms)
+
     async def _every(self, period_ms, work):
         import asyncio
 
@@ -232,8 +283,8 @@ class Board:
         asyncio.create_task(self._every(SCAN_MS, self.scan))
         asyncio.create_task(self._every(TICK_MS, self.tick))
         asyncio.create_task(self._every(LED_MS, self.render))
-        if self.link is not None:
-            asyncio.create_task(self._every(LINK_MS, self.link.poll))
+        if self.recorder is not None or self.link is not None:
+            asyncio.create_task(self._every(LINK_MS, self._journal_and_link))
         await self._every(DISPLAY_MS, lambda _now: self.show_clock())
 
 
@@ -295,6 +346,20 @@ class HostCommands:
                 clock.adjust(colour, ms - side.main_ms, now_ms)
             return None
         return E_UNKNOWN, name
+
+
+class Journaled:
+    """A link's control that journals what a host command changed before
+    the link acknowledges it."""
+
+    def __init__(self, control, recorder):
+        self.control = control
+        self.recorder = recorder
+
+    def command(self, name, args, now_ms):
+        err = self.control.command(name, args, now_ms)
+        self.recorder.observe(now_ms)
+        return err
 
 
 def parse_result(text):
