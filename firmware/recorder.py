@@ -28,6 +28,7 @@ Records (payload, little-endian):
     END    u8 winner (3: none), u8 reason, u16 margin2, text detail
     MODE   u8 referee mode
     CLOCK  20 x i32: Clock.save_into
+    TICK   i32 ms of the running turn so far (a checkpoint: the rest is in the last CLOCK)
     SEQ    i32 link sequence numbers reserved below, i32 boot id
 """
 
@@ -53,6 +54,7 @@ K_END = const(6)
 K_MODE = const(7)
 K_CLOCK = const(8)
 K_SEQ = const(9)
+K_TICK = const(10)
 
 CHECKPOINT_MS = const(10000)  # the most thinking time a power cut can give back
 LIMIT = const(16384)  # journal bytes that trigger a compaction
@@ -71,9 +73,10 @@ class Recorder:
         self.limit = limit
         self.game = None
         self.known = 1  # history positions recorded
-        self.said = array("H", bytes(2 * 64))  # history record of each recorded move
-        self.tleft = array("i", bytes(4 * 64))  # its mover's ms left (-1: no clock)
-        self.periods = bytearray(64)
+        capacity = len(board.game.hist.moves)  # as much as the history holds
+        self.said = array("H", bytes(2 * capacity))  # history record of each recorded move
+        self.tleft = array("i", bytes(4 * capacity))  # its mover's ms left (-1: no clock)
+        self.periods = bytearray(capacity)
         self.setup_done = False
         self.warnings = bytearray(3)
         self.result = None
@@ -103,6 +106,8 @@ class Recorder:
         game = board.game
         old = self.known if game is self.game else 1  # moves below are recorded with their figures
         self.game = game
+        if len(game.hist.moves) > len(self.said):
+            self._grow(len(game.hist.moves))
         j = self.journal
         j.begin_snapshot()
         j.begin(K_NEW)
@@ -170,16 +175,21 @@ class Recorder:
             j.end()
         clock = board.clock
         if clock is not None:
-            running = clock.turn and not (clock.paused or clock.stopped or clock.flag is not None)
-            if clock.log.count != self.clock_events or (
-                    running and time.ticks_diff(now_ms, self.clock_at) >= self.checkpoint_ms):
+            saved = self._clock
+            if clock.log.count != self.clock_events:
                 self.clock_events = clock.log.count
                 self.clock_at = now_ms
-                saved = self._clock
                 clock.save_into(saved, now_ms)
                 j.begin(K_CLOCK)
                 for i in range(SAVED):
                     j.i32(saved[i])
+                j.end()
+            elif (clock.turn and not (clock.paused or clock.stopped or clock.flag is not None)
+                  and time.ticks_diff(now_ms, self.clock_at) >= self.checkpoint_ms):
+                self.clock_at = now_ms
+                clock.save_into(saved, now_ms)
+                j.begin(K_TICK)
+                j.i32(saved[2])
                 j.end()
         link = board.link
         if link is not None and link.next + _SEQ_MARGIN > self.seq_mark:
@@ -264,7 +274,10 @@ class Recorder:
                 elif not recovered:
                     break
                 elif kind == K_CLOCK:
-                    clock_state = tuple(i32(p, 4 * i) for i in range(SAVED))
+                    clock_state = [i32(p, 4 * i) for i in range(SAVED)]
+                elif kind == K_TICK:
+                    if clock_state is not None:
+                        clock_state[2] = i32(p, 0)
                 elif not self._replay(kind, p):
                     break
             except (ValueError, IndexError, KeyError):  # IllegalMove is a ValueError

@@ -1,7 +1,8 @@
 """The reference board's hardware set (Raspberry Pi Pico): real drivers on the pins of board_config.
 
 ``hardware()`` builds the objects ``app.Board`` needs — ``sensor``,
-``buttons``, ``display``, ``buzzer``, ``leds`` and ``strip`` — from firmware/board_config.py, the one
+``buttons``, ``display``, ``buzzer``, ``leds``, ``strip`` and ``journal`` (the game journal in
+/journal.bin on the littlefs flash) — from firmware/board_config.py, the one
 place pin numbers live. Only the device runs this module (it imports
 ``machine``); tests and the simulator build the same set from twins.
 """
@@ -17,18 +18,22 @@ from .hall import HallArray
 from .matrix import DiodeMatrix
 from .pio_strip import PioStrip, state_machine
 from .shift165 import ShiftChain
+from .storage import FileStorage
+
+JOURNAL_PATH = "/journal.bin"
 
 
 class Hardware:
     """The drivers of one board (attributes as app.Board expects)."""
 
-    def __init__(self, sensor, buttons, display, buzzer, leds, strip):
+    def __init__(self, sensor, buttons, display, buzzer, leds, strip, journal=None):
         self.sensor = sensor
         self.buttons = buttons
         self.display = display
         self.buzzer = buzzer
         self.leds = leds
         self.strip = strip
+        self.journal = journal
 
 
 def _sensor():
@@ -58,4 +63,5 @@ def hardware():
     # The PIO state machine sends the LED frame without turning interrupts off
     # (neopixel.write() would stop scanning for ~10.8 ms per frame).
     strip = PioStrip(state_machine(Pin(cfg.LED_PIN)))
-    return Hardware(_sensor(), Buttons(pins), display, Buzzer(PWM(Pin(cfg.BUZZER_PIN))), Leds(), strip)
+    return Hardware(_sensor(), Buttons(pins), display, Buzzer(PWM(Pin(cfg.BUZZER_PIN))), Leds(), strip,
+                    FileStorage(JOURNAL_PATH))

@@ -66,6 +66,15 @@ def test_a_power_cut_mid_game_comes_back_paused_then_time_runs_again():
     assert game.move_number == 4 and clock.snapshot(900).running == 1  # play goes on
 
 
+def test_a_long_think_is_checkpointed():
+    hw, board, t = _game_in_progress()
+    run(board, hw, t, t + 25000)  # White thinks 25 s: clock checkpoints on the way
+    before = _times(board.clock, t + 25000)
+    del board
+    after = _times(Board(hw, now_ms=0).clock, 0)
+    assert before[1] <= after[1] <= before[1] + CHECKPOINT_MS and after[0] == before[0]
+
+
 def test_a_stone_knocked_off_during_the_cut_is_shown_and_play_waits_for_it():
     hw, board, t = _game_in_progress()
     del board
