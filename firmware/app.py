@@ -73,29 +73,29 @@ class Board:
         self.boot = boot
         self.held = False  # the clock waits, paused, for the stones to match a recovered game
         self.new_game(size, rules, komi, handicap, mode, time_spec)
-        self.recorder = None
+        self.recorder = recorder = None
         recovered = False
         storage = getattr(hw, "journal", None)
         if storage is not None:
-            self.recorder = Recorder(self, Journal(storage))
-            recovered = self.recorder.recover(now_ms)
-            self.boot = self.recorder.boot
+            self.recorder = recorder = Recorder(self, Journal(storage))
+            recovered = recorder.recover(now_ms)
+            self.boot = recorder.boot
         transport = getattr(hw, "transport", None)
         if transport is not None:
             control = HostCommands(self)
-            if self.recorder is not None:
-                control = Journaled(control, self.recorder)
+            if recorder is not None:
+                control = Journaled(control, recorder)
             self.link = link = Link(transport, board_id, "polarity" if self.polarity else "presence", self.boot,
                                     control=control)
-            if recovered:
-                link.resume_at(self.recorder.seq_mark)
-                link.gid = max(self.recorder.gid, 1) - 1
+            if recorder is not None and recovered:
+                link.resume_at(recorder.seq_mark)
+                link.gid = max(recorder.gid, 1) - 1
                 link.mode = MODE_NAMES[self.referee.mode]
-                self._attach(self.recorder.figures)
+                self._attach(recorder.figures)
             else:
                 self._attach()
-        if self.recorder is not None:
-            self.recorder.snapshot(now_ms)
+        if recorder is not None:
+            recorder.snapshot(now_ms)
         self._next_scan = self._next_tick = self._next_led = self._next_display = self._next_link = 0
         self.errors = 0  # task failures reported and survived
 
@@ -116,13 +116,14 @@ class Board:
         self.players = players
         self.started = False
         self.held = False
-        if self.link is not None:
-            self._attach()
+        self._attach()
 
     def _attach(self, figures=None):
-        self.link.attach(self.game, self.players, figures)
-        if self.clock is not None:
-            self.link.clock_of = self._clock_of
+        link = self.link
+        if link is not None:
+            link.attach(self.game, self.players, figures)
+            if self.clock is not None:
+                link.clock_of = self._clock_of
 
     def set_mode(self, mode):
         """The referee's mode (CASUAL, TEACHING, TOURNAMENT) and the LEDs' with it."""
@@ -171,9 +172,11 @@ class Board:
             self._start_clock(now_ms)
         elif scanner.pending and self.referee.mode == TEACHING:
             self.referee.preview(scanner.pending_at, scanner.pending, now_ms)
-        if self.held and not scanner.pending and self.referee.state != SYNC and self.referee.state != REJECT:
+        clock = self.clock
+        if self.held and clock is not None and not scanner.pending and self.referee.state != SYNC \
+                and self.referee.state != REJECT:
             self.held = False  # a recovered game and the stones match: time runs again
-            self.clock.resume(now_ms)
+            clock.resume(now_ms)
         return changed
 
     def tick(self, now_ms):
