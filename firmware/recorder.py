@@ -15,7 +15,8 @@ ordinary record allocates nothing either.
 ``recover(now_ms)`` (at boot) replays the journal through the rules core
 (``Game.play``, ``undo``, ``warn``...), stopping at the first record that is
 damaged or that the rules refuse; the clock comes back paused (the board
-resumes it when the stones match). ``snapshot(now_ms)`` writes the whole
+resumes it when the stones match). A game that had ended is not resumed:
+the next game starts, numbered after it. ``snapshot(now_ms)`` writes the whole
 game as a new journal file (a new game, a journal past ``limit`` bytes,
 after a recovery); see firmware/journal.py.
 
@@ -41,7 +42,7 @@ from .clock import SAVED
 from .journal import i32, u16
 from .protocol import fields_dict, quote
 from .referee import PLAY, SETUP
-from .rules.game import COUNTING, PLAYING
+from .rules.game import COUNTING, OVER, PLAYING
 from .rules.history import LOST_TURN, move_colour, move_point
 from .rules.result import CYCLE, FOUL, NO_POINTS, RESIGN, SCORE, TIME, Result
 
@@ -259,7 +260,13 @@ class Recorder:
     # -- boot ------------------------------------------------------------------
 
     def recover(self, now_ms):
-        """Replay the journal into the board. Returns True if a game came back."""
+        """Replay the journal into the board. Returns True if the journal held
+        a game (the link then numbers on). A finished game is not resumed: the
+        board's own settings start the next one."""
+        board = self.board
+        game = board.game
+        defaults = (game.size, game.rules.name, game.komi, board.referee.handicap, board.referee.mode,
+                    board.time_spec)
         clock_state = None
         recovered = False
         for kind, p in self.journal.load():
@@ -282,7 +289,10 @@ class Recorder:
                     break
             except (ValueError, IndexError, KeyError):  # IllegalMove is a ValueError
                 break
-        if recovered:
+        if recovered and board.game.phase == OVER:
+            board.new_game(*defaults)
+            self.gid += 1
+        elif recovered:
             self._resume(clock_state, now_ms)
         return recovered
 

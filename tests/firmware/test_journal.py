@@ -1,6 +1,6 @@
 """The journal's format, compaction and crash consistency (a sample of cuts; tests/host has them dense)."""
 
-from journal_cases import check_cut, record_game, recover, state, storage_at
+from journal_cases import check_cut, is_fresh, record_game, recover, state, storage_at
 
 from firmware.drivers.sim_storage import SimStorage
 from firmware.journal import COMMIT, MAIN, NEXT, Journal, crc16, parse
@@ -65,7 +65,8 @@ def test_a_cut_compaction_is_discarded_and_a_finished_one_completed():
 def test_a_pro_game_survives_a_sample_of_power_cuts():
     ops, boundaries, board = record_game(45, limit=2048)
     total = boundaries[-1][0]
-    assert state(recover(storage_at(ops, total))) == boundaries[-1][1]
+    assert is_fresh(recover(storage_at(ops, total)))  # the game ended: the next one starts
+    assert state(recover(storage_at(ops, boundaries[-2][0]))) == boundaries[-2][1]
     for i in range(31):
         n = total * i // 30 + i % 7
         check_cut(boundaries, n, recover(storage_at(ops, n)))

@@ -118,3 +118,26 @@ def test_the_link_numbers_on_after_a_recovery():
     assert lines[0][1] == "HELLO" and "boot=7" in lines[0][2] and lines[0][0] > seen[-1][0]
     assert [m[1] for m in lines[1:]] == ["GAME", "MOVE"] and lines[1][2][0] == "1"  # the same game, again
     assert [m[0] for m in lines] == list(range(lines[0][0], lines[0][0] + 3))
+
+
+def test_a_finished_game_is_not_resumed_the_next_one_is_numbered_after_it():
+    hw = Hw()
+    hw.journal = SimStorage()
+    pipe = Pipe()
+    hw.transport = pipe.board
+    board = Board(hw, size=9, boot=5)
+    run(board, hw, 0, 100)
+    hw.board.place(_pt(board, 4, 4), 1)
+    run(board, hw, 100, 500)
+    board.referee.button("resign_white", 500)
+    run(board, hw, 500, 600)
+    last = _lines(pipe)[-1]
+    assert last[1] == "END"
+    del board
+    hw.board.clear()
+    again = Board(hw, size=13, now_ms=0)
+    assert again.game.size == 13 and again.game.move_number == 0 and again.game.result is None
+    run(again, hw, 0, 100)
+    lines = _lines(pipe)
+    assert [m[1] for m in lines] == ["HELLO", "GAME"] and lines[0][0] > last[0] and "boot=5" in lines[0][2]
+    assert lines[1][2][0] == "2"  # game 2: the host keeps game 1 as it was
