@@ -24,7 +24,7 @@ _state = {}
 
 
 class CountingStorage(SimStorage):
-    """Counts flushes: one per record (each is a littlefs commit on the device)."""
+    """Counts flushes (each is a littlefs commit on the device)."""
 
     def __init__(self, capacity):
         super().__init__(capacity)
@@ -66,9 +66,12 @@ def _play(board, moves, think_ms, measure):
             game.play(colour, pt)
         except IllegalMove:
             continue
-        for _ in range(think_ms // 1000):  # the board steps while the player thinks
-            t += 1000
+        if think_ms:  # the player thinks (the board steps), places the stone, presses a second later
+            for _ in range(think_ms // 1000):
+                t += 1000
+                recorder.observe(t)
             recorder.observe(t)
+            t += 1000
         clock.press(colour, t)
         if measure:
             before_records = recorder.journal.seq
@@ -114,14 +117,15 @@ def recover_ms():
 
 
 def wear(think_ms=20000):
-    """One 300-move game at ~20 s a move (checkpoints every 10 s), compactions on (16 KiB)."""
+    """One 300-move game at 20 s a move (checkpoints every 10 s), compactions on (16 KiB)."""
     storage = CountingStorage(1 << 15)
     board = Board(Hw(storage), size=19, time_spec="byoyomi 60m 3x30s")
     _play(board, _moves(), think_ms, False)
     board.game.resign(2)
     board.recorder.observe(MOVES * think_ms + 1000)
-    print("REPORT journal: one %d-move game at %d s a move writes %d bytes in %d records (flushes), "
-          "compactions included" % (MOVES, think_ms // 1000, storage.written, storage.flushes))
+    print("REPORT journal: one %d-move game at %d s a move writes %d bytes, %d records, %d flushes, "
+          "compactions included" % (MOVES, think_ms // 1000, storage.written, board.recorder.journal.records,
+                                    storage.flushes))
 
 
 STEPS = ["import mp_journal", "mp_journal.append_alloc()", "mp_journal.recover_ms()", "mp_journal.wear()"]

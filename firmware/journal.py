@@ -12,8 +12,10 @@ kept, nothing after it is trusted. (CRC-16 and not ``binascii.crc32``: a
 32-bit CRC is a big int on MicroPython and would allocate on every append.)
 
 ``Journal`` writes records from one preallocated buffer (``begin``, then
-``u8``/``u16``/``i32``/``text``, then ``end``, which writes and flushes):
-nothing is allocated per record of up to ``_VIEWS`` bytes. What the
+``u8``/``u16``/``i32``/``text``, then ``end``, which appends it; ``flush``
+makes what was appended durable, once per step: on littlefs every flush
+costs a block, docs/journal.md): nothing is allocated per record of up to
+``_VIEWS`` bytes. What the
 records mean is firmware/recorder.py's business, except ``COMMIT``.
 
 Compaction: ``begin_snapshot()`` sends the following records to a second
@@ -95,8 +97,7 @@ def parse(data):
 
 
 class Journal:
-    """Records to a storage; see the module doc. ``written`` counts every
-    byte written since start-up (the wear figures in docs/journal.md)."""
+    """Records to a storage; see the module doc."""
 
     def __init__(self, storage):
         self.storage = storage
@@ -108,7 +109,9 @@ class Journal:
         self.seq = 0
         self.size = 0  # bytes in the file being written
         self.target = MAIN
-        self.written = 0
+        self.written = 0  # bytes and records appended since start-up (wear figures)
+        self.records = 0
+        self.dirty = False  # appended since the last flush
 
     # -- writing -------------------------------------------------------------
 
@@ -146,7 +149,7 @@ class Journal:
         self.n = n + m
 
     def end(self):
-        """Seal the record (length, sequence number, CRC), append it, flush."""
+        """Seal the record (length, sequence number, CRC) and append it."""
         buf = self.buf
         n = self.n
         length = n - HEADER
@@ -160,12 +163,18 @@ class Journal:
         buf[n + 1] = c >> 8
         n += 2
         view = self._views[n] if n <= _VIEWS else self._mv[:n]
-        storage = self.storage
-        storage.write(self.target, view)
-        storage.flush()
+        self.storage.write(self.target, view)
         self.seq = (seq + 1) & 0xFFFF
         self.size += n
         self.written += n
+        self.records += 1
+        self.dirty = True
+
+    def flush(self):
+        """Make every record appended so far durable."""
+        if self.dirty:
+            self.dirty = False
+            self.storage.flush()
 
     # -- compaction and boot -------------------------------------------------
 
@@ -179,6 +188,7 @@ class Journal:
         """Mark the new file complete and switch to it."""
         self.begin(COMMIT)
         self.end()
+        self.flush()
         self.storage.replace(NEXT, MAIN)
         self.target = MAIN
 

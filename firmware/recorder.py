@@ -98,6 +98,7 @@ class Recorder:
             self.snapshot(now_ms)
             return
         self._changes(now_ms, self.known)
+        self.journal.flush()
         if self.journal.size > self.limit:
             self.snapshot(now_ms)
 
