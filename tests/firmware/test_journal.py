@@ -70,3 +70,29 @@ def test_a_pro_game_survives_a_sample_of_power_cuts():
     for i in range(31):
         n = total * i // 30 + i % 7
         check_cut(boundaries, n, recover(storage_at(ops, n)))
+
+
+def test_record_sizes_on_flash():
+    from journal_cases import Hw
+
+    from firmware.app import Board
+    from firmware.recorder import CHECKPOINT_MS
+
+    storage = SimStorage()
+    board = Board(Hw(storage), size=19, time_spec="byoyomi 10m 3x30s")
+    board.clock.start(0, 1)
+    board.recorder.observe(0)
+    sizes = []
+    for act in ("stone", "press", "think"):
+        before = len(storage.data(MAIN))
+        if act == "stone":
+            board.game.play(1, 100)
+            t = 1000
+        elif act == "press":
+            board.clock.press(1, 2000)
+            t = 2000
+        else:
+            t = 2000 + CHECKPOINT_MS
+        board.recorder.observe(t)
+        sizes.append(len(storage.data(MAIN)) - before)
+    assert sizes == [16, 87, 11]  # MOVE, CLOCK, TICK (docs/journal.md)
