@@ -95,7 +95,7 @@ class Board:
             else:
                 self._attach()
         if recorder is not None:
-            recorder.snapshot(now_ms)
+            recorder.observe(now_ms)  # a snapshot: the recovered game, compacted, or the new one
         self._next_scan = self._next_tick = self._next_led = self._next_display = self._next_link = 0
         self.errors = 0  # task failures reported and survived
 

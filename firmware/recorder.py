@@ -88,19 +88,28 @@ class Recorder:
         self.boot = board.boot
         self.gid = 0
         self.players = None
+        self.errors = 0
+        self.stale = True  # the journal file does not hold the game: write a snapshot
         self._clock = array("i", bytes(4 * SAVED))
 
     # -- recording -------------------------------------------------------------
 
     def observe(self, now_ms):
-        """Journal whatever changed since the last call."""
-        if self.board.game is not self.game:
-            self.snapshot(now_ms)
-            return
-        self._changes(now_ms, self.known)
-        self.journal.flush()
-        if self.journal.size > self.limit:
-            self.snapshot(now_ms)
+        """Journal whatever changed since the last call (the first call, and
+        the first after a new game, writes a snapshot). A storage error (flash
+        full, say) is counted in ``errors`` and the next call writes a new
+        snapshot: the game goes on, and so does the link."""
+        try:
+            if self.stale or self.board.game is not self.game:
+                self.snapshot(now_ms)
+                return
+            self._changes(now_ms, self.known)
+            self.journal.flush()
+            if self.journal.size > self.limit:
+                self.snapshot(now_ms)
+        except OSError:
+            self.errors += 1
+            self.stale = True
 
     def snapshot(self, now_ms):
         """The whole game as a new journal file, then switch to it."""
@@ -127,6 +136,7 @@ class Recorder:
         self._seq()
         self._changes(now_ms, old)
         j.end_snapshot()
+        self.stale = False
 
     def _settings(self):
         board = self.board

@@ -23,10 +23,6 @@ class SimStorage:
     def restore_power(self):
         self.budget = -1
 
-    @property
-    def dead(self):
-        return self.budget == 0
-
     def data(self, name=""):
         """A copy of the file's bytes (tests), or None."""
         f = self.files.get(name)

@@ -141,3 +141,17 @@ def test_a_finished_game_is_not_resumed_the_next_one_is_numbered_after_it():
     lines = _lines(pipe)
     assert [m[1] for m in lines] == ["HELLO", "GAME"] and lines[0][0] > last[0] and "boot=5" in lines[0][2]
     assert lines[1][2][0] == "2"  # game 2: the host keeps game 1 as it was
+
+
+def test_a_full_flash_does_not_stop_the_game_or_the_link():
+    hw = Hw()
+    hw.journal = SimStorage(capacity=200)  # room for the first snapshot and a few records
+    pipe = Pipe()
+    hw.transport = pipe.board
+    board = Board(hw, size=9)
+    run(board, hw, 0, 100)
+    for i, (col, row) in enumerate(((2, 2), (6, 6), (2, 6), (6, 2), (4, 4), (3, 3), (5, 5), (4, 6))):
+        hw.board.place(_pt(board, col, row), 1 + i % 2)
+        run(board, hw, 100 + 300 * i, 400 + 300 * i)
+    assert board.game.move_number == 8 and board.recorder.errors > 0
+    assert [m[1] for m in _lines(pipe)].count("MOVE") == 8
