@@ -87,7 +87,6 @@ class Recorder:
         self.seq_mark = 0
         self.boot = board.boot
         self.gid = 0
-        self.players = None
         self.errors = 0
         self.stale = True  # the journal file does not hold the game: write a snapshot
         self._clock = array("i", bytes(4 * SAVED))
@@ -319,7 +318,6 @@ class Recorder:
         self.game = board.game
         self.known = 1
         self.gid = int(fields["gid"])
-        self.players = players or None
 
     def _replay(self, kind, p):
         board = self.board
