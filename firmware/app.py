@@ -3,13 +3,15 @@
 ``Board(hw, ...)`` takes a hardware set (real drivers on the device, twins
 in the simulator and tests) with the attributes ``sensor`` (required) and,
 when fitted, ``buttons``, ``display``, ``buzzer``, ``strip`` (pixels),
-``leds`` (the LED composer) and ``transport`` (the serial link to a host).
-Data flows one way:
+``leds`` (the LED composer), ``transport`` (the serial link to a host) and
+``journal`` (the journal's storage: then the board comes back to its game
+after a power cut, firmware/recorder.py). Data flows one way:
 
     sensor -> Scanner -> Referee -> Game          (every SCAN_MS)
     buttons -> Referee.press -> Clock.press       (every TICK_MS)
     Clock -> display, buzzer; a flag ends the game
     Marks -> LEDs -> pixels                       (every LED_MS, only when changed)
+    Game -> Recorder -> journal                   (every step, before the link)
     Game -> Link -> host; host commands -> Board  (every LINK_MS, never blocking)
 
 Diagnostics mode (``diagnose(on, now_ms)``: the host's ``diag on|off``, or
@@ -30,13 +32,15 @@ from micropython import const
 
 from .clock import Clock
 from .diagnostics import Diagnostics
+from .journal import Journal
 from .leds import CASUAL as CASUAL_LEDS
 from .leds import TEACHING as TEACHING_LEDS
 from .leds import TOURNAMENT as TOURNAMENT_LEDS
 from .link import Link
 from .marks import HINT, Marks
 from .protocol import E_MALFORMED, E_STATE, E_UNKNOWN, fields_dict
-from .referee import CASUAL, COUNTING_STATE, MODE_NAMES, OVER_STATE, TEACHING, Referee
+from .recorder import Recorder
+from .referee import CASUAL, COUNTING_STATE, MODE_NAMES, OVER_STATE, REJECT, SYNC, TEACHING, Referee
 from .rules.coords import parse_vertex
 from .rules.game import OVER, PLAYING, Game
 from .rules.result import CYCLE, FOUL, RESIGN, SCORE, TIME, Result
@@ -65,21 +69,43 @@ class Board:
 
     ``time_spec``: the clock's time control ("none" for no clock). The menu
     button finishes the count (counting), or takes a move back (casual).
+    With a journal, a game found in it replaces the settings given (and its
+    boot id ``boot``); ``now_ms`` is the time of the recovery.
     """
 
     def __init__(self, hw, size=19, rules="japanese", komi=None, handicap=0, mode=CASUAL,
-                 time_spec="none", polarity=None, board_id="board", boot=0):
+                 time_spec="none", polarity=None, board_id="board", boot=0, now_ms=0):
         self.hw = hw
         self.scanner = Scanner(hw.sensor)
         self.marks = Marks()
         self.polarity = hw.sensor.bits_per_point == 2 if polarity is None else polarity
         self.link = None
+        self.boot = boot
+        self.held = False  # the clock waits, paused, for the stones to match a recovered game
+        self.new_game(size, rules, komi, handicap, mode, time_spec)
+        self.recorder = recorder = None
+        recovered = False
+        storage = getattr(hw, "journal", None)
+        if storage is not None:
+            self.recorder = recorder = Recorder(self, Journal(storage))
+            recovered = recorder.recover(now_ms)
+            self.boot = recorder.boot
         transport = getattr(hw, "transport", None)
         if transport is not None:
-            self.link = Link(transport, board_id, "polarity" if self.polarity else "presence", boot,
-                             control=HostCommands(self))
-        self.new_game(size, rules, komi, handicap, mode, time_spec)
-        self.set_mode(mode)
+            control = HostCommands(self)
+            if recorder is not None:
+                control = Journaled(control, recorder)
+            self.link = link = Link(transport, board_id, "polarity" if self.polarity else "presence", self.boot,
+                                    control=control)
+            if recorder is not None and recovered:
+                link.resume_at(recorder.seq_mark)
+                link.gid = max(recorder.gid, 1) - 1
+                link.mode = MODE_NAMES[self.referee.mode]
+                self._attach(recorder.figures)
+            else:
+                self._attach()
+        if recorder is not None:
+            recorder.observe(now_ms)  # a snapshot: the recovered game, compacted, or the new one
         self._next_scan = self._next_tick = self._next_led = self._next_display = self._next_link = 0
         self.errors = 0  # task failures reported and survived
         self.diag = None  # a Diagnostics while in diagnostics mode
@@ -98,11 +124,19 @@ class Board:
         referee = Referee(game, self.marks, polarity=self.polarity, mode=mode, clock=clock is not None,
                           handicap=handicap)
         self.game, self.clock, self.referee = game, clock, referee
+        self.set_mode(mode)
+        self.time_spec = time_spec
+        self.players = players
         self.started = False
-        if self.link is not None:
-            self.link.attach(game, players)
-            if clock is not None:
-                self.link.clock_of = self._clock_of
+        self.held = False
+        self._attach()
+
+    def _attach(self, figures=None):
+        link = self.link
+        if link is not None:
+            link.attach(self.game, self.players, figures)
+            if self.clock is not None:
+                link.clock_of = self._clock_of
 
     def set_mode(self, mode):
         """casual, teaching or tournament (referee.MODE_NAMES index): what the
@@ -136,6 +170,8 @@ class Board:
         if time.ticks_diff(now_ms, self._next_display) >= 0:
             self._next_display = time.ticks_add(now_ms, DISPLAY_MS)
             self.show_clock(now_ms)
+        if self.recorder is not None:
+            self.recorder.observe(now_ms)  # on flash before the link tells the host
         if self.link is not None and time.ticks_diff(now_ms, self._next_link) >= 0:
             self._next_link = time.ticks_add(now_ms, LINK_MS)
             self.link.poll(now_ms)
@@ -147,12 +183,17 @@ class Board:
             self.diag.step(now_ms)
             return False
         scanner = self.scanner
-        if not scanner.scan(now_ms):
-            if scanner.pending and self.referee.mode == TEACHING:
-                self.referee.preview(scanner.pending_at, scanner.pending, now_ms)
-            return False
-        changed = self.referee.update(scanner.frame, now_ms)
-        self._start_clock(now_ms)
+        changed = False
+        if scanner.scan(now_ms):
+            changed = self.referee.update(scanner.frame, now_ms)
+            self._start_clock(now_ms)
+        elif scanner.pending and self.referee.mode == TEACHING:
+            self.referee.preview(scanner.pending_at, scanner.pending, now_ms)
+        clock = self.clock
+        if self.held and clock is not None and not scanner.pending and self.referee.state != SYNC \
+                and self.referee.state != REJECT:
+            self.held = False  # a recovered game and the stones match: time runs again
+            clock.resume(now_ms)
         return changed
 
     def tick(self, now_ms):
@@ -271,6 +312,12 @@ class Board:
 
     # -- the device's loop ---------------------------------------------------
 
+    def _journal_and_link(self, now_ms):
+        if self.recorder is not None:
+            self.recorder.observe(now_ms)
+        if self.link is not None:
+            self.link.poll(now_ms)
+
     async def _every(self, period_ms, work):
         import asyncio
 
@@ -291,8 +338,8 @@ class Board:
         asyncio.create_task(self._every(SCAN_MS, self.scan))
         asyncio.create_task(self._every(TICK_MS, self.tick))
         asyncio.create_task(self._every(LED_MS, self.render))
-        if self.link is not None:
-            asyncio.create_task(self._every(LINK_MS, self.link.poll))
+        if self.recorder is not None or self.link is not None:
+            asyncio.create_task(self._every(LINK_MS, self._journal_and_link))
         await self._every(DISPLAY_MS, self.show_clock)
 
 
@@ -355,6 +402,20 @@ class HostCommands:
                 return E_STATE, "a game is in progress: end it first"
             return None
         return E_UNKNOWN, name
+
+
+class Journaled:
+    """A link's control that journals what a host command changed before
+    the link acknowledges it."""
+
+    def __init__(self, control, recorder):
+        self.control = control
+        self.recorder = recorder
+
+    def command(self, name, args, now_ms):
+        err = self.control.command(name, args, now_ms)
+        self.recorder.observe(now_ms)
+        return err
 
 
 def parse_result(text):

@@ -81,6 +81,7 @@ BLANK = const(10)  # a blank digit in Clock.digits output
 
 _MAX_MS = const(360000000)  # 100 h: any duration beyond is a spec error
 _FOREVER = const(0x3FFFFFFF)
+SAVED = const(20)  # ints in a saved state (Clock.save)
 
 PRESETS = {
     "korean-pro": "byoyomi 1h 3x60s",
@@ -771,16 +772,37 @@ class Clock:
 
     def save(self, now_ms):
         """The state as a tuple of ints (for the journal); the spec is the caller's to keep."""
+        out = array("i", bytes(4 * SAVED))
+        self.save_into(out, now_ms)
+        return tuple(out)
+
+    def save_into(self, out, now_ms):
+        """save() into a preallocated array("i", SAVED ints): no allocation (firmware/recorder.py)."""
         self._check_flag(now_ms)
-        flag = 0 if self.flag is None else (BLACK if self.flag == "B" else WHITE)
-        return (1, self.turn, self._elapsed(now_ms), int(self.paused), int(self.stopped), flag, self.moves,
-                self.main[1], self.main[2], self.periods[1], self.periods[2], self.period_ms[1],
-                self.period_ms[2], self.stones[1], self.stones[2], self.used[1], self.used[2],
-                self.away_used[1], self.away_used[2], self.pause_kind)
+        out[0] = 1
+        out[1] = self.turn
+        out[2] = self._elapsed(now_ms)
+        out[3] = 1 if self.paused else 0
+        out[4] = 1 if self.stopped else 0
+        out[5] = 0 if self.flag is None else (BLACK if self.flag == "B" else WHITE)
+        out[6] = self.moves
+        out[7] = self.main[1]
+        out[8] = self.main[2]
+        out[9] = self.periods[1]
+        out[10] = self.periods[2]
+        out[11] = self.period_ms[1]
+        out[12] = self.period_ms[2]
+        out[13] = self.stones[1]
+        out[14] = self.stones[2]
+        out[15] = self.used[1]
+        out[16] = self.used[2]
+        out[17] = self.away_used[1]
+        out[18] = self.away_used[2]
+        out[19] = self.pause_kind
 
     def restore(self, state, now_ms):
         """Continue from save()'s tuple at now_ms (the time the board was off is not counted)."""
-        if len(state) != 20 or state[0] != 1:
+        if len(state) != SAVED or state[0] != 1:
             raise ValueError("not a saved clock state")
         (_v, self.turn, self.acc, paused, stopped, flag, self.moves, self.main[1], self.main[2], self.periods[1],
          self.periods[2], self.period_ms[1], self.period_ms[2], self.stones[1], self.stones[2], self.used[1],

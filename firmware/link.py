@@ -72,6 +72,7 @@ class Link:
         self._headers = {}  # game id -> GAME fields (bytes), last few games
         self._results = {}  # game id -> RE text
         self._known = 0  # history length already announced
+        self._figures = None
         self._said = array("H")
         self._ended = False
         self._reply = b""
@@ -86,9 +87,20 @@ class Link:
 
     # -- the game ------------------------------------------------------------
 
-    def attach(self, game, players=None):
+    def resume_at(self, seq):
+        """Go on numbering from ``seq`` (the board recovered its game from the
+        journal, firmware/recorder.py): the host keeps this boot's lines and
+        its resync fills the gap; lines from before the power cut are SKIP."""
+        for i in range(self.capacity):
+            self.kind[i] = K_SKIP
+        self.next = self.cursor = seq
+        self._add(K_HELLO, 0)
+
+    def attach(self, game, players=None, figures=None):
         """Stream ``game`` from now on (a new game). ``players``: extra GAME
-        fields as a dict of text (pb, pw, ev, ro, dt, time)."""
+        fields as a dict of text (pb, pw, ev, ro, dt, time). ``figures``:
+        callable(move number) -> (ms left, periods) or None, the clock
+        figures of moves already played (a recovered game)."""
         self._sync_moves()
         self.gid += 1
         self.game = game
@@ -112,7 +124,9 @@ class Link:
         self._said = array("H", bytes(2 * len(game.hist.moves)))  # records announced
         self._ended = False
         self._add(K_GAME, self.gid)
+        self._figures = figures
         self._sync_moves()  # moves already played
+        self._figures = None
 
     def _sgf(self, pt):
         col, row = col_row(self.size, pt)
@@ -152,7 +166,7 @@ class Link:
         self.rec[i] = record
         self.tleft[i] = -1
         self.periods[i] = 0
-        figures = self.clock_of(move_colour(record))
+        figures = self.clock_of(move_colour(record)) if self._figures is None else self._figures(k)
         if figures is not None:
             self.tleft[i] = figures[0]
             self.periods[i] = figures[1]

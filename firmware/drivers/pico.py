@@ -1,8 +1,9 @@
 """The reference board's hardware set (Raspberry Pi Pico): real drivers on the pins of board_config.
 
 ``hardware()`` builds the objects ``app.Board`` needs — ``sensor``,
-``buttons``, ``display``, ``buzzer``, ``leds``, ``strip`` and the link's
-``transport`` (board_config.LINK) — from firmware/board_config.py, the one
+``buttons``, ``display``, ``buzzer``, ``leds``, ``strip``, the link's
+``transport`` (board_config.LINK) and ``journal`` (the game journal in
+/journal.bin on the littlefs flash) — from firmware/board_config.py, the one
 place pin numbers live. Only the device runs this module (it imports
 ``machine``); tests and the simulator build the same set from twins.
 """
@@ -19,12 +20,15 @@ from .matrix import DiodeMatrix
 from .pio_strip import PioStrip, state_machine
 from .serial_link import Uart, UsbCdc
 from .shift165 import ShiftChain
+from .storage import FileStorage
+
+JOURNAL_PATH = "/journal.bin"
 
 
 class Hardware:
     """The drivers of one board (attributes as app.Board expects)."""
 
-    def __init__(self, sensor, buttons, display, buzzer, leds, strip, transport):
+    def __init__(self, sensor, buttons, display, buzzer, leds, strip, transport=None, journal=None):
         self.sensor = sensor
         self.buttons = buttons
         self.display = display
@@ -33,6 +37,7 @@ class Hardware:
         self.strip = strip
         if transport is not None:
             self.transport = transport
+        self.journal = journal
 
 
 def _sensor():
@@ -72,4 +77,5 @@ def hardware():
     # The PIO state machine sends the LED frame without turning interrupts off
     # (neopixel.write() would stop scanning for ~10.8 ms per frame).
     strip = PioStrip(state_machine(Pin(cfg.LED_PIN)))
-    return Hardware(_sensor(), Buttons(pins), display, Buzzer(PWM(Pin(cfg.BUZZER_PIN))), Leds(), strip, _transport())
+    return Hardware(_sensor(), Buttons(pins), display, Buzzer(PWM(Pin(cfg.BUZZER_PIN))), Leds(), strip,
+                    _transport(), FileStorage(JOURNAL_PATH))

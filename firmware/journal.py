@@ -1,0 +1,209 @@
+"""The game journal: an append-only file of small binary records, so a power cut loses nothing.
+
+One record (integers little-endian)::
+
+    n:u16  seq:u16  kind:u8  payload[n]  crc:u16
+
+``crc`` is the CRC-16/CCITT of every byte before it; ``seq`` counts records
+(mod 65536) and must follow on from the previous record. Reading stops at
+the first record that is torn (the file ends inside it), fails its CRC,
+claims an impossible length or breaks the sequence: everything before it is
+kept, nothing after it is trusted. (CRC-16 and not ``binascii.crc32``: a
+32-bit CRC is a big int on MicroPython and would allocate on every append.)
+
+``Journal`` writes records from one preallocated buffer (``begin``, then
+``u8``/``u16``/``i32``/``text``, then ``end``, which appends it; ``flush``
+makes what was appended durable, once per step: on littlefs every flush
+costs a block, docs/journal.md): nothing is allocated per record of up to
+``_VIEWS`` bytes. What the
+records mean is firmware/recorder.py's business, except ``COMMIT``.
+
+Compaction: ``begin_snapshot()`` sends the following records to a second
+file (storage name ``NEXT``); ``end_snapshot()`` appends ``COMMIT`` and
+renames it over the journal. ``load()`` at boot: a ``NEXT`` file holding a
+COMMIT is a finished snapshot (the rename is completed), one without is a
+cut compaction (deleted); then the journal is read. A cut at any moment
+leaves one complete, readable history.
+
+Storage (firmware/drivers/storage.py, sim_storage.py): ``read(name)`` ->
+bytes or None, ``write(name, data)`` (append), ``flush()``,
+``replace(src, dst)``, ``remove(name)``; names are ``MAIN`` and ``NEXT``.
+"""
+
+from array import array
+
+from micropython import const
+
+MAIN = ""  # the journal file
+NEXT = ".new"  # a compaction being written
+
+COMMIT = const(255)  # record kind: the snapshot before it is complete
+
+HEADER = const(5)
+MAX_PAYLOAD = const(600)
+_VIEWS = const(100)  # records up to this size are written without allocating
+
+
+def _crc_table():
+    table = array("H", bytes(512))
+    for i in range(256):
+        c = i << 8
+        for _ in range(8):
+            c = ((c << 1) ^ 0x1021) if c & 0x8000 else c << 1
+        table[i] = c & 0xFFFF
+    return table
+
+
+_TABLE = _crc_table()
+
+
+def crc16(buf, n):
+    """CRC-16/CCITT-FALSE of buf[:n] (small ints only: no allocation)."""
+    table = _TABLE
+    c = 0xFFFF
+    for i in range(n):
+        c = ((c << 8) & 0xFF00) ^ table[(c >> 8) ^ buf[i]]
+    return c
+
+
+def u16(data, i):
+    return data[i] | data[i + 1] << 8
+
+
+def i32(data, i):
+    v = data[i] | data[i + 1] << 8 | data[i + 2] << 16 | data[i + 3] << 24
+    return v - (1 << 32) if v & 0x80000000 else v
+
+
+def parse(data):
+    """The valid records of a file's bytes: (list of (kind, payload bytes),
+    bytes they take, sequence number of the last one or -1)."""
+    out = []
+    i = 0
+    seq = -1
+    size = len(data)
+    while i + HEADER + 2 <= size:
+        n = u16(data, i)
+        end = i + HEADER + n
+        if n > MAX_PAYLOAD or end + 2 > size:
+            break
+        s = u16(data, i + 2)
+        if (seq >= 0 and s != (seq + 1) & 0xFFFF) or u16(data, end) != crc16(memoryview(data)[i:], end - i):
+            break
+        out.append((data[i + 4], bytes(data[i + HEADER:end])))
+        seq = s
+        i = end + 2
+    return out, i, seq
+
+
+class Journal:
+    """Records to a storage; see the module doc."""
+
+    def __init__(self, storage):
+        self.storage = storage
+        self.buf = bytearray(HEADER + MAX_PAYLOAD + 2)
+        mv = memoryview(self.buf)
+        self._views = [mv[:n] for n in range(_VIEWS + 1)]
+        self._mv = mv
+        self.n = 0
+        self.seq = 0
+        self.size = 0  # bytes in the file being written
+        self.target = MAIN
+        self.written = 0  # bytes and records appended since start-up (wear figures)
+        self.records = 0
+        self.dirty = False  # appended since the last flush
+
+    # -- writing -------------------------------------------------------------
+
+    def begin(self, kind):
+        self.buf[4] = kind
+        self.n = HEADER
+
+    def u8(self, v):
+        self.buf[self.n] = v & 0xFF
+        self.n += 1
+
+    def u16(self, v):
+        buf = self.buf
+        n = self.n
+        buf[n] = v & 0xFF
+        buf[n + 1] = (v >> 8) & 0xFF
+        self.n = n + 2
+
+    def i32(self, v):
+        buf = self.buf
+        n = self.n
+        buf[n] = v & 0xFF
+        buf[n + 1] = (v >> 8) & 0xFF
+        buf[n + 2] = (v >> 16) & 0xFF
+        buf[n + 3] = (v >> 24) & 0xFF
+        self.n = n + 4
+
+    def text(self, data):
+        """Bytes (or ASCII str) to the end of the payload, cut to what fits."""
+        if isinstance(data, str):
+            data = data.encode()
+        n = self.n
+        m = min(len(data), HEADER + MAX_PAYLOAD - n)
+        self.buf[n:n + m] = data[:m]
+        self.n = n + m
+
+    def end(self):
+        """Seal the record (length, sequence number, CRC) and append it."""
+        buf = self.buf
+        n = self.n
+        length = n - HEADER
+        buf[0] = length & 0xFF
+        buf[1] = length >> 8
+        seq = self.seq
+        buf[2] = seq & 0xFF
+        buf[3] = (seq >> 8) & 0xFF
+        c = crc16(buf, n)
+        buf[n] = c & 0xFF
+        buf[n + 1] = c >> 8
+        n += 2
+        view = self._views[n] if n <= _VIEWS else self._mv[:n]
+        self.storage.write(self.target, view)
+        self.seq = (seq + 1) & 0xFFFF
+        self.size += n
+        self.written += n
+        self.records += 1
+        self.dirty = True
+
+    def flush(self):
+        """Make every record appended so far durable."""
+        if self.dirty:
+            self.dirty = False
+            self.storage.flush()
+
+    # -- compaction and boot -------------------------------------------------
+
+    def begin_snapshot(self):
+        """Following records go to a new file (see the module doc)."""
+        self.storage.remove(NEXT)
+        self.target = NEXT
+        self.size = 0
+
+    def end_snapshot(self):
+        """Mark the new file complete and switch to it."""
+        self.begin(COMMIT)
+        self.end()
+        self.flush()
+        self.storage.replace(NEXT, MAIN)
+        self.target = MAIN
+
+    def load(self):
+        """The records to replay at boot, COMMIT records left out. Finishes or
+        discards a compaction a power cut interrupted."""
+        storage = self.storage
+        data = storage.read(NEXT)
+        if data is not None:
+            records, _, _ = parse(data)
+            if any(kind == COMMIT for kind, _p in records):
+                storage.replace(NEXT, MAIN)
+            else:
+                storage.remove(NEXT)
+        data = storage.read(MAIN) or b""
+        records, self.size, last = parse(data)
+        self.seq = (last + 1) & 0xFFFF
+        return [r for r in records if r[0] != COMMIT]

@@ -1,0 +1,155 @@
+"""A professional game played on a journalled Board, for the crash tests (CPython and MicroPython).
+
+``record_game`` plays a bundled record on a Board with a clock, with an
+undo, a mode change, a warning and a resignation on the way, and logs every
+storage operation. ``storage_at(ops, n)`` is the storage as a power cut
+after n bytes left it. ``state(board)`` is what must survive: moves, clock
+figures, result, mode, warnings. ``boundaries[i]`` is (bytes written, state)
+after step i of the game.
+"""
+
+from pro_games import load_games
+from support import data_path
+
+from firmware.app import Board
+from firmware.drivers.sim_board import SimBoard, SimPresence
+from firmware.drivers.sim_storage import SimStorage
+from firmware.referee import TOURNAMENT
+from firmware.rules.coords import PASS
+from firmware.rules.game import IllegalMove
+
+TIME = "byoyomi 10m 3x30s"
+
+
+class TraceStorage(SimStorage):
+    """A SimStorage that logs every operation (to replay them up to a cut)."""
+
+    def __init__(self):
+        super().__init__()
+        self.ops = []
+
+    def write(self, name, data):
+        self.ops.append((0, name, bytes(data)))
+        super().write(name, data)
+
+    def replace(self, src, dst):
+        self.ops.append((1, src, dst))
+        super().replace(src, dst)
+
+    def remove(self, name):
+        self.ops.append((2, name, None))
+        super().remove(name)
+
+
+def storage_at(ops, n):
+    """The storage after the power failed once n bytes were written."""
+    s = SimStorage()
+    s.cut_after(n)
+    for op, a, b in ops:
+        if op == 0:
+            s.write(a, b)
+        elif op == 1:
+            s.replace(a, b)
+        else:
+            s.remove(a)
+    s.restore_power()
+    return s
+
+
+class Hw:
+    def __init__(self, journal):
+        self.board = SimBoard()
+        self.sensor = SimPresence(self.board)
+        self.journal = journal
+
+
+def first_plain_game(min_moves):
+    for record in load_games(data_path("pro_games.txt")):
+        if not record.black and not record.white and len(record.moves) >= min_moves:
+            return record
+    raise AssertionError("no such record")
+
+
+def state(board):
+    game = board.game
+    hist = game.hist
+    clock = board.clock
+    figures = None
+    if clock is not None:
+        figures = (clock.main[1], clock.main[2], clock.periods[1], clock.periods[2])
+    return (tuple(hist.moves[1:hist.length]), figures, game.result.sgf() if game.result else None,
+            board.referee.mode, game.warnings[1], game.warnings[2])
+
+
+def record_game(moves, limit=16384):
+    """Returns (ops, boundaries, board)."""
+    record = first_plain_game(moves)
+    storage = TraceStorage()
+    board = Board(Hw(storage), size=19, rules="korean", time_spec=TIME)
+    board.recorder.limit = limit
+    game = board.game
+    clock = board.clock
+    boundaries = [(storage.written, state(board))]
+    t = 0
+    clock.start(t, 1)
+
+    def step():
+        board.recorder.observe(t)
+        boundaries.append((storage.written, state(board)))
+
+    for i, (colour, pt) in enumerate(record.moves[:moves]):
+        t += 700 + (pt * 37) % 9000
+        if colour != game.to_move:  # a pass the record leaves out
+            game.play(game.to_move, PASS)
+            clock.press(3 - colour, t)
+            step()
+        try:
+            game.play(colour, pt)
+        except IllegalMove:
+            continue
+        clock.press(colour, t)
+        step()
+        if i == 20:
+            game.undo()
+            step()
+            game.play(colour, pt)
+            step()
+        elif i == 30:
+            board.set_mode(TOURNAMENT)
+            step()
+        elif i == 40:
+            game.warn(2, "test")
+            step()
+    game.resign(2)
+    step()
+    return storage.ops, boundaries, board
+
+
+def recover(storage):
+    """A new Board on the storage, as at power-up. Its settings come from the journal."""
+    return Board(Hw(storage), size=9)
+
+
+def is_fresh(board):
+    """A new game started at power-up (the journal's game had ended)."""
+    return board.game.move_number == 0 and board.game.result is None
+
+
+def check_cut(boundaries, n, board):
+    """The recovered board is the state after the last step fully written at
+    byte n, or (only the record in progress lost) the one after it."""
+    i = 0
+    while i + 1 < len(boundaries) and boundaries[i + 1][0] <= n:
+        i += 1
+    got = state(board)
+    allowed = [boundaries[i][1]] + ([boundaries[i + 1][1]] if i + 1 < len(boundaries) else [])
+    if i == 0 and n < boundaries[0][0]:
+        assert board.game.move_number == 0, "cut at %d: moves invented" % n
+        return
+    if got[0] == () and got[2] is None and any(a[2] is not None for a in allowed):
+        return  # the game had ended: a new one starts
+    assert got[0] in [a[0] for a in allowed], "cut at %d: moves %d, expected %s" % (
+        n, len(got[0]), [len(a[0]) for a in allowed])
+    for part in range(1, len(got)):
+        assert got[part] in [a[part] for a in allowed], "cut at %d: part %d %r not in %r" % (
+            n, part, got[part], [a[part] for a in allowed])

@@ -1,0 +1,98 @@
+"""The journal's format, compaction and crash consistency (a sample of cuts; tests/host has them dense)."""
+
+from journal_cases import check_cut, is_fresh, record_game, recover, state, storage_at
+
+from firmware.drivers.sim_storage import SimStorage
+from firmware.journal import COMMIT, MAIN, NEXT, Journal, crc16, parse
+
+
+def _journal(*payloads):
+    storage = SimStorage()
+    j = Journal(storage)
+    for kind, payload in payloads:
+        j.begin(kind)
+        j.text(payload)
+        j.end()
+    return storage, j
+
+
+def test_crc16_is_ccitt_false():
+    assert crc16(b"123456789", 9) == 0x29B1
+
+
+def test_records_come_back_and_reading_stops_at_the_first_damage():
+    storage, j = _journal((1, b"abc"), (2, b""), (3, b"xyz" * 50))
+    data = storage.data(MAIN)
+    records, size, last = parse(data)
+    assert records == [(1, b"abc"), (2, b""), (3, b"xyz" * 50)] and size == len(data) == j.size and last == 2
+    assert len(data) == 3 * 7 + 3 + 150  # 7 bytes per record besides the payload
+    for cut in range(len(data)):
+        kept = parse(data[:cut])[0]
+        assert kept == records[:len(kept)] and len(kept) >= (cut >= 10) + (cut >= 17)
+    for bit in range(8 * 17):
+        flipped = bytearray(data)
+        flipped[bit // 8] ^= 1 << (bit % 8)
+        kept = parse(flipped)[0]
+        assert kept == records[:len(kept)] and len(kept) < 3, bit
+
+
+def test_a_record_out_of_sequence_ends_the_journal():
+    storage, _ = _journal((1, b"a"), (2, b"b"))
+    first = storage.data(MAIN)
+    storage2, _ = _journal((1, b"a"))
+    assert parse(first[:8] + storage2.data(MAIN))[0] == [(1, b"a")]  # seq 0 again after seq 0
+
+
+def test_a_cut_compaction_is_discarded_and_a_finished_one_completed():
+    storage, j = _journal((1, b"old"))
+    j.begin_snapshot()
+    j.begin(1)
+    j.text(b"new")
+    j.end()
+    assert Journal(storage).load() == [(1, b"old")]  # no COMMIT yet: the old journal stands
+    assert storage.data(NEXT) is None
+    storage, j = _journal((1, b"old"))
+    j.begin_snapshot()
+    j.begin(1)
+    j.text(b"new")
+    j.end()
+    j.begin(COMMIT)
+    j.end()  # the power fails before the rename
+    assert Journal(storage).load() == [(1, b"new")]
+    assert storage.data(NEXT) is None and parse(storage.data(MAIN))[0][-1][0] == COMMIT
+
+
+def test_a_pro_game_survives_a_sample_of_power_cuts():
+    ops, boundaries, board = record_game(45, limit=2048)
+    total = boundaries[-1][0]
+    assert is_fresh(recover(storage_at(ops, total)))  # the game ended: the next one starts
+    assert state(recover(storage_at(ops, boundaries[-2][0]))) == boundaries[-2][1]
+    for i in range(31):
+        n = total * i // 30 + i % 7
+        check_cut(boundaries, n, recover(storage_at(ops, n)))
+
+
+def test_record_sizes_on_flash():
+    from journal_cases import Hw
+
+    from firmware.app import Board
+    from firmware.recorder import CHECKPOINT_MS
+
+    storage = SimStorage()
+    board = Board(Hw(storage), size=19, time_spec="byoyomi 10m 3x30s")
+    board.clock.start(0, 1)
+    board.recorder.observe(0)
+    sizes = []
+    for act in ("stone", "press", "think"):
+        before = len(storage.data(MAIN))
+        if act == "stone":
+            board.game.play(1, 100)
+            t = 1000
+        elif act == "press":
+            board.clock.press(1, 2000)
+            t = 2000
+        else:
+            t = 2000 + CHECKPOINT_MS
+        board.recorder.observe(t)
+        sizes.append(len(storage.data(MAIN)) - before)
+    assert sizes == [16, 87, 11]  # MOVE, CLOCK, TICK (docs/journal.md)

@@ -1,0 +1,90 @@
+"""The host logger and the journal agree: the cable out for a few moves, then a power cut;
+the recovered board numbers its lines on, the logger's resync fills the gap, and its SGF
+holds the whole game once (host_tools/logger.py's own classes, in process)."""
+
+import json
+import re
+
+from test_app import Hw
+
+from firmware.app import Board
+from firmware.drivers.sim_link import Pipe
+from firmware.drivers.sim_storage import SimStorage
+from host_tools.logger import Board as HostBoard
+from host_tools.logger import Logger
+
+POINTS = [(2, 2), (6, 6), (2, 6), (6, 2), (4, 4), (4, 2), (2, 4), (6, 4), (4, 6), (3, 3), (5, 5), (3, 5)]
+
+
+class FakeSerial:
+    """The logger's end of a sim_link.Pipe, as pyserial."""
+
+    def __init__(self, pipe):
+        self.pipe = pipe
+
+    @property
+    def in_waiting(self):
+        return len(self.pipe.to_host)
+
+    def read(self, n):
+        return self.pipe.take()
+
+    def write(self, data):
+        self.pipe.send(data)
+        return len(data)
+
+    def close(self):
+        pass
+
+
+def test_a_power_cut_leaves_the_logger_with_the_whole_game_once(tmp_path):
+    hw = Hw()
+    hw.journal = SimStorage()
+    pipe = Pipe()
+    hw.transport = pipe.board
+    logger = Logger([], str(tmp_path), quiet=True)
+    host = HostBoard("sim", logger)
+    host.ser = FakeSerial(pipe)
+    host.status = "open"
+    host.send("hello", 0.0)
+    board = Board(hw, size=9, boot=3)
+    t = 0
+
+    def run(ms):
+        nonlocal t
+        for _ in range(ms // 10):
+            hw.board.set_time(t)
+            board.step(t)
+            host.step(t / 1000)
+            t += 10
+
+    def play(i):
+        col, row = POINTS[i]
+        hw.board.place(board.referee.region.phys_of[(row + 1) * 11 + col + 1], 1 + i % 2)
+        run(400)
+
+    run(100)
+    for i in range(6):
+        play(i)
+    pipe.unplugged = True  # the host misses the next moves
+    for i in range(6, 9):
+        play(i)
+    moves_before = board.game.move_number
+    del board  # and the power is cut
+    pipe.unplugged = False
+    board = Board(hw, boot=4, now_ms=t)
+    assert board.game.move_number == moves_before == 9
+    for i in range(9, 12):
+        play(i)
+    board.referee.button("resign_white", t)
+    run(3000)
+    assert host.current is not None and host.current.gid == 1 and host.current.result == "B+R"
+    hist = board.game.hist
+    board_moves = [(hist.moves[k] >> 9 & 3, hist.moves[k] & 0x1FF) for k in range(1, hist.length)]
+    assert [(c, p) for c, p, _ms, _periods, _lost in host.current.moves] == board_moves
+    files = sorted(p.name for p in tmp_path.glob("*.sgf"))
+    assert files == ["board-3-g1.sgf"]  # one game, one file: no reboot seen, no duplicate
+    sgf = (tmp_path / files[0]).read_text()
+    assert len(re.findall(r";\s*[BW]\[", sgf)) == 12 and "RE[B+R]" in sgf
+    events = [json.loads(line)["event"] for line in (tmp_path / "audit.jsonl").read_text().splitlines()]
+    assert "reboot" not in events and "resync" in events
