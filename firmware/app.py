@@ -90,6 +90,7 @@ class Board:
             self.recorder = recorder = Recorder(self, Journal(storage))
             recovered = recorder.recover(now_ms)
             self.boot = recorder.boot
+        self.recovered = recovered  # the game in progress came back from the journal
         transport = getattr(hw, "transport", None)
         if transport is not None:
             control = HostCommands(self)

@@ -12,6 +12,7 @@ firmware code never runs in two threads at once.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections import deque
@@ -23,6 +24,7 @@ from firmware.drivers.clock_display import SimClockDisplay
 from firmware.drivers.sim import twin
 from firmware.drivers.sim_board import SimBoard
 from firmware.drivers.sim_strip import SimStrip
+from firmware.drivers.storage import FileStorage
 from firmware.leds import Leds
 from firmware.marks import KINDS, NAMES
 from firmware.referee import EVENT_NAMES, MODE_NAMES, REASONS, STATE_NAMES
@@ -38,9 +40,10 @@ SENSOR_KINDS = {"presence": "presence", "polarity": "polarity", "shift": "presen
 
 
 class SimHardware:
-    """The hardware set of firmware/app.py, every part a twin."""
+    """The hardware set of firmware/app.py, every part a twin; ``journal`` a
+    storage for the game journal (firmware/drivers/storage.py) or None."""
 
-    def __init__(self, sensors="presence", transport=None):
+    def __init__(self, sensors="presence", transport=None, journal=None):
         self.board = SimBoard()
         self.sensor = twin(self.board, sensors)
         self.buttons = SimButtons()
@@ -50,29 +53,72 @@ class SimHardware:
         self.strip = SimStrip(keep=2)
         if transport is not None:
             self.transport = transport
+        if journal is not None:
+            self.journal = journal
+
+
+class Table:
+    """The physical stones kept in a file, so that they outlive the simulated
+    board's process as a real board's stones outlive its power."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def load(self, board):
+        try:
+            data = self.path.read_bytes()
+        except OSError:
+            return False
+        if len(data) != len(board.stones) or any(c > 2 for c in data):
+            return False  # not a table file: start with an empty board
+        board.stones[:] = data
+        return True
+
+    def save(self, board):
+        part = self.path.with_name(self.path.name + ".part")
+        part.write_bytes(bytes(board.stones))
+        os.replace(part, self.path)
 
 
 class LiveBoard:
     """See the module doc. ``sensors``: presence, polarity, or a wired
-    variant (shift, matrix, hall) read through its real driver."""
+    variant (shift, matrix, hall) read through its real driver. With
+    ``state`` (a folder) the board keeps its game journal there
+    (``journal.bin``, the device's flash) and the stones on it
+    (``table.bin``), so a restarted simulator is a board powered up again
+    with the stones as they were: it recovers the game."""
 
     def __init__(self, size=19, rules="japanese", komi=None, handicap=0, mode="casual", time_spec="none",
-                 sensors="presence", transport=None, board_id="sim", boot=0, clock=time.monotonic):
+                 sensors="presence", transport=None, board_id="sim", boot=0, clock=time.monotonic, state=None):
         self._clock = clock
         self._t0 = clock()
         self.sensors = sensors
-        self.hw = SimHardware(sensors, transport)
+        journal = None
+        self.table = None
+        if state is not None:
+            state.mkdir(parents=True, exist_ok=True)
+            journal = FileStorage(str(state / "journal.bin"))
+            self.table = Table(state / "table.bin")
+        self.hw = SimHardware(sensors, transport, journal)
+        restored = self.table is not None and self.table.load(self.hw.board)
         self.lock = threading.RLock()
         self.changed = threading.Condition(self.lock)
         self.version = 0
         self.log = deque(maxlen=200)
         self._releases = []  # (due ms, button index)
         self.board = Board(self.hw, size, rules, komi, handicap, MODE_NAMES.index(mode), time_spec,
-                           board_id=board_id, boot=boot)
+                           board_id=board_id, boot=boot, now_ms=self.now_ms())
         self.commands = HostCommands(self.board)
         self._events_seen = 0
         self._seen = None
-        self._say("new game: %s" % self._settings())
+        if self.board.recovered:
+            self._say("power back: game recovered at move %d (%s)%s" % (
+                self.board.game.move_number, self._settings(),
+                "; the clock waits for the stones to match" if self.board.held else ""))
+        else:
+            self._say("new game: %s" % self._settings())
+        if restored:
+            self._say("the stones on the board are as they were left")
 
     # -- time ------------------------------------------------------------------
 
@@ -132,7 +178,7 @@ class LiveBoard:
                 self.hw.board.lift(p)
             else:
                 self.hw.board.place(p, colour or self.board.game.to_move)
-            self._bump()
+            self._table_changed()
 
     def press(self, name):
         """A finger on one of the board's buttons: black, white, pause, menu."""
@@ -160,7 +206,12 @@ class LiveBoard:
                     self.press(BUTTONS[event.colour - 1])
                 elif event.action == "button":
                     self.control(event.name)
-            self._bump()
+            self._table_changed()
+
+    def _table_changed(self):
+        if self.table is not None:
+            self.table.save(self.hw.board)
+        self._bump()
 
     # -- host commands (the same code a connected host reaches) ---------------------
 
@@ -190,6 +241,7 @@ class LiveBoard:
                 self._bump()
                 return error[1]
             self.hw.board.clear()
+            self._table_changed()
             self._events_seen = self.board.referee.events.end
             self._say("new game: " + self._settings())
             self._bump()

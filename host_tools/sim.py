@@ -3,6 +3,7 @@
     python -m host_tools.sim [--rules NAME] [--size N] [--komi K] [--handicap N] [--time SPEC]
         [--sensors presence|polarity] [--mode casual|teaching|tournament] [--hardware ...]
         [--port N] [--no-browser] [--games DIR] [--script FILE [--speed X]]
+        [--state DIR] [--tty-link PATH] [--no-logger]
     python -m host_tools.sim --headless --script FILE [...] [--clock] [--sgf PATH]
 
 The live board (the default) runs the device's application (firmware/app.py)
@@ -11,6 +12,9 @@ in real time on the drivers' twins, streams its game over a pty to a
 127.0.0.1 (host_tools.web) to play on: click points to place or lift
 stones, press the clock buttons, start new games. ``--script`` plays a
 physical event script on it as well. Ctrl-C stops it; the SGF is kept.
+With ``--state DIR`` the board's game journal and the stones on it are kept
+in DIR: killing the simulator is a power cut, and starting it again with the
+same DIR powers the board up again (it recovers the game).
 
 Headless mode plays a physical event script (see host_tools.script) with
 simulated time and writes the recorded game as SGF FF[4] to stdout, or to
@@ -22,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import ctypes
+import os
 import signal
 import subprocess
 import sys
@@ -52,6 +57,13 @@ def build_parser():
     parser.add_argument("--no-browser", action="store_true", help="live board: do not open a browser")
     parser.add_argument("--games", type=Path, default=Path("games"),
                         help="live board: folder the logger writes SGF files to (default: games)")
+    parser.add_argument("--state", type=Path, metavar="DIR",
+                        help="live board: keep the game journal (the board's flash) and the stones in DIR; "
+                             "started again with the same DIR, the board recovers the game as after a power cut")
+    parser.add_argument("--tty-link", type=Path, metavar="PATH",
+                        help="live board: also name the board's serial port PATH (a symlink to the pty)")
+    parser.add_argument("--no-logger", action="store_true",
+                        help="live board: start no logger (run host_tools.logger on the port yourself)")
     parser.add_argument("--speed", type=float, default=1.0, help="live board: --script time runs this much faster (above ~1.4 hands get quicker "
                              "than the sensors' settle time, as real hands never are)")
     parser.add_argument("--rules", default="japanese", help="rule set: " + ", ".join(r.name for r in ALL))
@@ -108,14 +120,23 @@ def run_live(args, out=sys.stdout, err=sys.stderr) -> int:
     try:
         live = LiveBoard(args.size, args.rules, args.komi, args.handicap, args.mode, args.time,
                          sensors=args.hardware if args.hardware != "fast" else args.sensors,
-                         transport=line, board_id="sim", boot=int(time.time()))
+                         transport=line, board_id="sim", boot=int(time.time()), state=args.state)
     except ValueError as error:  # a bad time spec, a handicap the rules do not have...
         print(f"error: {error}", file=err)
         line.close()
         return 1
-    logger = subprocess.Popen([sys.executable, "-m", "host_tools.logger", line.path, "--out", str(args.games),
-                               "--quiet"], start_new_session=True,  # Ctrl-C reaches it through us, in order
-                              preexec_fn=_die_with_parent)
+    port = line.path
+    if args.tty_link is not None:
+        part = args.tty_link.with_name(args.tty_link.name + ".part")
+        part.unlink(missing_ok=True)
+        part.symlink_to(line.path)
+        os.replace(part, args.tty_link)
+        port = str(args.tty_link)
+    logger = None
+    if not args.no_logger:
+        logger = subprocess.Popen([sys.executable, "-m", "host_tools.logger", port, "--out", str(args.games),
+                                   "--quiet"], start_new_session=True,  # Ctrl-C reaches it through us, in order
+                                  preexec_fn=_die_with_parent)
     stop = threading.Event()
     threads = [threading.Thread(target=live.run, args=(stop,), daemon=True)]
     if events:
@@ -123,13 +144,15 @@ def run_live(args, out=sys.stdout, err=sys.stderr) -> int:
 
     def extra_state():
         games = sorted(args.games.glob("sim-%d-g*.sgf" % live.board.link.boot))
-        return {"sgf": str(games[-1]) if games else "", "logger": "running" if logger.poll() is None else "stopped"}
+        running = logger is not None and logger.poll() is None
+        return {"sgf": str(games[-1]) if games else "", "logger": "running" if running else "stopped"}
 
     try:
         server = serve(live, port=args.port, extra_state=extra_state)
     except OSError as error:
         print(f"error: {error} (try --port N)", file=err)
-        logger.terminate()
+        if logger is not None:
+            logger.terminate()
         line.close()
         return 1
     for signum in (signal.SIGINT, signal.SIGTERM):  # also when started with SIGINT ignored (a background job)
@@ -138,7 +161,10 @@ def run_live(args, out=sys.stdout, err=sys.stderr) -> int:
         thread.start()
     url = "http://%s:%d/" % server.server_address[:2]
     print(f"Smart Go board simulator: {url}", file=out)
-    print(f"Games are recorded to {args.games}/ by host_tools.logger on {line.path}. Ctrl-C stops.", file=out)
+    if logger is not None:
+        print(f"Games are recorded to {args.games}/ by host_tools.logger on {port}. Ctrl-C stops.", file=out)
+    else:
+        print(f"The board's serial port: {port}. Ctrl-C stops.", file=out)
     out.flush()
     if not args.no_browser:
         webbrowser.open(url)
@@ -151,11 +177,12 @@ def run_live(args, out=sys.stdout, err=sys.stderr) -> int:
         server.server_close()
         time.sleep(0.3)  # the board's last lines reach the logger
         stop.set()
-        logger.send_signal(signal.SIGINT)
-        try:
-            logger.wait(5)
-        except subprocess.TimeoutExpired:
-            logger.kill()
+        if logger is not None:
+            logger.send_signal(signal.SIGINT)
+            try:
+                logger.wait(5)
+            except subprocess.TimeoutExpired:
+                logger.kill()
         line.close()
         saved = extra_state()["sgf"]
         print("\nstopped; " + (f"the game is in {saved}" if saved else "no game recorded"), file=out)
