@@ -81,15 +81,25 @@ def build_parser():
     return parser
 
 
-def run_headless(args, out=sys.stdout, err=sys.stderr) -> int:
+def read_script(args, err):
+    """The events of ``--script`` and whether some lines were bad (reported
+    on ``err`` with their numbers); None if the file cannot be read."""
     try:
         text = args.script.read_text(encoding="utf-8")
     except OSError as error:
         print(f"cannot read the script: {error.strerror or error}", file=err)
-        return 1
+        return None
     events, errors = parse(text.splitlines(), args.size)
     for error in errors:
         print(f"{args.script}:{error}", file=err)
+    return events, bool(errors)
+
+
+def run_headless(args, out=sys.stdout, err=sys.stderr) -> int:
+    script = read_script(args, err)
+    if script is None:
+        return 1
+    events, errors = script
     sim = Simulation(args.size, args.rules, komi=args.komi, handicap=args.handicap,
                      polarity=args.sensors == "polarity", mode=MODE_NAMES.index(args.mode),
                      clock=args.clock, hardware=args.hardware)
@@ -107,14 +117,10 @@ def run_headless(args, out=sys.stdout, err=sys.stderr) -> int:
 def run_live(args, out=sys.stdout, err=sys.stderr) -> int:
     events = []
     if args.script is not None:
-        try:
-            text = args.script.read_text(encoding="utf-8")
-        except OSError as error:
-            print(f"cannot read the script: {error.strerror or error}", file=err)
+        script = read_script(args, err)
+        if script is None:
             return 1
-        events, errors = parse(text.splitlines(), args.size)
-        for error in errors:
-            print(f"{args.script}:{error}", file=err)
+        events = script[0]
     args.games.mkdir(parents=True, exist_ok=True)
     line = PtyLink()
     try:
