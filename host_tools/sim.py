@@ -173,7 +173,10 @@ def run_live(args, out=sys.stdout, err=sys.stderr) -> int:
         print(f"The board's serial port: {port}. Ctrl-C stops.", file=out)
     out.flush()
     if not args.no_browser:
-        webbrowser.open(url)
+        if sys.platform in ("darwin", "win32") or os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
+            webbrowser.open(url)
+        else:  # no screen here: a text-mode browser would take over the terminal
+            print("No display here: open the address above in a browser (e.g. through an SSH tunnel).", file=out)
     try:
         server.serve_forever(poll_interval=0.2)
     except KeyboardInterrupt:
