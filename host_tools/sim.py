@@ -142,7 +142,7 @@ def run_live(args, out=sys.stdout, err=sys.stderr) -> int:
     if not args.no_logger:
         logger = subprocess.Popen([sys.executable, "-m", "host_tools.logger", port, "--out", str(args.games),
                                    "--quiet"], start_new_session=True,  # Ctrl-C reaches it through us, in order
-                                  preexec_fn=_die_with_parent)
+                                  preexec_fn=_logger_child)
     stop = threading.Event()
     threads = [threading.Thread(target=live.run, args=(stop,), daemon=True)]
     if events:
@@ -198,9 +198,12 @@ def run_live(args, out=sys.stdout, err=sys.stderr) -> int:
     return 0
 
 
-def _die_with_parent():
-    """In the logger's process: end with the simulator, even when it is killed
-    outright (Linux; elsewhere only a clean stop ends the logger)."""
+def _logger_child():
+    """In the logger's process, before it starts: take Ctrl-C (our SIGINT)
+    even if this simulator was started with SIGINT ignored (a background
+    job), and end with the simulator even when it is killed outright (Linux;
+    elsewhere only a clean stop ends the logger)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
     try:
         ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):
