@@ -26,6 +26,10 @@ board. Baselines are fixed point (x16), integers only.
 
 Raw slots (the Scanner contract): 2 bits per point, slot s = point s;
 0 empty, 1 black, 2 white, 3 untrusted.
+
+The calibration is kept on flash (``save(path)``, ``load(path)``): after a
+power cut the stones of the game are still on the board, and calibrating
+then would take their magnets for the sensors' quiet levels.
 """
 
 import time
@@ -111,6 +115,28 @@ class HallArray:
                 base[p] += samples[p]
         for p in range(self.points):
             base[p] = (base[p] << _FIX) // n
+
+    def save(self, path):
+        """Keep the calibration in a file (4 bytes a point, little-endian)."""
+        with open(path, "wb") as f:
+            f.write(self.baseline)  # array('i'): its bytes, little-endian on RP2040, ESP32 and hosts
+
+    def load(self, path):
+        """Use a calibration kept by ``save``; False (nothing changed) if there
+        is none, or it is not this array's."""
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except OSError:
+            return False
+        if len(data) != 4 * self.points:
+            return False
+        base = self.baseline
+        for p in range(self.points):
+            v = data[4 * p] | data[4 * p + 1] << 8 | data[4 * p + 2] << 16 | data[4 * p + 3] << 24
+            base[p] = v - (1 << 32) if v & 0x80000000 else v
+            self.state[p] = 0
+        return True
 
     def read(self, buf):
         """Sample every point and classify it into ``buf`` (2 bits a point)."""

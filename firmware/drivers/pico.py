@@ -23,6 +23,7 @@ from .shift165 import ShiftChain
 from .storage import FileStorage
 
 JOURNAL_PATH = "/journal.bin"
+HALL_CALIBRATION_PATH = "/hall_calibration.bin"
 
 
 class Hardware:
@@ -52,7 +53,9 @@ def _sensor():
         select1 = [Pin(p, Pin.OUT, value=0) for p in cfg.HALL_SELECT_1]
         select2 = [Pin(p, Pin.OUT, value=0) for p in cfg.HALL_SELECT_2]
         sensor = HallArray(adcs, select1, select2, settle_us=cfg.HALL_SETTLE_US)
-        sensor.calibrate()  # at power-up the board must be empty (docs/sensing.md)
+        if not sensor.load(HALL_CALIBRATION_PATH):  # kept: a power cut mid-game leaves stones on the board
+            sensor.calibrate()  # the first power-up: the board must be empty (hardware/ASSEMBLY.md)
+            sensor.save(HALL_CALIBRATION_PATH)
         return sensor
     raise ValueError("unknown SENSORS in board_config: " + cfg.SENSORS)
 

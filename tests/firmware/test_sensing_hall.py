@@ -159,3 +159,30 @@ def test_slow_drift_is_tracked_on_empty_points_and_under_stones():
     assert run_drift(6) == want
     # the same drift without tracking makes phantom stones: the test has teeth
     assert run_drift(30) != want
+
+
+def test_a_kept_calibration_reads_the_stones_left_on_after_a_power_cut():
+    board, bus, driver, buf = rig()
+    path = "hall_calibration_test.bin"
+    driver.save(path)
+    try:
+        for p in (0, 60, 180):
+            board.place(p, 1)
+        board.place(200, 2)
+        later = bus.driver(on=ON, off=OFF)  # power back, the stones still on the board
+        assert later.load(path)
+        assert list(later.baseline) == list(driver.baseline)
+        later.read(buf)
+        values = reading(later, buf)
+        assert [values[p] for p in (0, 60, 180, 200, 1)] == [1, 1, 1, 2, 0]
+        fresh = bus.driver(on=ON, off=OFF)
+        fresh.calibrate()  # what calibrating at that power-up would do: the stones vanish
+        fresh.read(buf)
+        assert reading(fresh, buf)[180] == 0
+        assert not fresh.load("no_such_calibration.bin")
+        short = SimHallBus(SimBoard(100)).driver()
+        assert not short.load(path)  # another array's calibration is refused
+    finally:
+        import os
+
+        os.remove(path)
