@@ -94,7 +94,7 @@ mpy: $(PY_READY)
 # of a simulated board: tests/mp/pty_board.py).
 deploy: mpy
 	$(if $(filter $(RESET),hard soft none),,$(error RESET must be hard, soft or none, not '$(RESET)'))
-	@$(MPREMOTE) connect $(PORT) exec "import os; 'lib' in os.listdir('/') or os.mkdir('/lib')" \
+	@$(MPREMOTE) connect $(PORT) run scripts/board_prepare.py \
 	  + fs cp -r $(BUILD)/mpy/firmware :/lib/ + fs cp firmware/main.py :/main.py $(DEPLOY_RESET_$(RESET)) \
 	  || { echo "error: deploy failed: no MicroPython board answered on PORT=$(PORT)." \
 	            "Connect a Pico running MicroPython 1.27 over USB (or pass PORT=/dev/ttyACM0) and run make deploy again." >&2; exit 1; }

@@ -44,6 +44,11 @@ def mpremote(port, *args):
 
 
 def test_make_deploy_flashes_a_board_that_then_runs_the_bundle(board):
+    # An earlier install left a module the new bundle does not have, and a .py that would shadow its .mpy.
+    mpremote(board, "exec", "import os\nfor d in ('/lib', '/lib/firmware', '/lib/firmware/rules'):\n"
+             " try:\n  os.mkdir(d)\n except OSError:\n  pass\n"
+             "for f in ('/lib/firmware/stale.py', '/lib/firmware/rules/game.py'):\n"
+             " open(f, 'w').write('raise ImportError(\"stale\")')\nopen('/journal.bin', 'wb').write(b'game')")
     done = subprocess.run(["make", "--no-print-directory", "deploy", "PORT=" + board, "RESET=soft"], cwd=ROOT,
                           capture_output=True, text=True, timeout=180)
     assert done.returncode == 0, done.stdout + done.stderr
@@ -56,6 +61,7 @@ def test_make_deploy_flashes_a_board_that_then_runs_the_bundle(board):
     assert found["game"] == "/lib/firmware/rules/game.mpy"
     assert found["main"] == (ROOT / "firmware" / "main.py").read_text()
     assert found["to_move"] == 2  # black played, white to move
+    assert mpremote(board, "exec", "print(open('/journal.bin', 'rb').read())").strip() == "b'game'"  # data kept
 
 
 def test_deploy_rejects_an_unknown_reset():
