@@ -68,7 +68,8 @@ class Board:
     """One board playing one game; see the module doc.
 
     ``time_spec``: the clock's time control ("none" for no clock). The menu
-    button finishes the count (counting), or takes a move back (casual).
+    button, when let go, finishes the count (counting), or takes a move back
+    (casual); held with PAUSE it does neither (the diagnostics chord).
     With a journal, a game found in it replaces the settings given (and its
     boot id ``boot``); ``now_ms`` is the time of the recovery.
     """
@@ -111,6 +112,8 @@ class Board:
         self.errors = 0  # task failures reported and survived
         self.diag = None  # a Diagnostics while in diagnostics mode
         self._diag_held = False  # the current PAUSE+MENU hold has already acted
+        self._menu_down = False
+        self._menu_chord = False  # PAUSE was down during this MENU hold
 
     def new_game(self, size=19, rules="japanese", komi=None, handicap=0, mode=CASUAL, time_spec="none",
                  players=None):
@@ -207,6 +210,7 @@ class Board:
             self._diag_keys(buttons, now_ms)
             if pressed:
                 changed = self._buttons(pressed, buttons, now_ms)
+            changed = self._menu_release(buttons, now_ms) or changed
         clock = self.clock
         if clock is not None and self.started:
             cue = clock.cue(now_ms)
@@ -269,19 +273,35 @@ class Board:
                     changed = True
                     if clock is not None:
                         clock.press(colour, at)
-        if pressed & (1 << _B_PAUSE) and clock is not None and self.started:
+        if pressed & (1 << _B_PAUSE) and clock is not None and self.started and not buttons.is_down(_B_MENU):
             if clock.snap.paused:
                 clock.resume(now_ms)
             else:
                 clock.pause(now_ms)
-        if pressed & (1 << _B_MENU):
-            if referee.state == COUNTING_STATE:
-                changed = referee.button("ok", now_ms) or changed
-            elif referee.mode == CASUAL:
-                changed = referee.button("undo", now_ms) or changed
         if clock is not None and self.game.phase == OVER:
             clock.stop(now_ms)
         return changed
+
+    def _menu_release(self, buttons, now_ms):
+        # MENU acts when let go, and not at all if PAUSE joined it (the
+        # diagnostics chord): holding both must not take a move back.
+        down = buttons.is_down(_B_MENU)
+        if down and buttons.is_down(_B_PAUSE):
+            self._menu_chord = True
+        was_down = self._menu_down
+        self._menu_down = down
+        if not was_down or down:
+            return False
+        chord = self._menu_chord
+        self._menu_chord = False
+        referee = self.referee
+        if chord or self.diag is not None:
+            return False
+        if referee.state == COUNTING_STATE:
+            return referee.button("ok", now_ms)
+        if referee.mode == CASUAL:
+            return referee.button("undo", now_ms)
+        return False
 
     def _start_clock(self, now_ms):
         # A first stone before any press starts the clock for its player (who

@@ -172,7 +172,7 @@ def test_diag_host_command_and_no_diagnostics_during_a_game():
         return [decode(raw)[1:] for raw in pipe.take().split(b"\n") if raw]
 
     centre = board.referee.region.phys_of[(4 + 1) * 11 + 4 + 1]
-    host("mode tournament", 0)  # (in casual mode MENU takes a move back)
+    host("mode tournament", 0)
     assert host("diag on", 100) == [("OK", ["diag"])] and board.diag is not None
     hw.board.place(centre, 2)
     run(board, hw, 140, 300)
@@ -187,3 +187,23 @@ def test_diag_host_command_and_no_diagnostics_during_a_game():
     hw.buttons.hold(3)
     run(board, hw, 740, 4000)
     assert board.diag is None  # the buttons cannot either
+
+
+def test_the_diagnostics_chord_during_a_casual_game_takes_nothing_back():
+    hw = Hw()
+    board = Board(hw, size=9)
+    region = board.referee.region
+    for n, (col, row) in enumerate(((4, 4), (2, 2), (6, 6))):
+        hw.board.place(region.phys_of[(row + 1) * 11 + col + 1], 1 + n % 2)
+        run(board, hw, 400 * n, 400 * n + 400)
+    assert board.game.move_number == 3
+    hw.buttons.hold(3)  # MENU first, then PAUSE: the chord
+    run(board, hw, 1200, 1300)
+    hw.buttons.hold(2)
+    run(board, hw, 1300, 4800)
+    hw.buttons.release(3)
+    hw.buttons.release(2)
+    run(board, hw, 4800, 5000)
+    assert board.game.move_number == 3 and board.diag is None  # refused mid-game, and no takeback
+    press(board, hw, 3, 5000)  # MENU alone, let go: the casual takeback
+    assert board.game.move_number == 2
