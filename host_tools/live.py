@@ -23,6 +23,7 @@ from firmware.drivers.buzzer import SimBuzzer
 from firmware.drivers.clock_display import SimClockDisplay
 from firmware.drivers.sim import twin
 from firmware.drivers.sim_board import SimBoard
+from firmware.drivers.sim_storage import SimStorage
 from firmware.drivers.sim_strip import SimStrip
 from firmware.drivers.storage import FileStorage
 from firmware.leds import Leds
@@ -35,26 +36,30 @@ from host_tools.simulation import touch
 STEP_S = 0.005
 PRESS_MS = 60  # a simulated finger holds a button at least this long (the driver debounces 20 ms)
 BUTTONS = ("black", "white", "pause", "menu")  # firmware/app.py button order
-SENSOR_KINDS = {"presence": "presence", "polarity": "polarity", "shift": "presence", "matrix": "presence",
-                "hall": "polarity"}
 
 
 class SimHardware:
     """The hardware set of firmware/app.py, every part a twin; ``journal`` a
-    storage for the game journal (firmware/drivers/storage.py) or None."""
+    storage for the game journal (firmware/drivers/storage.py)."""
 
     def __init__(self, sensors="presence", transport=None, journal=None):
         self.board = SimBoard()
         self.sensor = twin(self.board, sensors)
+        if transport is not None:
+            self.transport = transport
+        if journal is not None:
+            self.journal = journal
+        self.power_up()
+
+    def power_up(self):
+        """The parts whose state a power cut loses start afresh; the stones,
+        the sensors (a Hall array's calibration is kept on flash), the cable
+        and the flash stay."""
         self.buttons = SimButtons()
         self.display = SimClockDisplay()
         self.buzzer = SimBuzzer()
         self.leds = Leds()
         self.strip = SimStrip(keep=2)
-        if transport is not None:
-            self.transport = transport
-        if journal is not None:
-            self.journal = journal
 
 
 class Table:
@@ -93,7 +98,7 @@ class LiveBoard:
         self._clock = clock
         self._t0 = clock()
         self.sensors = sensors
-        journal = None
+        journal = SimStorage()  # the board's flash, for as long as the simulator runs
         self.table = None
         if state is not None:
             state.mkdir(parents=True, exist_ok=True)
@@ -106,9 +111,18 @@ class LiveBoard:
         self.version = 0
         self.log = deque(maxlen=200)
         self._releases = []  # (due ms, button index)
-        self.board = Board(self.hw, size, rules, komi, handicap, MODE_NAMES.index(mode), time_spec,
-                           board_id=board_id, boot=boot, now_ms=self.now_ms())
+        self._settings_at_power_up = (size, rules, komi, handicap, MODE_NAMES.index(mode), time_spec, board_id, boot)
+        self.powered = False
+        self._power_up()
+        if restored:
+            self._say("the stones on the board are as they were left")
+
+    def _power_up(self):
+        size, rules, komi, handicap, mode, time_spec, board_id, boot = self._settings_at_power_up
+        self.board = Board(self.hw, size, rules, komi, handicap, mode, time_spec, board_id=board_id, boot=boot,
+                           now_ms=self.now_ms())
         self.commands = HostCommands(self.board)
+        self.powered = True
         self._events_seen = 0
         self._seen = None
         if self.board.recovered:
@@ -117,8 +131,20 @@ class LiveBoard:
                 "; the clock waits for the stones to match" if self.board.held else ""))
         else:
             self._say("new game: %s" % self._settings())
-        if restored:
-            self._say("the stones on the board are as they were left")
+
+    def power(self, on):
+        """Unplug the board (it stops; the stones can still be moved) or plug
+        it in again: a new start of the firmware on the same flash, stones
+        and cable, which recovers the game from its journal."""
+        with self.lock:
+            if on and not self.powered:
+                self.hw.power_up()
+                self._releases.clear()
+                self._power_up()
+            elif not on and self.powered:
+                self.powered = False
+                self._say("unplugged: the board is off (the stones can still be moved)")
+            self._bump()
 
     # -- time ------------------------------------------------------------------
 
@@ -126,8 +152,10 @@ class LiveBoard:
         return int((self._clock() - self._t0) * 1000) & 0x3FFFFFFF
 
     def step(self):
-        """One round of the device's loop at the current time."""
+        """One round of the device's loop at the current time (nothing while unplugged)."""
         with self.lock:
+            if not self.powered:
+                return
             now = self.now_ms()
             self.hw.board.set_time(now)
             for due, index in list(self._releases):
@@ -291,26 +319,28 @@ class LiveBoard:
             region = referee.region
             strip = hw.strip
             led_of = hw.leds.led_of
+            on = self.powered
             leds = []
-            if strip.frames:
+            if strip.frames and on:
                 for p in range(361):
                     r, g, bl = strip.rgb(led_of[p])
                     leds.append("%02x%02x%02x" % (r, g, bl) if r or g or bl else "")
             shown = b.marks if b.diag is None else b.diag.marks
             marks = []
             for p in range(361):
-                bits = shown.bits[p]
+                bits = shown.bits[p] if on else 0
                 marks.append(next((NAMES[i] for i, k in enumerate(KINDS) if bits & k), ""))
             clock = b.clock
-            faces = hw.display.text().split(" | ") if clock is not None else ["", ""]
-            snap = clock.snapshot(self.now_ms()) if clock is not None else None
+            faces = hw.display.text().split(" | ") if clock is not None and on else ["", ""]
+            snap = clock.snap if clock is not None else None  # as the device last drew it
             return {
                 "version": self.version,
                 "rules": game.rules.name, "size": game.size, "komi": game.komi,
                 "handicap": referee.handicap, "mode": MODE_NAMES[referee.mode], "sensors": self.sensors,
                 "polarity": b.polarity, "diagnostics": b.diag is not None,
                 "region": [region.top, region.left, region.size],
-                "state": STATE_NAMES[referee.state], "message": referee.message(),
+                "powered": on, "state": STATE_NAMES[referee.state],
+                "message": referee.message() if on else "the board is off (unplugged)",
                 "to_move": ("", "black", "white")[game.to_move], "moves": game.move_number,
                 "captures": [game.captures[1], game.captures[2]],
                 "result": game.result.sgf() if game.result is not None else "",
@@ -318,7 +348,7 @@ class LiveBoard:
                 "leds": leds, "marks": marks,
                 "clock": None if clock is None else {
                     "spec": clock.tc.spec(), "black": faces[0], "white": faces[1],
-                    "running": ("", "black", "white")[snap.running], "paused": snap.paused,
+                    "running": ("", "black", "white")[snap.running] if on else "", "paused": snap.paused,
                     "flag": snap.flag or ""},
                 "log": ["%7.1f  %s" % (t / 1000, text) for t, text in list(self.log)[-60:]],
             }

@@ -9,6 +9,7 @@
     POST /api/control      {"name": "pass"|"undo"|"resign_black"|...}     a referee control
     POST /api/mode         {"mode": "casual"|"teaching"|"tournament"}
     POST /api/diag         {"on": true|false}   the sensor check (diagnostics mode)
+    POST /api/power        {"on": true|false}   unplug the board, or plug it in again (it recovers its game)
     POST /api/new          {"rules", "size", "handicap", "time", "komi"?}
 
 Answers to POSTs are {"ok": true} or {"ok": false, "error": "..."} (status
@@ -73,6 +74,9 @@ def make_handler(live, extra_state=None):
             return live.command("mode", [_field(body, "mode", str, MODE_NAMES)])
         if path == "/api/diag":
             return live.command("diag", ["on" if _field(body, "on", bool) else "off"])
+        if path == "/api/power":
+            live.power(_field(body, "on", bool))
+            return None
         if path == "/api/new":
             komi = body.get("komi")
             if komi is not None and (not isinstance(komi, (int, float)) or isinstance(komi, bool)):

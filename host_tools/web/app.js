@@ -109,7 +109,7 @@ function render(s) {
   }
   const message = document.getElementById("message");
   message.textContent = s.result ? `Game over: ${s.result}` : s.message;
-  message.className = /lift|put|wrong|not accepted|remove/.test(s.message) ? "alert" : "";
+  message.className = /lift|put|wrong|not accepted|remove|unplugged/.test(s.message) ? "alert" : "";
   text("info-rules", `${s.rules}, ${s.size}×${s.size}, komi ${s.komi}` + (s.handicap ? `, handicap ${s.handicap}` : ""));
   text("info-moves", `${s.moves} (${s.to_move} to play)`);
   text("info-captures", `black ${s.captures[0]}, white ${s.captures[1]}`);
@@ -124,6 +124,10 @@ function render(s) {
   diag.textContent = s.diagnostics ? "Leave sensor check" : "Sensor check";
   diag.dataset.on = s.diagnostics ? "1" : "";
   if (s.diagnostics) message.textContent = "sensor check: each point lights as its sensor reads";
+  const power = document.getElementById("power");
+  power.textContent = s.powered ? "Unplug" : "Plug in";
+  power.dataset.on = s.powered ? "1" : "";
+  document.body.dataset.powered = s.powered ? "1" : "0";
   document.body.dataset.moves = s.moves;
   document.body.dataset.state = s.state;
   const log = document.getElementById("log");
@@ -135,9 +139,9 @@ function render(s) {
 function renderClock(clock) {
   for (const side of ["black", "white"]) {
     const face = document.getElementById("clock-" + side);
-    if (!clock) {
-      face.querySelector(".time").textContent = "no clock";
-      face.querySelector(".extra").textContent = "press = pass / end of move";
+    if (!clock || !state.powered) {
+      face.querySelector(".time").textContent = clock ? "" : "no clock";
+      face.querySelector(".extra").textContent = clock ? "" : "press = pass / end of move";
       face.className = "face";
       continue;
     }
@@ -206,6 +210,8 @@ async function setupForms() {
   for (const b of document.querySelectorAll("[data-button]")) {
     b.addEventListener("click", () => post("/api/button", { name: b.dataset.button }));
   }
+  const power = document.getElementById("power");
+  power.addEventListener("click", () => post("/api/power", { on: !power.dataset.on }));
   const diag = document.getElementById("diag");
   diag.addEventListener("click", () => post("/api/diag", { on: !diag.dataset.on }));
   for (const b of document.querySelectorAll("[data-control]")) {

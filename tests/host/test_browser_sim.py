@@ -186,3 +186,47 @@ def test_play_a_capture_in_the_browser(tmp_path):
     expected = [("b" if i % 2 == 0 else "w", (int(v[1:]) - 1, cols.index(v[0])))
                 for i, v in enumerate([*moves, "E4"])]
     assert got == expected
+
+
+@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian chromium is not installed (make test installs it)")
+def test_unplug_move_a_stone_plug_in(tmp_path):
+    from playwright.sync_api import expect, sync_playwright
+
+    proc, url = start_sim(tmp_path, "--size", "9", "--time", "byoyomi 10m 3x30s")
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.goto(url)
+            expect(page.locator("#connection")).to_have_text("live")
+            body = page.locator("body")
+            for n, (vertex, colour) in enumerate((("D5", "black"), ("E5", "white"), ("F5", "black")), 1):
+                page.click('[data-vertex="%s"]' % vertex)
+                expect(body).to_have_attribute("data-moves", str(n))
+                page.click("#clock-" + colour)
+                expect(page.locator("#clock-" + colour)).to_have_class("face")
+            page.click("#power")  # unplugged
+            expect(page.locator("#message")).to_have_text("the board is off (unplugged)")
+            expect(page.locator("#power")).to_have_text("Plug in")
+            d5 = page.locator('[data-vertex="D5"]')
+            d5.click()  # a stone knocked off while the board is off
+            expect(d5).to_have_attribute("data-stone", ".")
+            page.click("#power")  # power back: the game comes back from the journal
+            expect(page.locator("#message")).to_have_text("put the stone back")
+            expect(d5).to_have_attribute("data-mark", "put_back")
+            expect(body).to_have_attribute("data-moves", "3")
+            page.check('input[name="colour"][value="1"]')
+            d5.click()  # put back (a black stone)
+            expect(page.locator("#message")).to_have_text("white to play")
+            expect(page.locator("#clock-white")).to_have_class("face running")  # time runs again
+            assert "power back: game recovered at move 3" in page.locator("#log").text_content()
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / "simulator-power-back.png"))
+            browser.close()
+    finally:
+        stop_sim(proc)
+    records = list((tmp_path / "games").glob("sim-*-g1.sgf"))
+    assert len(records) == 1
+    game = sgf.Sgf_game.from_bytes(records[0].read_bytes())
+    assert [node.get_move() for node in game.get_main_sequence()[1:]] == [
+        ("b", (4, 3)), ("w", (4, 4)), ("b", (4, 5))]
