@@ -72,27 +72,42 @@ def test_no_clock():
     assert board.game.move_number == 1 and board.referee.state == PLAY
 
 
-def test_the_link_streams_moves_and_takes_host_commands():
+def linked(journal=None, **options):
+    """A 9x9 board on simulated hardware with a link to a host (and a journal
+    storage, if given): (hw, pipe, board)."""
     from firmware.drivers.sim_link import Pipe
-    from firmware.marks import HINT
-    from firmware.protocol import decode, encode_command
-    from firmware.referee import TOURNAMENT
 
     hw = Hw()
     pipe = Pipe()
     hw.transport = pipe.board
-    board = Board(hw, size=9)
+    if journal is not None:
+        hw.journal = journal
+    return hw, pipe, Board(hw, size=9, **options)
+
+
+def host_says(hw, pipe, board, command, t):
+    """The host sends ``command`` at t; the board's lines in the next 40 ms, decoded (kind, fields)."""
+    from firmware.protocol import decode, encode_command
+
+    pipe.send(encode_command(command))
+    run(board, hw, t, t + 40)
+    lines = []
+    for raw in pipe.take().split(b"\n"):
+        if raw:
+            decoded = decode(raw)
+            assert decoded is not None, raw
+            lines.append(decoded[1:])
+    return lines
+
+
+def test_the_link_streams_moves_and_takes_host_commands():
+    from firmware.marks import HINT
+    from firmware.referee import TOURNAMENT
+
+    hw, pipe, board = linked()
 
     def host(command, t):
-        pipe.send(encode_command(command))
-        run(board, hw, t, t + 40)
-        lines = []
-        for raw in pipe.take().split(b"\n"):
-            if raw:
-                decoded = decode(raw)
-                assert decoded is not None, raw
-                lines.append(decoded[1:])
-        return lines
+        return host_says(hw, pipe, board, command, t)
 
     replies = host("new size=9 rules=korean pb=Ann handicap=0", 0)
     kinds = [kind for kind, _fields in replies]
@@ -157,19 +172,12 @@ def test_pause_and_menu_held_3_s_enter_and_leave_diagnostics():
 
 
 def test_diag_host_command_and_no_diagnostics_during_a_game():
-    from firmware.drivers.sim_link import Pipe
     from firmware.marks import HINT
-    from firmware.protocol import decode, encode_command
 
-    hw = Hw()
-    pipe = Pipe()
-    hw.transport = pipe.board
-    board = Board(hw, size=9)
+    hw, pipe, board = linked()
 
     def host(command, t):
-        pipe.send(encode_command(command))
-        run(board, hw, t, t + 40)
-        return [decode(raw)[1:] for raw in pipe.take().split(b"\n") if raw]
+        return host_says(hw, pipe, board, command, t)
 
     centre = board.referee.region.phys_of[(4 + 1) * 11 + 4 + 1]
     host("mode tournament", 0)

@@ -4,10 +4,9 @@ The Board object is dropped (the power is cut) and a new one starts on the
 same journal storage and the same physical stones, as at power-up.
 """
 
-from test_app import Hw, press, run
+from test_app import Hw, linked, press, run
 
 from firmware.app import Board
-from firmware.drivers.sim_link import Pipe
 from firmware.drivers.sim_storage import SimStorage
 from firmware.marks import PUT_BACK
 from firmware.protocol import decode
@@ -101,11 +100,7 @@ def _lines(pipe):
 
 
 def test_the_link_numbers_on_after_a_recovery():
-    hw = Hw()
-    hw.journal = SimStorage()
-    pipe = Pipe()
-    hw.transport = pipe.board
-    board = Board(hw, size=9, boot=7)
+    hw, pipe, board = linked(SimStorage(), boot=7)
     run(board, hw, 0, 100)
     hw.board.place(_pt(board, 4, 4), 1)
     run(board, hw, 100, 500)
@@ -121,11 +116,7 @@ def test_the_link_numbers_on_after_a_recovery():
 
 
 def test_a_finished_game_is_not_resumed_the_next_one_is_numbered_after_it():
-    hw = Hw()
-    hw.journal = SimStorage()
-    pipe = Pipe()
-    hw.transport = pipe.board
-    board = Board(hw, size=9, boot=5)
+    hw, pipe, board = linked(SimStorage(), boot=5)
     run(board, hw, 0, 100)
     hw.board.place(_pt(board, 4, 4), 1)
     run(board, hw, 100, 500)
@@ -144,11 +135,7 @@ def test_a_finished_game_is_not_resumed_the_next_one_is_numbered_after_it():
 
 
 def test_a_full_flash_does_not_stop_the_game_or_the_link():
-    hw = Hw()
-    hw.journal = SimStorage(capacity=200)  # room for the first snapshot and a few records
-    pipe = Pipe()
-    hw.transport = pipe.board
-    board = Board(hw, size=9)
+    hw, pipe, board = linked(SimStorage(capacity=200))  # room for the first snapshot and a few records
     run(board, hw, 0, 100)
     for i, (col, row) in enumerate(((2, 2), (6, 6), (2, 6), (6, 2), (4, 4), (3, 3), (5, 5), (4, 6))):
         hw.board.place(_pt(board, col, row), 1 + i % 2)

@@ -6,6 +6,7 @@ presses the clocks, checks the clock faces moved, stops with Ctrl-C and reads th
 logger left in the games folder. The screenshot is kept in build/artifacts/.
 """
 
+import contextlib
 import json
 import os
 import shlex
@@ -42,6 +43,22 @@ def start_sim(tmp_path, *args, make=False):
             return proc, line.split()[-1]
     proc.kill()
     raise AssertionError("the simulator did not start: " + proc.stderr.read())
+
+
+@contextlib.contextmanager
+def browser_page(url):
+    """The simulator's page in Debian's Chromium, once its live stream is connected."""
+    from playwright.sync_api import expect, sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.goto(url)
+            expect(page.locator("#connection")).to_have_text("live")
+            yield page
+        finally:
+            browser.close()
 
 
 def get(url):
@@ -135,15 +152,11 @@ def test_a_bad_time_spec_is_refused_before_anything_starts(tmp_path):
 
 @pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian chromium is not installed (make test installs it)")
 def test_play_a_capture_in_the_browser(tmp_path):
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     proc, url = start_sim(tmp_path, "--size", "9", "--time", "byoyomi 10m 3x30s")
     try:
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
-            page.goto(url)
-            expect(page.locator("#connection")).to_have_text("live")
+        with browser_page(url) as page:
             body = page.locator("body")
 
             def play(n, vertex, colour):
@@ -175,7 +188,6 @@ def test_play_a_capture_in_the_browser(tmp_path):
                 face = page.locator("#clock-%s .time" % side)
                 expect(face).not_to_have_text("10:00")
             page.screenshot(path=str(ARTIFACTS / "simulator.png"))
-            browser.close()
     finally:
         stop_sim(proc)
     records = list((tmp_path / "games").glob("sim-*-g1.sgf"))
@@ -190,15 +202,11 @@ def test_play_a_capture_in_the_browser(tmp_path):
 
 @pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian chromium is not installed (make test installs it)")
 def test_unplug_move_a_stone_plug_in(tmp_path):
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     proc, url = start_sim(tmp_path, "--size", "9", "--time", "byoyomi 10m 3x30s")
     try:
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
-            page.goto(url)
-            expect(page.locator("#connection")).to_have_text("live")
+        with browser_page(url) as page:
             body = page.locator("body")
             for n, (vertex, colour) in enumerate((("D5", "black"), ("E5", "white"), ("F5", "black")), 1):
                 page.click('[data-vertex="%s"]' % vertex)
@@ -222,7 +230,6 @@ def test_unplug_move_a_stone_plug_in(tmp_path):
             assert "power back: game recovered at move 3" in page.locator("#log").text_content()
             ARTIFACTS.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(ARTIFACTS / "simulator-power-back.png"))
-            browser.close()
     finally:
         stop_sim(proc)
     records = list((tmp_path / "games").glob("sim-*-g1.sgf"))
