@@ -106,6 +106,8 @@ class Board:
                 self._attach(recorder.figures)
             else:
                 self._attach()
+        if self.scanner.prime(now_ms):  # the stones on the board at power-up, no settle wait
+            self.referee.update(self.scanner.frame, now_ms)
         if recorder is not None:
             recorder.observe(now_ms)  # a snapshot: the recovered game, compacted, or the new one
         self._next_scan = self._next_tick = self._next_led = self._next_display = self._next_link = 0

@@ -20,8 +20,9 @@ An untrusted reading (2-bit value 3) keeps the settled value and restarts
 the wait. ``version`` counts the frame's changes; after a scan that
 returned True, ``changes[:nchanges]`` lists the points that changed.
 ``pending_at[:pending]`` lists the points whose reading differs from the
-frame and is waiting to settle. The frame starts empty: stones already on
-the board at start-up settle like new ones, ``settle_ms`` after the first scan.
+frame and is waiting to settle. The frame starts empty; ``prime(now_ms)``
+at power-up takes what lies on the board then as settled at once (those
+stones have been there: after a power cut, the game's).
 """
 
 import time
@@ -74,6 +75,13 @@ class Scanner:
         if self.pending:
             return self._settle(now_ms)
         return False
+
+    def prime(self, now_ms):
+        """Power-up: read once and settle every trusted reading at once (as if
+        read ``settle_ms`` ago). True if the frame changed."""
+        self.sensor.read(self.raw)
+        self._decode(time.ticks_add(now_ms, -self.settle_ms))
+        return self._settle(now_ms) if self.pending else False
 
     def settles_in(self, now_ms):
         """Milliseconds until the first pending point could settle (0: due

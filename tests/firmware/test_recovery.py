@@ -65,6 +65,16 @@ def test_a_power_cut_mid_game_comes_back_paused_then_time_runs_again():
     assert game.move_number == 4 and clock.snapshot(900).running == 1  # play goes on
 
 
+def test_power_up_sees_the_stones_at_once():
+    hw, board, _t = _game_in_progress()
+    del board
+    again = Board(hw, now_ms=0)  # nothing has been scanned yet
+    assert again.referee.state == PLAY  # in sync from the start: no "put back" flash on the LEDs
+    assert not any(again.marks.bits[p] & PUT_BACK for p in range(361))
+    again.step(0)
+    assert not again.held and not again.clock.paused  # the stones match: time runs at once
+
+
 def test_a_long_think_is_checkpointed():
     hw, board, t = _game_in_progress()
     run(board, hw, t, t + 25000)  # White thinks 25 s: clock checkpoints on the way
