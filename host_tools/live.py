@@ -217,13 +217,15 @@ class LiveBoard:
 
     def control(self, name):
         """A referee control the simulator offers beside the buttons: pass,
-        undo, resign_black, resign_white, ok (finish counting), resume."""
+        undo, resign_black, resign_white, ok (finish counting), resume.
+        Returns None when done, or why not."""
         with self.lock:
-            done = self.board.referee.button(name, self.now_ms())
-            if not done:
-                self._say("%s: not now (%s)" % (name.replace("_", " "), self.board.referee.message()))
+            error = None
+            if not self.board.referee.button(name, self.now_ms()):
+                error = "not now: " + self.board.referee.message()
+                self._say("%s: %s" % (name.replace("_", " "), error))
             self._bump()
-            return done
+            return error
 
     def play(self, event):
         """One physical script event (host_tools.script) at the current time."""

@@ -46,6 +46,8 @@ from host_tools.script import parse
 from host_tools.simulation import Simulation
 from host_tools.web import serve
 
+BOARD_ID = "sim"  # the simulated board's id on its serial link (and in the logger's file names)
+
 
 def build_parser():
     parser = argparse.ArgumentParser(prog="python -m host_tools.sim", description=__doc__.split("\n\n")[0])
@@ -126,7 +128,7 @@ def run_live(args, out=sys.stdout, err=sys.stderr) -> int:
     try:
         live = LiveBoard(args.size, args.rules, args.komi, args.handicap, args.mode, args.time,
                          sensors=args.hardware if args.hardware != "fast" else args.sensors,
-                         transport=line, board_id="sim", boot=int(time.time()), state=args.state)
+                         transport=line, board_id=BOARD_ID, boot=int(time.time()), state=args.state)
     except ValueError as error:  # a bad time spec, a handicap the rules do not have...
         print(f"error: {error}", file=err)
         line.close()
@@ -149,9 +151,10 @@ def run_live(args, out=sys.stdout, err=sys.stderr) -> int:
         threads.append(threading.Thread(target=play_script, args=(live, events, args.speed, stop), daemon=True))
 
     def extra_state():
-        games = sorted(args.games.glob("sim-%d-g*.sgf" % live.board.link.boot))
+        link = live.board.link  # the logger names a game's file after the board, its boot and the game id
+        record = args.games / ("%s-%d-g%d.sgf" % (BOARD_ID, link.boot, link.gid))
         running = logger is not None and logger.poll() is None
-        return {"sgf": str(games[-1]) if games else "", "logger": "running" if running else "stopped"}
+        return {"sgf": str(record) if record.exists() else "", "logger": "running" if running else "stopped"}
 
     try:
         server = serve(live, port=args.port, extra_state=extra_state)

@@ -69,7 +69,7 @@ def make_handler(live, extra_state=None):
             return None
         if path == "/api/control":
             name = _field(body, "name", str, ("pass", "undo", "resign_black", "resign_white", "ok", "resume"))
-            return None if live.control(name) else "not now: " + live.state()["message"]
+            return live.control(name)
         if path == "/api/mode":
             return live.command("mode", [_field(body, "mode", str, MODE_NAMES)])
         if path == "/api/diag":

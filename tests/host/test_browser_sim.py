@@ -61,6 +61,25 @@ def browser_page(url):
             browser.close()
 
 
+def play_in_page(page, n, vertex, colour):
+    """Move n: click the stone onto vertex, wait for the board to record it, press the mover's clock."""
+    from playwright.sync_api import expect
+
+    page.click('[data-vertex="%s"]' % vertex)
+    expect(page.locator("body")).to_have_attribute("data-moves", str(n))
+    page.click("#clock-" + colour)  # end the move with a press
+    other = "white" if colour == "black" else "black"
+    expect(page.locator("#clock-" + other)).to_have_class("face running")
+
+
+def recorded_game(games):
+    """The one game the logger wrote in ``games``: (sgfmill game, its moves)."""
+    records = list(games.glob("*.sgf"))
+    assert len(records) == 1, records  # one game, one file
+    game = sgf.Sgf_game.from_bytes(records[0].read_bytes())
+    return game, [node.get_move() for node in game.get_main_sequence()[1:]]
+
+
 def get(url):
     return urllib.request.urlopen(url, timeout=10).read().decode()
 
@@ -158,17 +177,9 @@ def test_play_a_capture_in_the_browser(tmp_path):
     try:
         with browser_page(url) as page:
             body = page.locator("body")
-
-            def play(n, vertex, colour):
-                page.click('[data-vertex="%s"]' % vertex)
-                expect(body).to_have_attribute("data-moves", str(n))
-                page.click("#clock-" + colour)  # end the move with a press
-                other = "white" if colour == "black" else "black"
-                expect(page.locator("#clock-" + other)).to_have_class("face running")
-
             moves = ["D5", "E5", "F5", "A1", "E6", "B1"]
             for n, vertex in enumerate(moves, 1):
-                play(n, vertex, "black" if n % 2 else "white")
+                play_in_page(page, n, vertex, "black" if n % 2 else "white")
             page.click('[data-vertex="E4"]')  # Black captures E5
             expect(body).to_have_attribute("data-moves", "7")
             captured = page.locator('[data-vertex="E5"]')
@@ -190,10 +201,7 @@ def test_play_a_capture_in_the_browser(tmp_path):
             page.screenshot(path=str(ARTIFACTS / "simulator.png"))
     finally:
         stop_sim(proc)
-    records = list((tmp_path / "games").glob("sim-*-g1.sgf"))
-    assert len(records) == 1
-    game = sgf.Sgf_game.from_bytes(records[0].read_bytes())
-    got = [node.get_move() for node in game.get_main_sequence()[1:]]
+    _game, got = recorded_game(tmp_path / "games")
     cols = "ABCDEFGHJ"
     expected = [("b" if i % 2 == 0 else "w", (int(v[1:]) - 1, cols.index(v[0])))
                 for i, v in enumerate([*moves, "E4"])]
@@ -209,10 +217,7 @@ def test_unplug_move_a_stone_plug_in(tmp_path):
         with browser_page(url) as page:
             body = page.locator("body")
             for n, (vertex, colour) in enumerate((("D5", "black"), ("E5", "white"), ("F5", "black")), 1):
-                page.click('[data-vertex="%s"]' % vertex)
-                expect(body).to_have_attribute("data-moves", str(n))
-                page.click("#clock-" + colour)
-                expect(page.locator("#clock-" + colour)).to_have_class("face")
+                play_in_page(page, n, vertex, colour)
             page.click("#power")  # unplugged
             expect(page.locator("#message")).to_have_text("the board is off (unplugged)")
             expect(page.locator("#power")).to_have_text("Plug in")
@@ -232,8 +237,4 @@ def test_unplug_move_a_stone_plug_in(tmp_path):
             page.screenshot(path=str(ARTIFACTS / "simulator-power-back.png"))
     finally:
         stop_sim(proc)
-    records = list((tmp_path / "games").glob("sim-*-g1.sgf"))
-    assert len(records) == 1
-    game = sgf.Sgf_game.from_bytes(records[0].read_bytes())
-    assert [node.get_move() for node in game.get_main_sequence()[1:]] == [
-        ("b", (4, 3)), ("w", (4, 4)), ("b", (4, 5))]
+    assert recorded_game(tmp_path / "games")[1] == [("b", (4, 3)), ("w", (4, 4)), ("b", (4, 5))]

@@ -10,10 +10,8 @@ import subprocess
 import sys
 import time
 
-from sgfmill import sgf
-
 from .conftest import ROOT
-from .test_browser_sim import get, post, start_sim, stop_sim
+from .test_browser_sim import get, post, recorded_game, start_sim, stop_sim
 
 SIM_ARGS = ("--size", "9", "--time", "byoyomi 10m 3x30s", "--no-logger")
 
@@ -67,16 +65,11 @@ def test_power_cut_mid_game_loses_nothing(tmp_path):
         assert post(url + "api/control", {"name": "resign_white"}) == (200, {"ok": True, "error": None})
         wait_for(lambda s: s["result"] == "B+R", url)
 
-        records = sorted(games.glob("*.sgf"))
         deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            records = sorted(games.glob("*.sgf"))
-            if len(records) == 1 and b"RE[B+R]" in records[0].read_bytes():
-                break
+        while time.monotonic() < deadline and not any(b"RE[B+R]" in r.read_bytes() for r in games.glob("*.sgf")):
             time.sleep(0.1)
-        assert len(records) == 1 and {r.name for r in records} == before, records  # one game, one file
-        game = sgf.Sgf_game.from_bytes(records[0].read_bytes())
-        moves = [node.get_move() for node in game.get_main_sequence()[1:]]
+        game, moves = recorded_game(games)  # one game, one file
+        assert {r.name for r in games.glob("*.sgf")} == before  # the file of before the cut
         points = [*first, centre + 20, centre - 20, centre + 18]
         expected = [("b" if i % 2 == 0 else "w", (18 - p // 19 - 5, p % 19 - 5)) for i, p in enumerate(points)]
         assert moves == expected  # complete, in order, nothing twice
