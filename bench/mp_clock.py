@@ -9,10 +9,12 @@ is exactly what the loop allocated (minus the same empty loop's own cost).
 import gc
 import time
 
-from firmware.clock import Clock
-from firmware.drivers.buttons import SimButtons
-from firmware.drivers.buzzer import Buzzer, SimPWM
-from firmware.drivers.clock_display import ClockDisplay, SimCanvas
+from firmware.clock.engine import Clock
+from firmware.drivers.buzzer import Buzzer
+from firmware.drivers.clock_display import ClockDisplay
+from twins.buttons import SimButtons
+from twins.display import SimCanvas
+from twins.pins import SimPWM
 
 
 class NullI2C:

@@ -14,10 +14,11 @@ import time
 from mp_referee import _longest_record
 
 from firmware.app import Board
-from firmware.drivers.sim_board import SimBoard, SimPresence
-from firmware.drivers.sim_storage import SimStorage
 from firmware.rules.coords import PASS
 from firmware.rules.game import COUNTING, IllegalMove
+from twins.sensors import SimPresence
+from twins.stones import Stones
+from twins.storage import SimStorage
 
 MOVES = 300
 _state = {}
@@ -36,7 +37,7 @@ class CountingStorage(SimStorage):
 
 class Hw:
     def __init__(self, journal):
-        self.board = SimBoard()
+        self.board = Stones()
         self.sensor = SimPresence(self.board)
         self.journal = journal
 

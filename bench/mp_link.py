@@ -11,8 +11,8 @@ import time
 
 from mp_referee import _longest_record
 
-from firmware import protocol as pr
-from firmware.link import Link
+from firmware.host import protocol as pr
+from firmware.host.link import Link
 from firmware.rules.game import Game
 
 

@@ -9,8 +9,8 @@ import time
 
 from pro_games import load_games
 
-from firmware.marks import Marks
-from firmware.referee import Referee
+from firmware.leds.marks import Marks
+from firmware.referee.machine import Referee
 from firmware.rules.game import Game
 
 

@@ -13,8 +13,8 @@ import time
 from firmware.drivers.hall import HallArray
 from firmware.drivers.matrix import DiodeMatrix
 from firmware.drivers.shift165 import ShiftChain
-from firmware.drivers.sim_board import NullSensor
-from firmware.scanner import Scanner
+from firmware.sensing.scanner import Scanner
+from twins.sensors import NullSensor
 
 SCANS = 20000  # ticks_us has millisecond steps in the WebAssembly port: long loops
 

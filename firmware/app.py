@@ -26,25 +26,22 @@ loop, one task per concern, with an exception handler that reports a failing
 task and restarts it so the board stays alive.
 """
 
-import time
-
-from micropython import const
-
-from .clock import Clock
-from .diagnostics import Diagnostics
-from .journal import Journal
-from .leds import CASUAL as CASUAL_LEDS
-from .leds import TEACHING as TEACHING_LEDS
-from .leds import TOURNAMENT as TOURNAMENT_LEDS
-from .link import Link
-from .marks import HINT, Marks
-from .protocol import E_MALFORMED, E_STATE, E_UNKNOWN, fields_dict
-from .recorder import Recorder
-from .referee import CASUAL, COUNTING_STATE, MODE_NAMES, OVER_STATE, REJECT, SYNC, TEACHING, Referee
+from .clock.engine import Clock
+from .host.link import Link
+from .host.protocol import E_MALFORMED, E_STATE, E_UNKNOWN, fields_dict
+from .journal.recorder import Recorder
+from .journal.store import Journal
+from .leds.composer import CASUAL as CASUAL_LEDS
+from .leds.composer import TEACHING as TEACHING_LEDS
+from .leds.composer import TOURNAMENT as TOURNAMENT_LEDS
+from .leds.marks import HINT, Marks
+from .micro import const, ticks_add, ticks_diff, ticks_ms
+from .referee.machine import CASUAL, COUNTING_STATE, MODE_NAMES, OVER_STATE, REJECT, SYNC, TEACHING, Referee
 from .rules.coords import parse_vertex
 from .rules.game import OVER, PLAYING, Game
 from .rules.result import CYCLE, FOUL, RESIGN, SCORE, TIME, Result
-from .scanner import Scanner
+from .sensing.diagnostics import Diagnostics
+from .sensing.scanner import Scanner
 
 # The LED mode of each referee mode (referee.MODE_NAMES order: casual, teaching, tournament).
 LED_MODE_OF = (CASUAL_LEDS, TEACHING_LEDS, TOURNAMENT_LEDS)
@@ -164,22 +161,22 @@ class Board:
     def step(self, now_ms):
         """Run what is due at now_ms. Returns True if the game changed."""
         changed = False
-        if time.ticks_diff(now_ms, self._next_scan) >= 0:
-            self._next_scan = time.ticks_add(now_ms, SCAN_MS)
+        if ticks_diff(now_ms, self._next_scan) >= 0:
+            self._next_scan = ticks_add(now_ms, SCAN_MS)
             changed = self.scan(now_ms)
-        if time.ticks_diff(now_ms, self._next_tick) >= 0:
-            self._next_tick = time.ticks_add(now_ms, TICK_MS)
+        if ticks_diff(now_ms, self._next_tick) >= 0:
+            self._next_tick = ticks_add(now_ms, TICK_MS)
             changed = self.tick(now_ms) or changed
-        if time.ticks_diff(now_ms, self._next_led) >= 0:
-            self._next_led = time.ticks_add(now_ms, LED_MS)
+        if ticks_diff(now_ms, self._next_led) >= 0:
+            self._next_led = ticks_add(now_ms, LED_MS)
             self.render(now_ms)
-        if time.ticks_diff(now_ms, self._next_display) >= 0:
-            self._next_display = time.ticks_add(now_ms, DISPLAY_MS)
+        if ticks_diff(now_ms, self._next_display) >= 0:
+            self._next_display = ticks_add(now_ms, DISPLAY_MS)
             self.show_clock(now_ms)
         if self.recorder is not None:
             self.recorder.observe(now_ms)  # on flash before the link tells the host
-        if self.link is not None and time.ticks_diff(now_ms, self._next_link) >= 0:
-            self._next_link = time.ticks_add(now_ms, LINK_MS)
+        if self.link is not None and ticks_diff(now_ms, self._next_link) >= 0:
+            self._next_link = ticks_add(now_ms, LINK_MS)
             self.link.poll(now_ms)
         return changed
 
@@ -247,8 +244,8 @@ class Board:
             self._diag_held = False
             return
         at = buttons.at
-        since = at[_B_MENU] if time.ticks_diff(at[_B_MENU], at[_B_PAUSE]) > 0 else at[_B_PAUSE]
-        if not self._diag_held and time.ticks_diff(now_ms, since) >= DIAG_HOLD_MS:
+        since = at[_B_MENU] if ticks_diff(at[_B_MENU], at[_B_PAUSE]) > 0 else at[_B_PAUSE]
+        if not self._diag_held and ticks_diff(now_ms, since) >= DIAG_HOLD_MS:
             self._diag_held = True
             self.diagnose(self.diag is None, now_ms)
 
@@ -346,7 +343,7 @@ class Board:
 
         while True:
             try:
-                work(time.ticks_ms())
+                work(ticks_ms())
             except Exception as error:  # noqa: BLE001 - a failing task must not stop the board
                 self.errors += 1
                 report(error)

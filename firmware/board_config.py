@@ -7,7 +7,7 @@ is a Raspberry Pi Pico (RP2040); hardware/ documents the wiring from this
 file, and its tests read it, so the two cannot disagree.
 """
 
-from micropython import const
+from .micro import const
 
 BOARD = "pico"  # reference target: Raspberry Pi Pico / Pico W (RP2040)
 POINTS = const(19)  # intersections per side of the physical board

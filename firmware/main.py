@@ -3,8 +3,8 @@
 import asyncio
 import time
 
-from firmware.app import Board
-from firmware.drivers.pico import hardware
+from .app import Board
+from .drivers.pico import hardware
 
 try:
     asyncio.run(Board(hardware(), now_ms=time.ticks_ms()).run())

@@ -9,9 +9,8 @@ import io
 import os
 
 import firmware.board_config as cfg
-from firmware import leds
-
-from .netlist import HERE, VARIANTS, Board
+from firmware.leds import composer as leds
+from hardware.netlist import HERE, VARIANTS, Board
 
 # symbol (or symbol + value) -> (role, part number / type). Quantities come from the netlists.
 PARTS = {

@@ -13,8 +13,7 @@ import schemdraw.elements as elm
 import schemdraw.logic as logic
 
 import firmware.board_config as cfg
-
-from .pins import pin_groups
+from hardware.pins import pin_groups
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "diagrams")

@@ -41,8 +41,7 @@ from skidl import (  # noqa: E402
 from skidl.logger import rt_logger  # noqa: E402
 
 import firmware.board_config as cfg  # noqa: E402
-
-from .pins import PICO_3V3, PICO_AGND, PICO_GND, PICO_GPIO, PICO_UNUSED, PICO_VSYS  # noqa: E402
+from hardware.pins import PICO_3V3, PICO_AGND, PICO_GND, PICO_GPIO, PICO_UNUSED, PICO_VSYS  # noqa: E402
 
 set_default_tool(KICAD6)
 rt_logger.stop_file_output()

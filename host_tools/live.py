@@ -2,7 +2,7 @@
 
 ``LiveBoard`` is the device's application (firmware/app.py ``Board``: the
 same scanner, referee, rules, clock, LED composer and serial link) on the
-drivers' twins: a ``SimBoard`` read by a sensor twin, simulated buttons, the
+drivers' twins: a ``Stones`` read by a sensor twin, simulated buttons, the
 clock display's twin, the pixel twin and, when given, a transport to a host
 (a pty the logger reads). A thread steps it every few milliseconds with the
 wall clock; the web server (host_tools.web) calls the hand and button
@@ -18,20 +18,20 @@ import time
 from collections import deque
 
 from firmware.app import Board, HostCommands
-from firmware.drivers.buttons import SimButtons
-from firmware.drivers.buzzer import SimBuzzer
-from firmware.drivers.clock_display import SimClockDisplay
-from firmware.drivers.sim import twin
-from firmware.drivers.sim_board import SimBoard
-from firmware.drivers.sim_storage import SimStorage
-from firmware.drivers.sim_strip import SimStrip
 from firmware.drivers.storage import FileStorage
-from firmware.leds import Leds
-from firmware.marks import KINDS, NAMES
-from firmware.referee import EVENT_NAMES, MODE_NAMES, REASONS, STATE_NAMES
+from firmware.leds.composer import Leds
+from firmware.leds.marks import KINDS, NAMES
+from firmware.referee.machine import EVENT_NAMES, MODE_NAMES, REASONS, STATE_NAMES
 from firmware.rules.coords import vertex
 from firmware.rules.game import OVER
 from host_tools.simulation import touch
+from twins.buttons import SimButtons
+from twins.buzzer import SimBuzzer
+from twins.display import SimClockDisplay
+from twins.sensors import twin
+from twins.stones import Stones
+from twins.storage import SimStorage
+from twins.strip import SimStrip
 
 STEP_S = 0.005
 PRESS_MS = 60  # a simulated finger holds a button at least this long (the driver debounces 20 ms)
@@ -43,7 +43,7 @@ class SimHardware:
     storage for the game journal (firmware/drivers/storage.py)."""
 
     def __init__(self, sensors="presence", transport=None, journal=None):
-        self.board = SimBoard()
+        self.board = Stones()
         self.sensor = twin(self.board, sensors)
         if transport is not None:
             self.transport = transport
@@ -74,14 +74,14 @@ class Table:
             data = self.path.read_bytes()
         except OSError:
             return False
-        if len(data) != len(board.stones) or any(c > 2 for c in data):
+        if len(data) != len(board.colour) or any(c > 2 for c in data):
             return False  # not a table file: start with an empty board
-        board.stones[:] = data
+        board.colour[:] = data
         return True
 
     def save(self, board):
         part = self.path.with_name(self.path.name + ".part")
-        part.write_bytes(bytes(board.stones))
+        part.write_bytes(bytes(board.colour))
         os.replace(part, self.path)
 
 
@@ -201,7 +201,7 @@ class LiveBoard:
         """A click on physical point p: lift the stone there, or place one of
         ``colour`` (0: the side to move)."""
         with self.lock:
-            stones = self.hw.board.stones
+            stones = self.hw.board.colour
             if stones[p]:
                 self.hw.board.lift(p)
             else:
@@ -346,7 +346,7 @@ class LiveBoard:
                 "to_move": ("", "black", "white")[game.to_move], "moves": game.move_number,
                 "captures": [game.captures[1], game.captures[2]],
                 "result": game.result.sgf() if game.result is not None else "",
-                "stones": "".join(".bw"[c] for c in hw.board.stones),
+                "stones": "".join(".bw"[c] for c in hw.board.colour),
                 "leds": leds, "marks": marks,
                 "clock": None if clock is None else {
                     "spec": clock.tc.spec(), "black": faces[0], "white": faces[1],

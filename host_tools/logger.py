@@ -20,7 +20,7 @@ import time
 
 import serial
 
-from firmware import protocol as pr
+from firmware.host import protocol as pr
 from firmware.rules.coords import PASS, point
 from firmware.rules.game import PLAYING, Game
 from firmware.rules.position import BLACK, WHITE

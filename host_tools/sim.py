@@ -35,7 +35,7 @@ import time
 import webbrowser
 from pathlib import Path
 
-from firmware.referee import MODE_NAMES
+from firmware.referee.machine import MODE_NAMES
 from firmware.rules.coords import MAX_SIZE, MIN_SIZE
 from firmware.rules.rulesets import ALL, by_name
 from firmware.version import NAME, VERSION

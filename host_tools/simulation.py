@@ -1,6 +1,6 @@
 """The firmware's sensing and refereeing, running on a simulated board with simulated time.
 
-A ``SimBoard`` (what lies on each point, and hands passing by) is read by a
+A ``Stones`` (what lies on each point, and hands passing by) is read by a
 sensor — by default the fast presence or polarity twin, or the real driver
 of a hardware variant over its simulated hardware ("shift": 74HC165 chain,
 "matrix": diode matrix, both presence; "hall": analog Hall array, polarity)
@@ -11,13 +11,13 @@ scan periods, skipping ahead when nothing on the board can change.
 
 from __future__ import annotations
 
-from firmware.drivers.sim import twin
-from firmware.drivers.sim_board import SimBoard
-from firmware.marks import Marks
-from firmware.referee import CASUAL, Referee
+from firmware.leds.marks import Marks
+from firmware.referee.machine import CASUAL, Referee
 from firmware.rules.game import Game
 from firmware.rules.rulesets import by_name
-from firmware.scanner import Scanner
+from firmware.sensing.scanner import Scanner
+from twins.sensors import twin
+from twins.stones import Stones
 
 SCAN_MS = 10  # one scan every 10 ms, as the device's scan task runs
 
@@ -43,7 +43,7 @@ class Simulation:
 
     def __init__(self, size=19, rules="japanese", komi=None, handicap=0, polarity=False,
                  mode=CASUAL, clock=False, hardware="fast", settle_ms=None):
-        self.board = SimBoard()
+        self.board = Stones()
         if hardware == "fast":
             hardware = "polarity" if polarity else "presence"
         elif (hardware == "hall") != polarity:

@@ -10,9 +10,7 @@ stable for ``debounce_ms``), which is the time the clock should be given.
 after construction.
 """
 
-import time
-
-from micropython import const
+from ..micro import const, ticks_diff
 
 B_BLACK = const(0)
 B_WHITE = const(1)
@@ -47,7 +45,7 @@ class Buttons:
             if level != raw[i]:
                 raw[i] = level
                 self.at[i] = now_ms
-            elif level != state[i] and time.ticks_diff(now_ms, self.at[i]) >= self.debounce_ms:
+            elif level != state[i] and ticks_diff(now_ms, self.at[i]) >= self.debounce_ms:
                 state[i] = level
                 if level:
                     pressed |= 1 << i
@@ -58,33 +56,3 @@ class Buttons:
 
     def is_down(self, i):
         return self.state[i] == 1
-
-
-class SimPin:
-    """A pin whose level a test sets (1 = high = released for active-low buttons)."""
-
-    def __init__(self, level=1):
-        self.level = level
-
-    def value(self, v=None):
-        if v is None:
-            return self.level
-        self.level = v
-        return None
-
-
-class SimButtons(Buttons):
-    """The twin: the same debouncing on simulated pins."""
-
-    def __init__(self, count=COUNT, debounce_ms=20):
-        super().__init__([SimPin(1) for _ in range(count)], debounce_ms)
-
-    def hold(self, i):
-        self.pins[i].level = 0
-
-    def release(self, i):
-        self.pins[i].level = 1
-
-    def bounce(self, i, down):
-        """One raw level change (contact bounce is a burst of these)."""
-        self.pins[i].level = 0 if down else 1

@@ -8,11 +8,8 @@ allocates. ``quiet = True`` silences everything. The patterns are a table
 ``SimBuzzer`` is the twin: it records (tick, frequency, ms) for every beep.
 """
 
-import time
-
-from micropython import const
-
-from ..clock import CUE_COUNT, CUE_FLAG, CUE_LAST, CUE_PERIOD, CUE_TEN
+from ..clock.engine import CUE_COUNT, CUE_FLAG, CUE_LAST, CUE_PERIOD, CUE_TEN
+from ..micro import const, ticks_add, ticks_diff
 
 DUTY = const(32768)  # 50 % on a piezo: loudest
 
@@ -58,17 +55,17 @@ class Buzzer:
         i = self._step
         self._tone(p[i])
         self._on = True
-        self._until = time.ticks_add(now_ms, p[i + 1])
+        self._until = ticks_add(now_ms, p[i + 1])
 
     def update(self, now_ms):
         """Advance the pattern; call every tick. True while sounding."""
         p = self._pattern
-        if not p or time.ticks_diff(now_ms, self._until) < 0:
+        if not p or ticks_diff(now_ms, self._until) < 0:
             return bool(p)
         if self._on:
             self._off()
             self._on = False
-            self._until = time.ticks_add(now_ms, p[self._step + 2])
+            self._until = ticks_add(now_ms, p[self._step + 2])
             return True
         self._step += 3
         if self._step >= len(p):
@@ -79,36 +76,3 @@ class Buzzer:
 
     def busy(self):
         return bool(self._pattern)
-
-
-class SimPWM:
-    """What a PWM would be told: frequency and duty."""
-
-    def __init__(self):
-        self.frequency = 0
-        self.duty = 0
-
-    def freq(self, f=None):
-        if f is None:
-            return self.frequency
-        self.frequency = f
-        return None
-
-    def duty_u16(self, d=None):
-        if d is None:
-            return self.duty
-        self.duty = d
-        return None
-
-
-class SimBuzzer(Buzzer):
-    """The twin: records each beep as (tick, frequency, on ms)."""
-
-    def __init__(self, patterns=None, quiet=False):
-        self.beeps = []
-        super().__init__(SimPWM(), patterns, quiet)
-
-    def _begin(self, now_ms):
-        p = self._pattern
-        self.beeps.append((now_ms, p[self._step], p[self._step + 1]))
-        super()._begin(now_ms)

@@ -8,16 +8,10 @@ keeps a 1 KB frame buffer (MicroPython's ``framebuf``) and sends it whole.
 White on the right. Under each time: the byo-yomi periods left, the Canadian
 stones still to play or the delay seconds; a bar over the side whose clock
 runs (dashed while paused); a bar under a side whose flag fell. The frame is
-sent only when what it shows changed.
-
-``SimClockDisplay`` is the twin: the same drawing on ``SimCanvas`` (pixels in
-a bytearray, no framebuf needed on CPython), and ``shown`` records each frame
-as text, e.g. ``"B  4:59 3 | W  0:40 2 *"``.
+sent only when what it shows changed. (Its twin: twins/display.py.)
 """
 
-from micropython import const
-
-from ..clock import BLANK
+from ..micro import const
 from ..rules.position import BLACK, WHITE
 
 WIDTH = const(128)
@@ -63,32 +57,6 @@ class Ssd1306:
         for c in _WINDOW:
             self.command(c)
         self.i2c.writeto(self.addr, self.buf)
-
-
-class SimCanvas:
-    """A 128x64 one-bit canvas in a bytearray (one byte per pixel), for tests and the simulator."""
-
-    def __init__(self):
-        self.pixels = bytearray(WIDTH * HEIGHT)
-        self.flushes = 0
-
-    def fill(self, c):
-        p = self.pixels
-        for i in range(len(p)):
-            p[i] = c
-
-    def fill_rect(self, x, y, w, h, c):
-        p = self.pixels
-        for yy in range(max(y, 0), min(y + h, HEIGHT)):
-            row = yy * WIDTH
-            for xx in range(max(x, 0), min(x + w, WIDTH)):
-                p[row + xx] = c
-
-    def pixel(self, x, y):
-        return self.pixels[y * WIDTH + x]
-
-    def flush(self):
-        self.flushes += 1
 
 
 def draw_digit(canvas, x, y, w, h, t, d):
@@ -153,7 +121,6 @@ class ClockDisplay:
         self._draw_side(WHITE)
         c.flush()
         self.frames += 1
-        self.shown_frame()
         return True
 
     def _draw_side(self, side):
@@ -183,41 +150,3 @@ class ClockDisplay:
         draw_digit(c, x0 + 51, 43, 8, 14, 2, last[base + 6])
         if last[base + 10]:
             c.fill_rect(x0 + 2, 60, 60, 4, 1)
-
-    def shown_frame(self):
-        """Hook for the twin (the device shows pixels only)."""
-        return None
-
-
-def _text(last, base, name):
-    chars = " 0123456789"
-    d = [chars[last[base + i] + 1] if last[base + i] != BLANK else " " for i in range(8)]
-    out = name + " " + d[0] + d[1] + (":" if last[base + 4] else " ") + d[2] + d[3]
-    out += " " + (d[5] + d[6]).strip() if last[base + 5] != BLANK or last[base + 6] != BLANK else ""
-    if last[base + 7] & 1:
-        out += " ot"
-    if last[base + 7] & 2:
-        out += " LAST"
-    if last[base + 8]:
-        out += " *" if not last[base + 9] else " ="
-    if last[base + 10]:
-        out += " FLAG"
-    return out
-
-
-class SimClockDisplay(ClockDisplay):
-    """The twin: draws on a SimCanvas and records every frame as text in ``shown``."""
-
-    def __init__(self):
-        super().__init__(SimCanvas())
-        self.shown = []
-
-    def shown_frame(self):
-        self.shown.append(self.text())
-
-    def text(self):
-        """The frame as text: '<black> | <white>' (' *' running, ' =' paused, ' ot' period or delay, ' LAST' last period);
-        'B | W' before the first frame."""
-        if self.last[0] == 0xFF:
-            return "B | W"
-        return _text(self.last, 0, "B") + " | " + _text(self.last, 12, "W")

@@ -35,9 +35,8 @@ then would take their magnets for the sensors' quiet levels.
 import time
 from array import array
 
-from micropython import const
-
 from ..board_config import HALL_CAL_SAMPLES, HALL_DRIFT_SHIFT, HALL_OFF, HALL_ON
+from ..micro import const
 
 _PER_MUX = const(16)
 _PER_ADC = const(12)  # first-level muxes per second-level mux

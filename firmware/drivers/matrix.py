@@ -19,9 +19,8 @@ s is bit s & 7 of byte s >> 3, 1 = stone; unused pins read 0.
 
 from array import array
 
-from micropython import const
-
 from ..board_config import MX_COL_EXPANDERS, MX_ROW_EXPANDERS
+from ..micro import const
 
 IODIRA = const(0x00)
 GPPUA = const(0x0C)

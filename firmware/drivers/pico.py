@@ -11,7 +11,7 @@ place pin numbers live. Only the device runs this module (it imports
 from machine import ADC, I2C, PWM, SPI, UART, Pin
 
 from .. import board_config as cfg
-from ..leds import Leds
+from ..leds.composer import Leds
 from .buttons import Buttons
 from .buzzer import Buzzer
 from .clock_display import ClockDisplay, Ssd1306

@@ -16,7 +16,7 @@ low, WS2812B-V5 / SK6812 reset) so that two frames never merge.
 
 import time
 
-from micropython import const
+from ..micro import const
 
 LATCH_US = const(300)
 FREQ = const(8_000_000)  # 10 PIO cycles per bit: 800 kHz

@@ -7,8 +7,6 @@ and ``write(data) -> int`` as firmware/link.py expects.
 import select
 import sys
 
-import micropython
-
 CTRL_C = 3
 
 
@@ -17,10 +15,16 @@ class UsbCdc:
     byte itself (``kbd_intr(-1)``), but a Ctrl-C, which the protocol's text
     lines never contain, is a tool such as mpremote asking for the REPL:
     Ctrl-C is given back to MicroPython and KeyboardInterrupt raised, so the
-    program stops and the REPL answers the bytes that follow."""
+    program stops and the REPL answers the bytes that follow.
+    ``kbd_intr``: MicroPython's ``micropython.kbd_intr`` (a stand-in in tests)."""
 
-    def __init__(self, stdin=None, stdout=None, poller=None):
-        micropython.kbd_intr(-1)
+    def __init__(self, stdin=None, stdout=None, poller=None, kbd_intr=None):
+        if kbd_intr is None:
+            import micropython
+
+            kbd_intr = micropython.kbd_intr
+        self.kbd_intr = kbd_intr
+        kbd_intr(-1)
         self.stdin = stdin or sys.stdin.buffer
         self.stdout = stdout or sys.stdout.buffer
         if poller is None:
@@ -36,7 +40,7 @@ class UsbCdc:
             if not chunk:
                 break
             if chunk[0] == CTRL_C:
-                micropython.kbd_intr(CTRL_C)
+                self.kbd_intr(CTRL_C)
                 raise KeyboardInterrupt
             buf[n] = chunk[0]
             n += 1

@@ -25,9 +25,8 @@ Raw slots (the Scanner contract): slot s is bit s & 7 of byte s >> 3,
 
 from array import array
 
-from micropython import const
-
 from ..board_config import SR_BIT_ORDER, SR_CHAIN_ORDER, SR_CHIPS
+from ..micro import const
 
 NEAR_FIRST = const(0)  # chain_order: points 0-7 on the chip whose QH drives MISO
 FAR_FIRST = const(1)  # chain_order: points 0-7 on the chip at the far (grounded SER) end

@@ -9,7 +9,7 @@ Vertices are GTP names: a letter for the column (A-T without I) and the row
 number counted from the bottom, so "A1" is the bottom-left corner.
 """
 
-from micropython import const
+from .const import const
 
 PASS = const(0)
 MIN_SIZE = const(5)

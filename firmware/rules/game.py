@@ -15,9 +15,8 @@ leave the game exactly as it was.
 
 from array import array
 
-from micropython import const
-
 from . import op as op_rules
+from .const import const
 from .coords import PASS
 from .handicap import fixed_points
 from .history import LOST_TURN, SELF_CAPTURE, History, encode, is_pass, move_colour, move_point

@@ -14,8 +14,7 @@ nothing.
 
 from array import array
 
-from micropython import const
-
+from .const import const
 from .position import EMPTY
 
 # Move encoding: point (9 bits, 0 = pass), colour (2 bits), flags.

@@ -11,8 +11,7 @@ stay MicroPython small ints (no heap allocation).
 
 from array import array
 
-from micropython import const
-
+from .const import const
 from .coords import MAX_SIZE, MIN_SIZE, point
 
 EMPTY = const(0)

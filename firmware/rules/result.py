@@ -1,6 +1,6 @@
 """How a game ended, as a small value with its SGF ``RE`` string."""
 
-from micropython import const
+from .const import const
 
 DRAW = const(0)  # ``winner`` of a draw or jigo; None means no result (void)
 

@@ -6,7 +6,7 @@ product's reading of each rule text is in docs/rulesets.md (from the seed
 texts: Hanguk Kiwon rules and regulations, Thai Go Association rules, OP).
 """
 
-from micropython import const
+from .const import const
 
 # How repetition is prevented.
 KO_SIMPLE = const(0)  # no immediate recapture of a single stone

@@ -19,8 +19,7 @@ The methods, as docs/rulesets.md reads the rule texts:
 
 from array import array
 
-from micropython import const
-
+from .const import const
 from .history import is_pass, move_colour
 from .position import EMPTY
 from .rulesets import SCORE_AREA, SCORE_OP, SCORE_TERRITORY

@@ -12,11 +12,12 @@ from pro_games import load_games
 from support import data_path
 
 from firmware.app import Board
-from firmware.drivers.sim_board import SimBoard, SimPresence
-from firmware.drivers.sim_storage import SimStorage
-from firmware.referee import TOURNAMENT
+from firmware.referee.machine import TOURNAMENT
 from firmware.rules.coords import PASS
 from firmware.rules.game import IllegalMove
+from twins.sensors import SimPresence
+from twins.stones import Stones
+from twins.storage import SimStorage
 
 TIME = "byoyomi 10m 3x30s"
 
@@ -58,7 +59,7 @@ def storage_at(ops, n):
 
 class Hw:
     def __init__(self, journal):
-        self.board = SimBoard()
+        self.board = Stones()
         self.sensor = SimPresence(self.board)
         self.journal = journal
 

@@ -1,6 +1,6 @@
 """Marks of typical board moments, shared by LED tests and benchmarks."""
 
-from firmware.marks import ATARI, ERROR, LAST_MOVE, LIBERTY, TERRITORY, Marks
+from firmware.leds.marks import ATARI, ERROR, LAST_MOVE, LIBERTY, TERRITORY, Marks
 
 
 def mid_game_marks():

@@ -1,20 +1,22 @@
 """The application wiring, on simulated hardware with simulated time."""
 
 from firmware.app import Board
-from firmware.drivers.buttons import SimButtons
-from firmware.drivers.buzzer import SimBuzzer
-from firmware.drivers.clock_display import ClockDisplay, SimCanvas
-from firmware.drivers.sim_board import SimBoard, SimPresence
-from firmware.drivers.sim_strip import SimStrip
-from firmware.leds import Leds
-from firmware.referee import OVER_STATE, PLAY
+from firmware.drivers.clock_display import ClockDisplay
+from firmware.leds.composer import Leds
+from firmware.referee.machine import OVER_STATE, PLAY
+from twins.buttons import SimButtons
+from twins.buzzer import SimBuzzer
+from twins.display import SimCanvas
+from twins.sensors import SimPresence
+from twins.stones import Stones
+from twins.strip import SimStrip
 
 
 class Hw:
     """A simulated hardware set."""
 
     def __init__(self):
-        self.board = SimBoard()
+        self.board = Stones()
         self.sensor = SimPresence(self.board)
         self.buttons = SimButtons()
         self.display = ClockDisplay(SimCanvas())
@@ -75,7 +77,7 @@ def test_no_clock():
 def linked(journal=None, **options):
     """A 9x9 board on simulated hardware with a link to a host (and a journal
     storage, if given): (hw, pipe, board)."""
-    from firmware.drivers.sim_link import Pipe
+    from twins.link import Pipe
 
     hw = Hw()
     pipe = Pipe()
@@ -87,7 +89,7 @@ def linked(journal=None, **options):
 
 def host_says(hw, pipe, board, command, t):
     """The host sends ``command`` at t; the board's lines in the next 40 ms, decoded (kind, fields)."""
-    from firmware.protocol import decode, encode_command
+    from firmware.host.protocol import decode, encode_command
 
     pipe.send(encode_command(command))
     run(board, hw, t, t + 40)
@@ -101,8 +103,8 @@ def host_says(hw, pipe, board, command, t):
 
 
 def test_the_link_streams_moves_and_takes_host_commands():
-    from firmware.marks import HINT
-    from firmware.referee import TOURNAMENT
+    from firmware.leds.marks import HINT
+    from firmware.referee.machine import TOURNAMENT
 
     hw, pipe, board = linked()
 
@@ -129,7 +131,7 @@ def test_the_link_streams_moves_and_takes_host_commands():
 
 
 def test_pause_and_menu_held_3_s_enter_and_leave_diagnostics():
-    from firmware.marks import ERROR, HINT
+    from firmware.leds.marks import ERROR, HINT
 
     hw = Hw()
     board = Board(hw, size=9)
@@ -172,7 +174,7 @@ def test_pause_and_menu_held_3_s_enter_and_leave_diagnostics():
 
 
 def test_diag_host_command_and_no_diagnostics_during_a_game():
-    from firmware.marks import HINT
+    from firmware.leds.marks import HINT
 
     hw, pipe, board = linked()
 

@@ -2,7 +2,7 @@
 
 from support import check
 
-from firmware.clock import (
+from firmware.clock.engine import (
     BLANK,
     BYOYOMI,
     CANADIAN,

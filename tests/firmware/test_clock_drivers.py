@@ -2,11 +2,15 @@
 
 from support import check
 
-from firmware.clock import CUE_COUNT, CUE_FLAG, CUE_LAST, CUE_NONE, CUE_PERIOD, CUE_TEN, Clock
-from firmware.drivers.buttons import B_BLACK, B_PAUSE, B_WHITE, Buttons, SimButtons, SimPin
-from firmware.drivers.buzzer import PATTERNS, SimBuzzer
-from firmware.drivers.clock_display import ClockDisplay, SimCanvas, SimClockDisplay
+from firmware.clock.engine import CUE_COUNT, CUE_FLAG, CUE_LAST, CUE_NONE, CUE_PERIOD, CUE_TEN, Clock
+from firmware.drivers.buttons import B_BLACK, B_PAUSE, B_WHITE, Buttons
+from firmware.drivers.buzzer import PATTERNS
+from firmware.drivers.clock_display import ClockDisplay
 from firmware.rules.position import BLACK, WHITE
+from twins.buttons import SimButtons
+from twins.buzzer import SimBuzzer
+from twins.display import SimCanvas, SimClockDisplay
+from twins.pins import SimPin
 
 
 def test_buttons_debounce_with_injected_time():

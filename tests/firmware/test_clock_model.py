@@ -12,7 +12,7 @@ import sys
 from diagrams import Lcg
 from support import check
 
-from firmware.clock import (
+from firmware.clock.engine import (
     ABSOLUTE,
     BRONSTEIN,
     BYOYOMI,

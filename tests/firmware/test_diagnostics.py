@@ -5,8 +5,8 @@ from array import array
 
 from support import check
 
-from firmware.diagnostics import Diagnostics, outliers, spread
-from firmware.marks import ERROR, HINT, Marks
+from firmware.leds.marks import ERROR, HINT, Marks
+from firmware.sensing.diagnostics import Diagnostics, outliers, spread
 
 POINTS = 361
 

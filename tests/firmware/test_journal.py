@@ -2,8 +2,8 @@
 
 from journal_cases import check_cut, is_fresh, record_game, recover, state, storage_at
 
-from firmware.drivers.sim_storage import SimStorage
-from firmware.journal import COMMIT, MAIN, NEXT, Journal, crc16, parse
+from firmware.journal.store import COMMIT, MAIN, NEXT, Journal, crc16, parse
+from twins.storage import SimStorage
 
 
 def _journal(*payloads):
@@ -76,7 +76,7 @@ def test_record_sizes_on_flash():
     from journal_cases import Hw
 
     from firmware.app import Board
-    from firmware.recorder import CHECKPOINT_MS
+    from firmware.journal.recorder import CHECKPOINT_MS
 
     storage = SimStorage()
     board = Board(Hw(storage), size=19, time_spec="byoyomi 10m 3x30s")

@@ -6,12 +6,11 @@ import sys
 from diagrams import Lcg
 from support import check
 
-from firmware import leds as L
 from firmware.drivers.pio_strip import LATCH_US as PIO_LATCH_US
 from firmware.drivers.pio_strip import PioStrip
-from firmware.drivers.sim_strip import FakeNeoPixel, FakeStateMachine, SimStrip
 from firmware.drivers.strip import NeoStrip
-from firmware.marks import (
+from firmware.leds import composer as L
+from firmware.leds.marks import (
     ATARI,
     DAME,
     ERROR,
@@ -27,6 +26,7 @@ from firmware.marks import (
     WRONG_COLOUR,
     Marks,
 )
+from twins.strip import FakeNeoPixel, FakeStateMachine, SimStrip
 
 N = 19
 LAST = N - 1

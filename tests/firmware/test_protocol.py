@@ -6,11 +6,11 @@ import sys
 from diagrams import Lcg
 from support import check
 
-from firmware import protocol as pr
-from firmware.drivers.sim_link import Pipe
-from firmware.link import GameControl, Link
+from firmware.host import protocol as pr
+from firmware.host.link import GameControl, Link
 from firmware.rules.coords import parse_vertex
 from firmware.rules.game import Game
+from twins.link import Pipe
 
 MP = sys.implementation.name == "micropython"
 

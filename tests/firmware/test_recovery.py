@@ -7,11 +7,11 @@ same journal storage and the same physical stones, as at power-up.
 from test_app import Hw, linked, press, run
 
 from firmware.app import Board
-from firmware.drivers.sim_storage import SimStorage
-from firmware.marks import PUT_BACK
-from firmware.protocol import decode
-from firmware.recorder import CHECKPOINT_MS
-from firmware.referee import PLAY, SYNC, TOURNAMENT
+from firmware.host.protocol import decode
+from firmware.journal.recorder import CHECKPOINT_MS
+from firmware.leds.marks import PUT_BACK
+from firmware.referee.machine import PLAY, SYNC, TOURNAMENT
+from twins.storage import SimStorage
 
 
 def _pt(board, col, row):

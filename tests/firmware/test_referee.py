@@ -1,8 +1,8 @@
 """The referee, driven by settled frames: moves, captures, mistakes, modes, handicap, counting."""
 
-from firmware import marks as mk
-from firmware.marks import Marks
-from firmware.referee import (
+from firmware.leds import marks as mk
+from firmware.leds.marks import Marks
+from firmware.referee.machine import (
     CASUAL,
     COUNTING_STATE,
     EV_MOVE,
@@ -289,7 +289,7 @@ def test_events():
 
 
 def test_teaching_warns_before_the_stone_is_let_go():
-    from firmware.referee import TEACHING
+    from firmware.referee.machine import TEACHING
 
     t = Table(size=9, mode=TEACHING)
     for v in ("D5", "E5", "C4", "D4", "D3", "F4", "A9", "E3", "E4"):

@@ -4,10 +4,10 @@ from diagrams import Lcg
 from support import check
 
 from firmware.drivers.shift165 import A_FIRST, FAR_FIRST, H_FIRST, NEAR_FIRST, ShiftChain
-from firmware.drivers.sim import twin
-from firmware.drivers.sim_board import RawSensor, SimBoard, SimPolarity, SimPresence
-from firmware.drivers.sim_shift165 import SimShiftChain
-from firmware.scanner import Scanner
+from firmware.sensing.scanner import Scanner
+from twins.sensors import RawSensor, SimPolarity, SimPresence, twin
+from twins.shift165 import SimShiftChain
+from twins.stones import Stones
 
 SETTLE = 150
 RATES = (1, 5, 10, 16, 33, 50)  # scan periods, ms
@@ -20,9 +20,9 @@ def ticks(t):
 
 def replay(events, period, polarity=False, settle=SETTLE, t0=1000, until=2000):
     """Run a table of events (t, action, point, colour[, duration]) against a
-    SimBoard + twin + Scanner with a virtual timer; scan every ``period`` ms.
+    Stones + twin + Scanner with a virtual timer; scan every ``period`` ms.
     Returns (scanner, changes): changes = [(t, point, new value)]."""
-    board = SimBoard()
+    board = Stones()
     sensor = SimPolarity(board) if polarity else SimPresence(board)
     scanner = Scanner(sensor, settle)
     changes = []
@@ -178,7 +178,7 @@ def test_untrusted_readings_hold_the_frame():
 
 def test_random_boards_settle_to_the_board():
     rng = Lcg(7)
-    board = SimBoard()
+    board = Stones()
     scanner = Scanner(SimPolarity(board), 100)
     t = 0
     for _round in range(6):
@@ -189,7 +189,7 @@ def test_random_boards_settle_to_the_board():
             board.set_time(t)
             scanner.scan(t)
             t += 10
-        assert bytes(scanner.frame) == bytes(board.stones)
+        assert bytes(scanner.frame) == bytes(board.colour)
 
 
 # -- 74HC165 chain -----------------------------------------------------------
@@ -210,7 +210,7 @@ def decode(driver, buf):
 def test_point_at_is_a_bijection_for_every_option():
     failures = []
     for chain, bits, msb in OPTIONS:
-        d = ShiftChain(SimShiftChain(SimBoard()), SimShiftChain(SimBoard()).load, 46, 361, chain, bits, msb)
+        d = ShiftChain(SimShiftChain(Stones()), SimShiftChain(Stones()).load, 46, 361, chain, bits, msb)
         used = sorted(p for p in d.point_at if p != 0xFFFF)
         if used != list(range(361)) or len(d.point_at) != 368:
             failures.append("options %r" % ((chain, bits, msb),))
@@ -220,7 +220,7 @@ def test_point_at_is_a_bijection_for_every_option():
 def test_every_point_alone_bit_exact_for_every_option():
     failures = []
     for chain, bits, msb in OPTIONS:
-        board = SimBoard()
+        board = Stones()
         sim = SimShiftChain(board, chain_order=chain, bit_order=bits, msb_first=msb)
         driver = sim.driver()
         buf = bytearray(driver.nbytes)
@@ -246,25 +246,25 @@ def test_random_patterns_bit_exact_and_latched():
     rng = Lcg(11)
     failures = []
     for chain, bits, msb in OPTIONS:
-        board = SimBoard()
+        board = Stones()
         sim = SimShiftChain(board, chain_order=chain, bit_order=bits, msb_first=msb)
         driver = sim.driver()
         buf = bytearray(driver.nbytes)
         for _ in range(2):
             for p in range(361):
-                board.stones[p] = 1 if rng.below(3) == 0 else 0
+                board.colour[p] = 1 if rng.below(3) == 0 else 0
             latches = sim.latches
             driver.read(buf)
             if sim.latches != latches + 1 or sim.load.level != 1:
                 failures.append("read must pulse SH/LD low once and leave it high")
-            want = [p for p in range(361) if board.stones[p]]
+            want = [p for p in range(361) if board.colour[p]]
             if decode(driver, buf) != want:
                 failures.append("options %r: pattern differs" % ((chain, bits, msb),))
     check(failures)
 
 
 def test_active_low_inputs():
-    board = SimBoard()
+    board = Stones()
     for active_low in (False, True):
         sim = SimShiftChain(board, active_low=active_low)
         driver = sim.driver()
@@ -284,7 +284,7 @@ def test_active_low_inputs():
 def test_every_twin_kind_settles_the_same_frame():
     failures = []
     for kind in ("shift", "matrix", "hall", "presence", "polarity"):
-        board = SimBoard()
+        board = Stones()
         scanner = Scanner(twin(board, kind), 100)
         board.place(0, 1)
         board.place(180, 2)
@@ -303,7 +303,7 @@ def test_every_twin_kind_settles_the_same_frame():
 
 
 def test_shift_chain_trio_settles():
-    board = SimBoard()
+    board = Stones()
     scanner = Scanner(SimShiftChain(board, chain_order=FAR_FIRST, bit_order=H_FIRST).driver())
     board.place(123, 2)
     board.hover(200, 0, 100, 1)

@@ -3,9 +3,9 @@
 from diagrams import Lcg
 from support import check
 
-from firmware.drivers.sim_board import SimBoard
-from firmware.drivers.sim_hall import SimHallBus
-from firmware.scanner import Scanner
+from firmware.sensing.scanner import Scanner
+from twins.hall import SimHallBus
+from twins.stones import Stones
 
 ON = 1200
 OFF = 700
@@ -17,7 +17,7 @@ def reading(driver, buf):
 
 
 def rig(points=361, **kw):
-    board = SimBoard(points)
+    board = Stones(points)
     bus = SimHallBus(board, **kw)
     driver = bus.driver(on=ON, off=OFF)
     driver.calibrate()
@@ -25,7 +25,7 @@ def rig(points=361, **kw):
 
 
 def test_every_mux_setting_selects_each_point_once():
-    board = SimBoard()
+    board = Stones()
     bus = SimHallBus(board)
     seen = []
     for ch1 in range(16):
@@ -56,11 +56,11 @@ def test_random_boards_read_exactly_with_polarity():
     failures = []
     for rnd in range(4):
         for p in range(361):
-            board.stones[p] = rng.below(3)
+            board.colour[p] = rng.below(3)
         driver.read(buf)
         got = reading(driver, buf)
-        if got != bytes(board.stones):
-            bad = [p for p in range(361) if got[p] != board.stones[p]]
+        if got != bytes(board.colour):
+            bad = [p for p in range(361) if got[p] != board.colour[p]]
             failures.append("round %d: points %r" % (rnd, bad[:10]))
     check(failures)
 
@@ -131,7 +131,7 @@ def run_drift(drift_shift):
     (2400 in all, twice ON), a black stone on point 5 and a white one on 6
     all along; then they are lifted and a black and a white stone are
     placed on points 1 and 2. Returns the frame a Scanner settles on at the end."""
-    board = SimBoard(40)
+    board = Stones(40)
     bus = SimHallBus(board, noise=60, drift_per_s=20)
     driver = bus.driver(on=ON, off=OFF, drift_shift=drift_shift)
     driver.calibrate()
@@ -180,7 +180,7 @@ def test_a_kept_calibration_reads_the_stones_left_on_after_a_power_cut():
         fresh.read(buf)
         assert reading(fresh, buf)[180] == 0
         assert not fresh.load("no_such_calibration.bin")
-        short = SimHallBus(SimBoard(100)).driver()
+        short = SimHallBus(Stones(100)).driver()
         assert not short.load(path)  # another array's calibration is refused
     finally:
         import os

@@ -3,9 +3,9 @@
 from diagrams import Lcg
 from support import check
 
-from firmware.drivers.sim_board import SimBoard
-from firmware.drivers.sim_matrix import SimDiodeMatrix
-from firmware.scanner import Scanner
+from firmware.sensing.scanner import Scanner
+from twins.matrix import SimDiodeMatrix
+from twins.stones import Stones
 
 
 def decode(driver, buf):
@@ -14,13 +14,13 @@ def decode(driver, buf):
 
 
 def test_point_at_is_a_bijection():
-    driver = SimDiodeMatrix(SimBoard()).driver()
+    driver = SimDiodeMatrix(Stones()).driver()
     assert driver.nbytes == 57 and driver.per_row == 3
     assert sorted(p for p in driver.point_at if p != 0xFFFF) == list(range(361))
 
 
 def test_setup_configures_the_expanders():
-    sim = SimDiodeMatrix(SimBoard())
+    sim = SimDiodeMatrix(Stones())
     sim.driver()
     for dev in sim.row_devs:
         assert dev.word(0x00) == 0 and dev.word(0x14) == 0xFFFF  # outputs, all rows released
@@ -29,7 +29,7 @@ def test_setup_configures_the_expanders():
 
 
 def test_every_point_alone():
-    board = SimBoard()
+    board = Stones()
     sim = SimDiodeMatrix(board)
     driver = sim.driver()
     buf = bytearray(driver.nbytes)
@@ -51,7 +51,7 @@ def test_every_point_alone():
 
 def test_random_and_ghost_prone_patterns():
     rng = Lcg(3)
-    board = SimBoard()
+    board = Stones()
     sim = SimDiodeMatrix(board)
     driver = sim.driver()
     buf = bytearray(driver.nbytes)
@@ -76,7 +76,7 @@ def test_random_and_ghost_prone_patterns():
 
 
 def test_matrix_trio_settles():
-    board = SimBoard()
+    board = Stones()
     scanner = Scanner(SimDiodeMatrix(board).driver(), 100)
     board.place(77, 1)
     changed = []

@@ -25,7 +25,7 @@ class FakeStream:
 
 def test_usb_reads_what_waits_without_blocking():
     port = FakeStream(b"hello\nstate\n")
-    usb = UsbCdc(port, port, poller=port)
+    usb = UsbCdc(port, port, poller=port, kbd_intr=[].append)
     buf = bytearray(8)
     assert usb.read_into(buf) == 8 and bytes(buf) == b"hello\nst"
     assert usb.read_into(buf) == 4 and bytes(buf[:4]) == b"ate\n"
@@ -35,7 +35,9 @@ def test_usb_reads_what_waits_without_blocking():
 
 def test_a_ctrl_c_hands_the_port_to_the_repl():
     port = FakeStream(b"hel\r\x03\r\x01")  # mpremote: Ctrl-C, then Ctrl-A for the raw REPL
-    usb = UsbCdc(port, port, poller=port)
+    interrupts = []
+    usb = UsbCdc(port, port, poller=port, kbd_intr=interrupts.append)
+    assert interrupts == [-1]  # the program reads Ctrl-C itself
     buf = bytearray(16)
     try:
         usb.read_into(buf)
@@ -44,6 +46,7 @@ def test_a_ctrl_c_hands_the_port_to_the_repl():
     else:
         raise AssertionError("Ctrl-C did not stop the program")
     assert bytes(port.data) == b"\r\x01"  # what follows is left for the REPL
+    assert interrupts == [-1, 3]  # Ctrl-C is MicroPython's again
 
 
 class FakeUart:

@@ -1,11 +1,12 @@
 """What lets a simulator skip idle scans: the scanner's and the simulated board's next changes."""
 
-from firmware.drivers.sim_board import SimBoard, SimPresence
-from firmware.scanner import Scanner
+from firmware.sensing.scanner import Scanner
+from twins.sensors import SimPresence
+from twins.stones import Stones
 
 
 def test_settles_in_counts_down_to_the_settle_time():
-    board = SimBoard()
+    board = Stones()
     scanner = Scanner(SimPresence(board), settle_ms=150)
     assert scanner.settles_in(0) == -1
     board.place(40, 1)
@@ -19,7 +20,7 @@ def test_settles_in_counts_down_to_the_settle_time():
 
 
 def test_next_change_is_the_next_hover_edge():
-    board = SimBoard()
+    board = Stones()
     assert board.next_change(0) == -1
     board.hover(7, 100, 40, 2)
     assert board.next_change(0) == 100

@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_clock_model import Model
 
-from firmware.clock import (
+from firmware.clock.engine import (
     ABSOLUTE,
     BRONSTEIN,
     BYOYOMI,

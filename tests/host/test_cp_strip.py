@@ -14,8 +14,8 @@ import types
 
 import pytest
 
-from firmware import leds as L
-from firmware.marks import ERROR, HINT, LIFT, PUT_BACK, TERRITORY, Marks
+from firmware.leds import composer as L
+from firmware.leds.marks import ERROR, HINT, LIFT, PUT_BACK, TERRITORY, Marks
 
 from .conftest import ROOT
 

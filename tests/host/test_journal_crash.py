@@ -15,7 +15,7 @@ from journal_cases import Hw, check_cut, is_fresh, record_game, recover, state, 
 
 from firmware.app import Board
 from firmware.drivers.storage import FileStorage
-from firmware.journal import MAIN, NEXT, parse
+from firmware.journal.store import MAIN, NEXT, parse
 
 OPS, BOUNDARIES, _BOARD = record_game(150, limit=4096)
 TOTAL = BOUNDARIES[-1][0]

@@ -8,10 +8,10 @@ import re
 from test_app import Hw
 
 from firmware.app import Board
-from firmware.drivers.sim_link import Pipe
-from firmware.drivers.sim_storage import SimStorage
 from host_tools.logger import Board as HostBoard
 from host_tools.logger import Logger
+from twins.link import Pipe
+from twins.storage import SimStorage
 
 POINTS = [(2, 2), (6, 6), (2, 6), (6, 2), (4, 4), (4, 2), (2, 4), (6, 4), (4, 6), (3, 3), (5, 5), (3, 5)]
 

@@ -5,7 +5,7 @@ import re
 from led_scenes import mid_game_marks
 
 from firmware import board_config as C
-from firmware import leds as L
+from firmware.leds import composer as L
 
 from .conftest import ROOT
 

@@ -15,7 +15,7 @@ import pytest
 from pro_games import load_games, replay
 from sgfmill import sgf as sgfmill
 
-from firmware.link import Link
+from firmware.host.link import Link
 from host_tools.physical import script_lines
 from host_tools.pty_link import PtyLink
 from host_tools.script import parse

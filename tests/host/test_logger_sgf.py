@@ -2,11 +2,11 @@
 
 from sgfmill import sgf as sgfmill
 
-from firmware import protocol as pr
-from firmware.drivers.sim_link import Pipe
-from firmware.link import GameControl, Link
+from firmware.host import protocol as pr
+from firmware.host.link import GameControl, Link
 from firmware.rules.coords import parse_vertex
 from host_tools.logger import Board, Logger
+from twins.link import Pipe
 
 
 def board_lines():

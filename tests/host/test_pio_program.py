@@ -8,7 +8,7 @@ import types
 import pytest
 
 from firmware.drivers.pio_strip import FREQ, PioStrip, state_machine
-from firmware.drivers.sim_strip import FakeStateMachine
+from twins.strip import FakeStateMachine
 
 
 class Instr:

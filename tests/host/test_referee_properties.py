@@ -5,8 +5,8 @@ board is restored."""
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from firmware.marks import Marks
-from firmware.referee import CASUAL, COUNTING_STATE, OVER_STATE, PLAY, TEACHING, TOURNAMENT, Referee
+from firmware.leds.marks import Marks
+from firmware.referee.machine import CASUAL, COUNTING_STATE, OVER_STATE, PLAY, TEACHING, TOURNAMENT, Referee
 from firmware.rules.game import COUNTING, Game
 from firmware.rules.history import LOST_TURN, move_point
 

@@ -10,8 +10,9 @@ import subprocess
 import sys
 import time
 
+from tests.host.test_browser_sim import get, post, recorded_game, start_sim, stop_sim
+
 from .conftest import ROOT
-from .test_browser_sim import get, post, recorded_game, start_sim, stop_sim
 
 SIM_ARGS = ("--size", "9", "--time", "byoyomi 10m 3x30s", "--no-logger")
 

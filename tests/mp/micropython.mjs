@@ -1,7 +1,8 @@
 // Real MicroPython (the WebAssembly port from npm) with the project's files in its filesystem.
 //
-// firmware/ is copied to /lib/firmware (as on the device), tests/firmware and tests/data
-// to /tests/firmware and /tests/data, bench/ to /bench. Python exceptions reach JS as
+// firmware/ is copied to /lib/firmware (as on the device), twins/ (the simulated parts, never
+// deployed) to /lib/twins, tests/firmware and tests/data to /tests/firmware and /tests/data,
+// bench/ to /bench. Python exceptions reach JS as
 // errors with .type and .message (the traceback).
 import { loadMicroPython } from "@micropython/micropython-webassembly-pyscript";
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -33,6 +34,7 @@ export async function loadBoard({ heapsize = 8 * 1024 * 1024, quiet = false } = 
   const isPy = (name) => name.endsWith(".py");
   mp.FS.mkdir("/lib");
   copyTree(mp, join(ROOT, "firmware"), "/lib/firmware", isPy);
+  copyTree(mp, join(ROOT, "twins"), "/lib/twins", isPy);
   mp.FS.mkdir("/tests");
   copyTree(mp, join(ROOT, "tests", "firmware"), "/tests/firmware", isPy);
   copyTree(mp, join(ROOT, "tests", "data"), "/tests/data", (n) => !n.endsWith(".sgf"));

@@ -23,12 +23,11 @@ Commands that change the game (new, mode, show, end, time) go to a
 
 from array import array
 
-from micropython import const
-
+from ..micro import const
+from ..rules.coords import PASS, col_row
+from ..rules.history import LOST_TURN, move_colour, move_point
+from ..version import VERSION
 from . import protocol as pr
-from .rules.coords import PASS, col_row
-from .rules.history import LOST_TURN, move_colour, move_point
-from .version import VERSION
 
 K_SKIP = const(0)  # a reply no longer available: resent as SKIP
 K_HELLO = const(1)
@@ -377,8 +376,8 @@ class GameControl:
         self.times = None
 
     def command(self, name, args, now_ms):
-        from .rules.game import PLAYING, Game
-        from .rules.result import RESIGN, Result
+        from ..rules.game import PLAYING, Game
+        from ..rules.result import RESIGN, Result
         game = self.link.game
         if name == "new":
             if game is not None and game.phase == PLAYING and game.hist.length > 1:

@@ -1,23 +1,24 @@
 """A simulated 74HC165 chain on a simulated SPI bus, for the real ``ShiftChain``.
 
-``SimShiftChain(board, ...)`` models the chips bit by bit: SH/LD low loads
-(and, while low, keeps loading) every chip's inputs from the ``SimBoard``;
+``SimShiftChain(stones, ...)`` models the chips bit by bit: SH/LD low loads
+(and, while low, keeps loading) every chip's inputs from the ``Stones``;
 each SPI clock samples QH of chip 0 and then shifts every chip one place
 (QH of chip k + 1 into SER of chip k, a grounded SER into the last one).
 Use ``chain.spi`` (it has ``write_readinto``/``readinto``) and ``chain.load``
 (a ``SimPin``) to build the real driver, or call ``chain.driver()``.
 """
 
-from .shift165 import A_FIRST, NEAR_FIRST, ShiftChain, wiring
-from .sim_board import SimPin
+from firmware.drivers.shift165 import A_FIRST, NEAR_FIRST, ShiftChain, wiring
+
+from .pins import SimPin
 
 
 class SimShiftChain:
     """Chips numbered from the MISO end; see the module doc."""
 
-    def __init__(self, board, chips=46, points=361, chain_order=NEAR_FIRST, bit_order=A_FIRST,
+    def __init__(self, stones, chips=46, points=361, chain_order=NEAR_FIRST, bit_order=A_FIRST,
                  msb_first=True, active_low=False):
-        self.board = board
+        self.stones = stones
         self.active_low = active_low
         self.chips = chips
         self.points = points
@@ -46,7 +47,7 @@ class SimShiftChain:
 
     def _parallel_load(self):
         chain = 0
-        sensed = self.board.sensed
+        sensed = self.stones.sensed
         top = self.chips - 1
         for p in range(self.points):
             if sensed(p):

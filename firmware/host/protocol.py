@@ -27,7 +27,7 @@ hardware.
 
 import binascii
 
-from micropython import const
+from ..micro import const
 
 PROTOCOL_VERSION = const(1)
 MAX_LINE = const(4096)  # longest board-to-host line (a 19x19 snapshot fits)

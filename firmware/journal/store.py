@@ -32,7 +32,7 @@ bytes or None, ``write(name, data)`` (append), ``flush()``,
 
 from array import array
 
-from micropython import const
+from ..micro import const
 
 MAIN = ""  # the journal file
 NEXT = ".new"  # a compaction being written

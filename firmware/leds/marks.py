@@ -11,7 +11,7 @@ bits in place; nothing here allocates after construction.
 
 from array import array
 
-from micropython import const
+from ..micro import const
 
 # Overlay kinds, highest priority first (the LED composer's order).
 ERROR = const(1 << 0)  # illegal placement, foul, a second stone, a stone of the side not to move

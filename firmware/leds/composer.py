@@ -28,9 +28,7 @@ Current budget: every frame's current is estimated as
 
 from array import array
 
-from micropython import const
-
-from .board_config import (
+from ..board_config import (
     LED_BRIGHTNESS,
     LED_BUDGET_MA,
     LED_BY_ROWS,
@@ -42,6 +40,7 @@ from .board_config import (
     LED_SERPENTINE,
     LED_START_CORNER,
 )
+from ..micro import const
 from .marks import (
     ATARI,
     DAME,

@@ -1,14 +1,14 @@
 """A simulated diode matrix on simulated MCP23017 expanders, for the real ``DiodeMatrix``.
 
-``SimDiodeMatrix(board, ...)`` puts one ``SimMCP23017`` per address on a
+``SimDiodeMatrix(stones, ...)`` puts one ``SimMCP23017`` per address on a
 ``SimI2C`` bus (``writeto_mem``/``readfrom_mem_into``, sequential register
 access as with IOCON.BANK = 0) and wires them as firmware/drivers/matrix.py
 says: a column input reads low when some row pin is an output driven low
-and the switch (the ``SimBoard`` point) between them is closed; else high
+and the switch (the ``Stones`` point) between them is closed; else high
 with its pull-up, low without (a floating input, modelled as 0).
 """
 
-from .matrix import GPIOA, IODIRA, OLATA, DiodeMatrix
+from firmware.drivers.matrix import GPIOA, IODIRA, OLATA, DiodeMatrix
 
 _GPPUA = 0x0C
 
@@ -59,8 +59,8 @@ class SimI2C:
 class SimDiodeMatrix:
     """The matrix wired to its expanders; see the module doc."""
 
-    def __init__(self, board, row_addrs=(0x20, 0x21), col_addrs=(0x22, 0x23), rows=19, cols=19):
-        self.board = board
+    def __init__(self, stones, row_addrs=(0x20, 0x21), col_addrs=(0x22, 0x23), rows=19, cols=19):
+        self.stones = stones
         self.rows = rows
         self.cols = cols
         self.row_addrs = tuple(row_addrs)
@@ -107,7 +107,7 @@ class SimDiodeMatrix:
                 high = pullup & bit
                 if c < self.cols:
                     for r in rows:
-                        if self.board.sensed(r * self.cols + c):
+                        if self.stones.sensed(r * self.cols + c):
                             high = 0
                 if high:
                     level |= bit

@@ -28,12 +28,9 @@ point is to see exactly what each sensor reads.
   points once ``check_dead()`` is called (after the walk-over).
 """
 
-import time
-
-from micropython import const
-
-from .board_config import HALL_OFF
-from .marks import ERROR, HINT
+from ..board_config import HALL_OFF
+from ..leds.marks import ERROR, HINT
+from ..micro import const, ticks_diff
 
 _UNUSED = const(0xFFFF)
 _UNTRUSTED = const(4)
@@ -75,7 +72,7 @@ class Diagnostics:
     def step(self, now_ms):
         """One scan of the diagnostics mode: light the readings, flag the points in ``bad``."""
         self.scan()
-        if not self._stuck_checked and time.ticks_diff(now_ms, self._start) >= self.stuck_ms:
+        if not self._stuck_checked and ticks_diff(now_ms, self._start) >= self.stuck_ms:
             self._stuck_checked = True
             self.bad.extend(self.stuck(now_ms))
         self.flag(self.bad)
@@ -123,7 +120,7 @@ class Diagnostics:
 
     def stuck(self, now_ms):
         """Points that read a stone on every scan for at least ``stuck_ms`` since reset()."""
-        if not self.scans or time.ticks_diff(now_ms, self._start) < self.stuck_ms:
+        if not self.scans or ticks_diff(now_ms, self._start) < self.stuck_ms:
             return []
         return [p for p in range(self.points) if self._always[p]]
 

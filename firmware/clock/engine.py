@@ -1,7 +1,7 @@
 """The game clock: time systems, the spec grammar, presets and tournament clauses.
 
 Pure logic: it never reads the time. Every method takes ``now_ms``, a
-``time.ticks_ms()`` value supplied by the caller; differences go through
+``ticks_ms()`` value supplied by the caller; differences go through
 ``time.ticks_diff`` so a ticks wrap is harmless. Remaining time is always
 computed from timestamps (elapsed = now - start of the turn, minus pauses),
 never by subtracting per tick. All figures are integer milliseconds.
@@ -24,12 +24,10 @@ paused ends the move (the pause is not counted) and starts the opponent's
 time. After a flag nothing changes.
 """
 
-import time
 from array import array
 
-from micropython import const
-
-from .rules.position import BLACK, WHITE
+from ..micro import const, ticks_add, ticks_diff
+from ..rules.position import BLACK, WHITE
 
 # Time systems.
 NONE = const(0)
@@ -378,7 +376,7 @@ class Clock:
     def _elapsed(self, now_ms):
         if self.paused or self.stopped or self.flag is not None:
             return self.acc
-        return self.acc + time.ticks_diff(now_ms, self.seg)
+        return self.acc + ticks_diff(now_ms, self.seg)
 
     def _budget(self, side):
         """Elapsed ms at which ``side``'s flag falls in the turn that starts now."""
@@ -450,7 +448,7 @@ class Clock:
         budget = self._budget(side)
         if e < budget:
             return False
-        at = time.ticks_add(self.seg, budget - self.acc) if not self.paused else now_ms
+        at = ticks_add(self.seg, budget - self.acc) if not self.paused else now_ms
         self.acc = budget
         self.flag = "B" if side == BLACK else "W"
         self.log.add(EV_FLAG, side, at, budget)
@@ -536,7 +534,7 @@ class Clock:
             return False
         self.paused = False
         self.seg = now_ms
-        self.log.add(EV_RESUME, self.turn, now_ms, time.ticks_diff(now_ms, self.pause_at))
+        self.log.add(EV_RESUME, self.turn, now_ms, ticks_diff(now_ms, self.pause_at))
         return True
 
     def stop(self, now_ms):

@@ -25,12 +25,10 @@ at power-up takes what lies on the board then as settled at once (those
 stones have been there: after a power cut, the game's).
 """
 
-import time
 from array import array
 
-from micropython import const
-
-from .board_config import SENSE_SETTLE_MS
+from ..board_config import SENSE_SETTLE_MS
+from ..micro import const, ticks_add, ticks_diff
 
 _UNUSED = const(0xFFFF)
 _UNTRUSTED = const(4)  # candidate value of a point read as untrusted: never settles
@@ -80,7 +78,7 @@ class Scanner:
         """Power-up: read once and settle every trusted reading at once (as if
         read ``settle_ms`` ago). True if the frame changed."""
         self.sensor.read(self.raw)
-        self._decode(time.ticks_add(now_ms, -self.settle_ms))
+        self._decode(ticks_add(now_ms, -self.settle_ms))
         return self._settle(now_ms) if self.pending else False
 
     def settles_in(self, now_ms):
@@ -96,7 +94,7 @@ class Scanner:
             p = self.pending_at[i]
             if candidate[p] == _UNTRUSTED:
                 continue
-            left = self.settle_ms - time.ticks_diff(now_ms, since[p])
+            left = self.settle_ms - ticks_diff(now_ms, since[p])
             if left < soonest:
                 soonest = left
         return soonest if soonest > 0 else 0
@@ -170,7 +168,7 @@ class Scanner:
             v = candidate[p]
             if v == frame[p]:  # back to what it was: nothing to settle
                 is_pending[p] = 0
-            elif v != _UNTRUSTED and time.ticks_diff(now, since[p]) >= settle:
+            elif v != _UNTRUSTED and ticks_diff(now, since[p]) >= settle:
                 frame[p] = v
                 is_pending[p] = 0
                 changes[nchanges] = p

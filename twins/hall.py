@@ -1,9 +1,9 @@
 """Simulated Hall sensors, 74HC4067 muxes and ADCs for the real ``HallArray``.
 
-``SimHallBus(board, ...)`` gives ``select1``/``select2`` (four ``SimPin``
+``SimHallBus(stones, ...)`` gives ``select1``/``select2`` (four ``SimPin``
 each, S0..S3) and ``adcs`` (``SimADC``, ``read_u16``) wired as
 firmware/drivers/hall.py says. An ADC returns, for the point its muxes
-select at the ``SimBoard``'s time:
+select at the ``Stones``'s time:
 
     quiet level of that sensor (32768 + a fixed per-sensor offset)
     + drift (``drift_per_s`` counts per second since time 0, all sensors)
@@ -15,8 +15,9 @@ An unconnected channel reads mid-scale plus noise. Deterministic (an LCG).
 
 from array import array
 
-from .hall import HallArray
-from .sim_board import SimPin
+from firmware.drivers.hall import HallArray
+
+from .pins import SimPin
 
 
 class _Lcg:
@@ -44,10 +45,10 @@ class SimADC:
 class SimHallBus:
     """Sensors, muxes and ADCs; see the module doc."""
 
-    def __init__(self, board, nadc=2, noise=60, offset=1500, signal=3000, signal_spread=800,
+    def __init__(self, stones, nadc=2, noise=60, offset=1500, signal=3000, signal_spread=800,
                  drift_per_s=0, seed=1):
-        self.board = board
-        self.points = board.points
+        self.stones = stones
+        self.points = stones.points
         self.noise = noise
         self.drift_per_s = drift_per_s
         self.select1 = [SimPin(0) for _ in range(4)]
@@ -77,7 +78,7 @@ class SimHallBus:
         return p if p < self.points else -1
 
     def drift(self):
-        return self.board.now * self.drift_per_s // 1000
+        return self.stones.now * self.drift_per_s // 1000
 
     def level(self, adc):
         p = self.selected(adc)
@@ -86,7 +87,7 @@ class SimHallBus:
         if p >= 0:
             if self.broken[p]:
                 return 0
-            c = self.board.sensed(p)
+            c = self.stones.sensed(p)
             if c == 1:
                 x += self.signal[p]
             elif c == 2:

@@ -33,18 +33,16 @@ Records (payload, little-endian):
     SEQ    i32 link sequence numbers reserved below, i32 boot id
 """
 
-import time
 from array import array
 
-from micropython import const
-
-from .clock import SAVED
-from .journal import i32, u16
-from .protocol import fields_dict, quote
-from .referee import PLAY, SETUP
-from .rules.game import COUNTING, OVER, PLAYING
-from .rules.history import LOST_TURN, move_colour, move_point
-from .rules.result import CYCLE, FOUL, NO_POINTS, RESIGN, SCORE, TIME, Result
+from ..clock.engine import SAVED
+from ..host.protocol import fields_dict, quote
+from ..micro import const, ticks_diff
+from ..referee.machine import PLAY, SETUP
+from ..rules.game import COUNTING, OVER, PLAYING
+from ..rules.history import LOST_TURN, move_colour, move_point
+from ..rules.result import CYCLE, FOUL, NO_POINTS, RESIGN, SCORE, TIME, Result
+from .store import i32, u16
 
 K_NEW = const(1)
 K_SETUP = const(2)
@@ -196,7 +194,7 @@ class Recorder:
                     j.i32(saved[i])
                 j.end()
             elif (clock.turn and not (clock.paused or clock.stopped or clock.flag is not None)
-                  and time.ticks_diff(now_ms, self.clock_at) >= self.checkpoint_ms):
+                  and ticks_diff(now_ms, self.clock_at) >= self.checkpoint_ms):
                 self.clock_at = now_ms
                 clock.save_into(saved, now_ms)
                 j.begin(K_TICK)

@@ -26,15 +26,14 @@ nothing here touches hardware. Work buffers are preallocated.
 
 from array import array
 
-from micropython import const
-
-from . import marks as mk
-from .rules.coords import PASS
-from .rules.game import COUNTING, OVER, IllegalMove
-from .rules.handicap import fixed_points, max_fixed
-from .rules.history import LOST_TURN, SELF_CAPTURE, move_colour, move_point
-from .rules.rulesets import HANDICAP_FIXED, HANDICAP_NONE, ILLEGAL_LOSS, ILLEGAL_REJECT, ILLEGAL_WARN
-from .rules.scoring import DAME, DEAD, KIND, OWNER, SEKI, TERRITORY
+from ..leds import marks as mk
+from ..micro import const
+from ..rules.coords import PASS
+from ..rules.game import COUNTING, OVER, IllegalMove
+from ..rules.handicap import fixed_points, max_fixed
+from ..rules.history import LOST_TURN, SELF_CAPTURE, move_colour, move_point
+from ..rules.rulesets import HANDICAP_FIXED, HANDICAP_NONE, ILLEGAL_LOSS, ILLEGAL_REJECT, ILLEGAL_WARN
+from ..rules.scoring import DAME, DEAD, KIND, OWNER, SEKI, TERRITORY
 
 PHYS = const(19)
 POINTS = const(361)

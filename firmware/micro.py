@@ -1,0 +1,38 @@
+"""The MicroPython built-ins the firmware uses, with stand-ins where it runs on CPython.
+
+The device's idioms, importable on both interpreters without patching anything::
+
+    from .micro import const, ticks_add, ticks_diff
+
+On MicroPython these are the built-ins themselves. On CPython (the simulator,
+the host tools, the tests) ``const`` is the identity and the ticks functions
+wrap at 2**30 ms, as on the 32-bit ports, so a wrap behaves the same.
+(The rules core has its own ``const`` fallback: it imports nothing of the rest.)
+"""
+
+try:
+    from time import ticks_add, ticks_diff, ticks_ms
+
+    from micropython import const
+except ImportError:  # CPython
+    import time
+
+    _PERIOD = 1 << 30
+    _HALF = _PERIOD // 2
+
+    def const(value):
+        return value
+
+    def ticks_ms():
+        return time.monotonic_ns() // 1_000_000 % _PERIOD
+
+    def ticks_add(ticks, delta):
+        return (ticks + delta) % _PERIOD
+
+    def ticks_diff(a, b):
+        return (a - b + _HALF) % _PERIOD - _HALF
+
+try:
+    from sys import print_exception
+except ImportError:  # CPython
+    from traceback import print_exception  # noqa: F401  (one argument: the exception)

@@ -1,0 +1,68 @@
+"""The clock display's twin: the real ``ClockDisplay`` drawing on a canvas of bytes, each frame
+also kept as text (``"B  4:59 3 | W  0:40 2 *"``) for tests and the simulator's page."""
+
+from firmware.clock.engine import BLANK
+from firmware.drivers.clock_display import HEIGHT, WIDTH, ClockDisplay
+
+
+class SimCanvas:
+    """A 128x64 one-bit canvas in a bytearray (one byte per pixel; no framebuf needed on CPython)."""
+
+    def __init__(self):
+        self.pixels = bytearray(WIDTH * HEIGHT)
+        self.flushes = 0
+
+    def fill(self, c):
+        p = self.pixels
+        for i in range(len(p)):
+            p[i] = c
+
+    def fill_rect(self, x, y, w, h, c):
+        p = self.pixels
+        for yy in range(max(y, 0), min(y + h, HEIGHT)):
+            row = yy * WIDTH
+            for xx in range(max(x, 0), min(x + w, WIDTH)):
+                p[row + xx] = c
+
+    def pixel(self, x, y):
+        return self.pixels[y * WIDTH + x]
+
+    def flush(self):
+        self.flushes += 1
+
+
+def _text(last, base, name):
+    chars = " 0123456789"
+    d = [chars[last[base + i] + 1] if last[base + i] != BLANK else " " for i in range(8)]
+    out = name + " " + d[0] + d[1] + (":" if last[base + 4] else " ") + d[2] + d[3]
+    out += " " + (d[5] + d[6]).strip() if last[base + 5] != BLANK or last[base + 6] != BLANK else ""
+    if last[base + 7] & 1:
+        out += " ot"
+    if last[base + 7] & 2:
+        out += " LAST"
+    if last[base + 8]:
+        out += " *" if not last[base + 9] else " ="
+    if last[base + 10]:
+        out += " FLAG"
+    return out
+
+
+class SimClockDisplay(ClockDisplay):
+    """Draws on a SimCanvas and records every frame sent as text in ``shown``."""
+
+    def __init__(self):
+        super().__init__(SimCanvas())
+        self.shown = []
+
+    def update(self, clock):
+        sent = ClockDisplay.update(self, clock)
+        if sent:
+            self.shown.append(self.text())
+        return sent
+
+    def text(self):
+        """The frame as text: '<black> | <white>' (' *' running, ' =' paused, ' ot' period or delay, ' LAST' last period);
+        'B | W' before the first frame."""
+        if self.last[0] == 0xFF:
+            return "B | W"
+        return _text(self.last, 0, "B") + " | " + _text(self.last, 12, "W")

@@ -1,0 +1,112 @@
+"""Sensor twins: what the sensors under the points read of the simulated ``Stones``.
+
+``twin(stones, kind)`` is the one call: the real driver of a sensing variant on
+its simulated hardware ("shift", "matrix", "hall"; default board_config.SENSORS),
+or the fast twins reading the stones directly with no wiring simulated
+("presence", "polarity"). A Hall array comes back calibrated on the board as it
+is (leave it empty)::
+
+    stones = Stones()
+    scanner = Scanner(twin(stones, "shift"))
+
+Also for tests and benchmarks: ``NullSensor`` (a read that does nothing) and
+``RawSensor`` (returns the raw image a test writes).
+"""
+
+from array import array
+
+from firmware.board_config import SENSORS
+
+from .hall import SimHallBus
+from .matrix import SimDiodeMatrix
+from .shift165 import SimShiftChain
+
+
+def twin(stones, kind=SENSORS, **options):
+    """A sensor reading ``stones``; ``options`` go to the simulated hardware."""
+    if kind == "shift":
+        return SimShiftChain(stones, **options).driver()
+    if kind == "matrix":
+        return SimDiodeMatrix(stones, **options).driver()
+    if kind == "hall":
+        driver = SimHallBus(stones, **options).driver()
+        driver.calibrate()
+        return driver
+    if kind == "presence":
+        return SimPresence(stones)
+    if kind == "polarity":
+        return SimPolarity(stones)
+    raise ValueError("unknown sensor kind: " + kind)
+
+
+NPOINTS = 361
+
+
+class NullSensor:
+    """A sensor whose ``read`` does nothing (benchmarks: the transfer excluded)."""
+
+    def __init__(self, nbytes=46, bits_per_point=1, points=NPOINTS):
+        self.nbytes = nbytes
+        self.bits_per_point = bits_per_point
+        slots = nbytes * 8 // bits_per_point
+        self.point_at = array("H", [p if p < points else 0xFFFF for p in range(slots)])
+
+    def read(self, buf):
+        pass
+
+
+class RawSensor(NullSensor):
+    """A sensor returning ``self.raw``, which tests write (slot s = point s)."""
+
+    def __init__(self, nbytes=46, bits_per_point=1, points=NPOINTS):
+        NullSensor.__init__(self, nbytes, bits_per_point, points)
+        self.raw = bytearray(nbytes)
+
+    def set(self, p, value):
+        """Set slot p's raw value."""
+        bpp = self.bits_per_point
+        per = 8 // bpp
+        shift = (p % per) * bpp
+        mask = (1 << bpp) - 1
+        i = p // per
+        self.raw[i] = (self.raw[i] & ~(mask << shift) & 0xFF) | ((value & mask) << shift)
+
+    def read(self, buf):
+        raw = self.raw
+        for i in range(self.nbytes):
+            buf[i] = raw[i]
+
+
+class SimPresence(NullSensor):
+    """A presence twin reading a ``Stones`` directly (slot s = point s):
+    the fast stand-in for any 1-bit sensor in timing tests and the simulator."""
+
+    def __init__(self, stones):
+        NullSensor.__init__(self, (stones.points + 7) // 8, 1, stones.points)
+        self.stones = stones
+
+    def read(self, buf):
+        sensed = self.stones.sensed
+        for i in range(self.nbytes):
+            buf[i] = 0
+        for p in range(self.stones.points):
+            if sensed(p):
+                buf[p >> 3] |= 1 << (p & 7)
+
+
+class SimPolarity(NullSensor):
+    """A polarity twin reading a ``Stones`` directly (slot s = point s, 2 bits:
+    0 empty, 1 black, 2 white): the fast stand-in for the Hall array."""
+
+    def __init__(self, stones):
+        NullSensor.__init__(self, (stones.points + 3) // 4, 2, stones.points)
+        self.stones = stones
+
+    def read(self, buf):
+        sensed = self.stones.sensed
+        for i in range(self.nbytes):
+            buf[i] = 0
+        for p in range(self.stones.points):
+            c = sensed(p)
+            if c:
+                buf[p >> 2] |= c << ((p & 3) << 1)
