@@ -1,6 +1,6 @@
 """The host logger and the journal agree: the cable out for a few moves, then a power cut;
 the recovered board numbers its lines on, the logger's resync fills the gap, and its SGF
-holds the whole game once (host_tools/logger.py's own classes, in process)."""
+holds the whole game once (host_tools.logger's own classes, in process)."""
 
 import json
 import re
@@ -8,8 +8,8 @@ import re
 from test_app import Hw
 
 from firmware.app import Board
-from host_tools.logger import Board as HostBoard
-from host_tools.logger import Logger
+from host_tools.logger.cli import Logger
+from host_tools.logger.connection import BoardConnection
 from twins.link import Pipe
 from twins.storage import SimStorage
 
@@ -43,10 +43,8 @@ def test_a_power_cut_leaves_the_logger_with_the_whole_game_once(tmp_path):
     pipe = Pipe()
     hw.transport = pipe.board
     logger = Logger([], str(tmp_path), quiet=True)
-    host = HostBoard("sim", logger)
-    host.ser = FakeSerial(pipe)
-    host.status = "open"
-    host.send("hello", 0.0)
+    host = BoardConnection("sim", logger)
+    host.attach(FakeSerial(pipe), 0.0)
     board = Board(hw, size=9, boot=3)
     t = 0
 
@@ -78,10 +76,10 @@ def test_a_power_cut_leaves_the_logger_with_the_whole_game_once(tmp_path):
         play(i)
     board.referee.button("resign_white", t)
     run(3000)
-    assert host.current is not None and host.current.gid == 1 and host.current.result == "B+R"
+    assert host.games.current is not None and host.games.current.gid == 1 and host.games.current.result == "B+R"
     hist = board.game.hist
     board_moves = [(hist.moves[k] >> 9 & 3, hist.moves[k] & 0x1FF) for k in range(1, hist.length)]
-    assert [(c, p) for c, p, _ms, _periods, _lost in host.current.moves] == board_moves
+    assert [(c, p) for c, p, _ms, _periods, _lost in host.games.current.moves] == board_moves
     files = sorted(p.name for p in tmp_path.glob("*.sgf"))
     assert files == ["board-3-g1.sgf"]  # one game, one file: no reboot seen, no duplicate
     sgf = (tmp_path / files[0]).read_text()

@@ -5,7 +5,8 @@ from sgfmill import sgf as sgfmill
 from firmware.host import protocol as pr
 from firmware.host.link import GameControl, Link
 from firmware.rules.coords import parse_vertex
-from host_tools.logger import Board, Logger
+from host_tools.logger.cli import Logger
+from host_tools.logger.connection import BoardConnection
 from twins.link import Pipe
 
 
@@ -35,9 +36,8 @@ def board_lines():
 
 def test_sgf_has_every_property(tmp_path):
     logger = Logger([], str(tmp_path), quiet=True)
-    board = Board("twin", logger)
-    board.parser.feed(board_lines())
-    board._lines(0.0)
+    board = BoardConnection("twin", logger)
+    board.sync.feed(board_lines(), 0.0)
     data = (tmp_path / "b2-9-g1.sgf").read_bytes()
     game = sgfmill.Sgf_game.from_bytes(data)
     root = game.get_root()
@@ -84,9 +84,8 @@ def test_snapshot_when_the_board_no_longer_has_the_lines(tmp_path):
         link.poll(0)
     pipe.take()  # nobody listened
     logger = Logger([], str(tmp_path), quiet=True)
-    board = Board("twin", logger)
-    board.ser = _Wire(pipe)
-    board.send("hello", 0.0)
+    board = BoardConnection("twin", logger)
+    board.attach(_Wire(pipe), 0.0)
     for i in range(200):
         link.poll(i)
         board.step(i * 0.01)

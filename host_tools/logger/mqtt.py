@@ -31,14 +31,14 @@ class MqttOut:
         self.client.publish(root + "/logger/status", "online", qos=1, retain=True)
         self._status: dict[str, str] = {}
 
-    def publish(self, board, what, payload, retain=False):
-        name = board.board_id or "board"
+    def publish(self, board_id, what, payload, retain=False):
+        name = board_id or "board"
         if what in ("move", "state"):
-            self.status(board, "online")
+            self.status(board_id, "online")
         self.client.publish("%s/%s/%s" % (self.root, name, what), json.dumps(payload), qos=1, retain=retain)
 
-    def status(self, board, value):
-        name = board.board_id or "board"
+    def status(self, board_id, value):
+        name = board_id or "board"
         if self._status.get(name) != value:
             self._status[name] = value
             self.client.publish("%s/%s/status" % (self.root, name), value, qos=1, retain=True)

@@ -1,0 +1,5 @@
+import sys
+
+from host_tools.logger.cli import main
+
+sys.exit(main())

@@ -1,0 +1,119 @@
+"""One port of the logger: its serial connection, the link's sync and the board's games, wired together.
+
+What it records goes to the ``Logger`` (host_tools/logger/cli.py): audit entries,
+the SGF of a game that changed, MQTT messages.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from firmware.host import protocol as pr
+from host_tools.logger.games import Games
+from host_tools.logger.serial_port import PortError, SerialPort
+from host_tools.logger.sync import LinkSync
+
+if TYPE_CHECKING:
+    from host_tools.logger.cli import Logger
+
+
+class BoardConnection:
+    """Whatever board answers on one port; ``step(now)`` services it once."""
+
+    def __init__(self, port: str, logger: Logger):
+        self.port = port
+        self.logger = logger
+        self.serial = SerialPort(port)
+        self.sync = LinkSync(self)
+        self.games = Games()
+        self.status = "closed"
+        self.last_error = ""
+
+    @property
+    def board_id(self) -> str | None:
+        return self.sync.board_id
+
+    @property
+    def boot(self) -> str | None:
+        return self.sync.boot
+
+    def attach(self, ser, now: float) -> None:
+        """Talk through an object already open that reads and writes like pyserial (tests)."""
+        self.serial.attach(ser)
+        self._connected(now)
+
+    def step(self, now: float) -> None:
+        if not self.serial.is_open:
+            if self.serial.open_due(now):
+                self._open(now)
+            return
+        try:
+            data = self.serial.read()
+        except PortError as e:
+            self._lost(now, "read: %s" % e)
+            return
+        self.sync.feed(data, now)
+        self.sync.step(now)
+        if self.sync.silent(now):
+            self.logger.offline(self)  # no answer to the heartbeats
+
+    def _open(self, now):
+        try:
+            self.serial.open(now)
+        except PortError as e:
+            self.status = "waiting"
+            self.last_error = str(e)[:60]
+            return
+        self._connected(now)
+
+    def _connected(self, now):
+        self.status = "open"
+        self.audit("connect", None)
+        self.sync.connect(now)
+
+    def _lost(self, now, why):
+        self.serial.close(now)
+        self.status = "disconnected"
+        self.last_error = why[:60]
+        self.logger.offline(self)
+        self.audit("disconnect", why)
+
+    # -- LinkSync's owner -------------------------------------------------------
+
+    def send(self, command: str, now: float) -> bool:
+        if not self.serial.is_open:
+            return False
+        try:
+            written = self.serial.write(pr.encode_command(command))
+        except PortError as e:
+            self._lost(now, "write: %s" % e)
+            return False
+        self.audit("out" if written else "unsent", command)  # unsent: the board is not reading, asked again later
+        return written
+
+    def audit(self, event: str, text: str | None, seq: int | None = None) -> None:
+        self.logger.audit(self, event, text, seq)
+
+    def accept(self, seq: int, kind: str, fields: list[str]) -> None:
+        if kind == "ERR":
+            self.last_error = " ".join(fields)[:60]
+            return
+        game = self.games.apply(kind, fields)
+        if game is None:
+            return
+        self.logger.save(self, game)
+        if kind == "MOVE":
+            payload = {"n": int(fields[0]), "colour": fields[1], "point": fields[2], "ms": game.moves[-1][2]}
+            self.logger.publish(self, "move", payload)
+
+    def new_boot(self) -> None:
+        self.games = Games()
+
+    # -- the status line -------------------------------------------------------
+
+    def line(self) -> str:
+        game = self.games.current
+        moves = len(game.moves) if game else 0
+        return "%s [%s] %s game %s move %d resyncs %d crc %d %s" % (
+            self.port, self.status, self.board_id or "?", game.gid if game else "-", moves,
+            self.sync.resyncs, self.sync.crc_errors, self.last_error)

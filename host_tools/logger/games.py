@@ -1,0 +1,133 @@
+"""What one board has said about its games, rebuilt from the lines the sync accepted.
+
+No file or network I/O: the caller writes the SGF of whichever game ``apply`` says changed.
+"""
+
+from __future__ import annotations
+
+import time
+
+from firmware.host import protocol as pr
+from firmware.rules.coords import PASS, point
+from firmware.rules.game import PLAYING, Game
+from firmware.rules.position import BLACK, WHITE
+from firmware.version import VERSION
+from host_tools import sgf
+
+
+class GameLog:
+    """One game as the board announced it."""
+
+    def __init__(self, gid: int, fields: dict):
+        self.gid = gid
+        self.fields = fields
+        self.size = int(fields.get("size", "19"))
+        self.moves: list[tuple[int, int, int, int, bool]] = []  # (colour, point, ms left, periods, lost)
+        self.result: str | None = None
+
+    def point(self, text: str) -> int:
+        if text in ("pass", "lost"):
+            return PASS
+        return point(self.size, ord(text[0]) - 97, ord(text[1]) - 97)
+
+    def game(self) -> Game:
+        game = Game(self.size, self.fields.get("rules", "japanese"), komi=float(self.fields.get("komi", "6.5")),
+                    strict_turns=False)
+        ab = self.fields.get("ab", "")
+        if ab:
+            points = [self.point(ab[i:i + 2]) for i in range(0, len(ab), 2)]
+            if int(self.fields.get("handicap", "0")):
+                game.place_handicap(points)
+            else:
+                game.setup(points, ())
+        for colour, pt, _ms, _periods, lost in self.moves:
+            if game.phase != PLAYING:
+                game.resume(3 - colour)
+            if lost:
+                game.lose_turn(colour)
+            else:
+                game.play(colour, pt)
+        return game
+
+    def sgf_bytes(self, board_id: str) -> bytes:
+        game = self.game()
+        root = {"AP": ("SmartGoBoard-logger", VERSION)}
+        keys = {"pb": "PB", "pw": "PW", "ev": "EV", "ro": "RO", "dt": "DT"}
+        for key, prop in keys.items():
+            if self.fields.get(key):
+                root[prop] = self.fields[key]
+        spec = self.fields.get("time")
+        if spec:
+            main, _, over = spec.partition("+")
+            try:
+                root["TM"] = float(main)
+            except ValueError:
+                over = spec
+            if over:
+                root["OT"] = over
+        if "DT" not in root:
+            root["DT"] = time.strftime("%Y-%m-%d")
+        if self.result is not None:
+            root["RE"] = self.result
+        root["GN"] = "%s game %d" % (board_id, self.gid)
+
+        def move_props(k):
+            colour, _pt, ms, periods, _lost = self.moves[k - 1]
+            if ms < 0:
+                return None
+            side = "B" if colour == BLACK else "W"
+            props = {side + "L": ms / 1000}
+            if periods:
+                props["O" + side] = periods
+            return props
+
+        return sgf.write(game, root, move_props)
+
+
+class Games:
+    """The games of one boot of a board; ``current`` is the one later lines are about."""
+
+    def __init__(self):
+        self.games: dict[int, GameLog] = {}
+        self.current: GameLog | None = None
+
+    def apply(self, kind: str, fields: list[str]) -> GameLog | None:
+        """Take an accepted GAME, MOVE, UNDO, END or STATE line; the game it changed, if any."""
+        if kind == "GAME":
+            gid = int(fields[0])
+            self.current = GameLog(gid, pr.fields_dict(fields[1:]))
+            self.games[gid] = self.current
+            return self.current
+        if kind == "MOVE" and self.current is not None:
+            game = self.current
+            k = int(fields[0])
+            colour = BLACK if fields[1] == "B" else WHITE
+            ms = int(fields[3]) if len(fields) >= 5 else -1
+            periods = int(fields[4]) if len(fields) >= 5 else 0
+            del game.moves[k - 1:]
+            game.moves.append((colour, game.point(fields[2]), ms, periods, fields[2] == "lost"))
+            return game
+        if kind == "UNDO" and self.current is not None:
+            del self.current.moves[int(fields[0]):]
+            return self.current
+        if kind == "END":
+            game = self.games.get(int(fields[0]))
+            if game is not None:
+                game.result = pr.fields_dict(fields[1:]).get("re")
+            return game
+        if kind == "STATE" and len(fields) >= 2:
+            return self._snapshot(int(fields[0]), pr.fields_dict(fields[2:]))
+        return None
+
+    def _snapshot(self, gid, info):
+        if "board" not in info:
+            return None
+        game = self.games.get(gid)
+        if game is None:  # its GAME line was lost: size from the board, defaults for the rest
+            game = GameLog(gid, {"size": str(info["board"].count("/") + 1)})
+            self.games[gid] = self.current = game
+        game.moves = []
+        for item in filter(None, info.get("moves", "").split(",")):
+            colour = BLACK if item[0] == "B" else WHITE
+            game.moves.append((colour, game.point("pass" if item[1:] == ".." else item[1:]), -1, 0, False))
+        return game
