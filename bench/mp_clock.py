@@ -9,7 +9,8 @@ is exactly what the loop allocated (minus the same empty loop's own cost).
 import gc
 import time
 
-from firmware.clock.engine import Clock
+from firmware.clock import Clock
+from firmware.clock.cues import Cues
 from firmware.drivers.buzzer import Buzzer
 from firmware.drivers.clock_display import ClockDisplay
 from twins.buttons import SimButtons
@@ -36,9 +37,9 @@ def make(spec="byoyomi 1m 3x40s"):
     return clock, SimButtons(), Buzzer(SimPWM()), ClockDisplay(canvas), part
 
 
-def _tick(clock, buttons, buzzer, t):
-    clock.snapshot(t)
-    q = clock.cue(t)
+def _tick(cues, buttons, buzzer, t):
+    cues.clock.snapshot(t)
+    q = cues.cue(t)
     if q:
         buzzer.play(q, t)
     buzzer.update(t)
@@ -56,8 +57,9 @@ def ticks(spec="byoyomi 1m 3x40s", n=4000, step=50):
     """Bytes allocated and microseconds per tick (snapshot, cue, buzzer, buttons) over main time,
     byo-yomi periods with their counting cues, and a press every 30 s."""
     clock, buttons, buzzer, _display, _part = make(spec)
+    cues = Cues(clock)
     clock.start(0, 1)
-    _tick(clock, buttons, buzzer, 0)
+    _tick(cues, buttons, buzzer, 0)
     overhead = _empty(n)
     before = gc.mem_alloc()
     t0 = time.ticks_us()
@@ -66,7 +68,7 @@ def ticks(spec="byoyomi 1m 3x40s", n=4000, step=50):
         t += step
         if i % 600 == 599:
             clock.press(clock.turn, t)
-        _tick(clock, buttons, buzzer, t)
+        _tick(cues, buttons, buzzer, t)
     us = time.ticks_diff(time.ticks_us(), t0)
     allocated = gc.mem_alloc() - before - overhead
     print("REPORT clock tick (%s): %.1f bytes allocated per tick (target 0), %.1f us per tick, %d ticks"

@@ -26,6 +26,7 @@ loop, one task per concern, with an exception handler that reports a failing
 task and restarts it so the board stays alive.
 """
 
+from .clock.cues import Cues
 from .clock.engine import Clock
 from .host.link import Link
 from .host.protocol import E_MALFORMED, E_STATE, E_UNKNOWN, fields_dict
@@ -36,7 +37,12 @@ from .leds.composer import TEACHING as TEACHING_LEDS
 from .leds.composer import TOURNAMENT as TOURNAMENT_LEDS
 from .leds.marks import HINT, Marks
 from .micro import const, ticks_add, ticks_diff, ticks_ms
-from .referee.machine import CASUAL, COUNTING_STATE, MODE_NAMES, OVER_STATE, REJECT, SYNC, TEACHING, Referee
+from .modes import CASUAL, TEACHING
+from .modes import NAMES as MODE_NAMES
+from .referee.machine import Referee
+from .referee.states import COUNTING as COUNTING_STATE
+from .referee.states import OVER as OVER_STATE
+from .referee.states import REJECT, SYNC
 from .rules.coords import parse_vertex
 from .rules.game import OVER, PLAYING, Game
 from .rules.result import CYCLE, FOUL, RESIGN, SCORE, TIME, Result
@@ -123,8 +129,9 @@ class Board:
         if komi is None and handicap:
             game.komi = game.rules.default_komi(handicap)
         clock = None if time_spec == "none" else Clock(time_spec)
+        self.cues = None if clock is None else Cues(clock)
         self.marks.clear(0xFFFF)
-        referee = Referee(game, self.marks, polarity=self.polarity, mode=mode, clock=clock is not None,
+        referee = Referee(game, self.marks, polarity=self.polarity, mode=mode, timed=clock is not None,
                           handicap=handicap)
         self.game, self.clock, self.referee = game, clock, referee
         self.set_mode(mode)
@@ -212,7 +219,7 @@ class Board:
             changed = self._menu_release(buttons, now_ms) or changed
         clock = self.clock
         if clock is not None and self.started:
-            cue = clock.cue(now_ms)
+            cue = self.cues.cue(now_ms)
             buzzer = getattr(hw, "buzzer", None)
             if buzzer is not None:
                 if cue:

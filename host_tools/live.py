@@ -19,9 +19,13 @@ from collections import deque
 
 from firmware.app import Board, HostCommands
 from firmware.drivers.storage import FileStorage
+from firmware.events import NAMES as EVENT_NAMES
 from firmware.leds.composer import Leds
 from firmware.leds.marks import KINDS, NAMES
-from firmware.referee.machine import EVENT_NAMES, MODE_NAMES, REASONS, STATE_NAMES
+from firmware.modes import NAMES as MODE_NAMES
+from firmware.referee.messages import message
+from firmware.referee.states import NAMES as STATE_NAMES
+from firmware.referee.states import REASONS
 from firmware.rules.coords import vertex
 from firmware.rules.game import OVER
 from host_tools.simulation import touch
@@ -166,7 +170,7 @@ class LiveBoard:
             self.board.step(now)
             self._log_referee_events()
             faces = self.hw.display.text() if self.board.clock is not None else ""
-            seen = (self.hw.strip.shown, faces, self.board.referee.message(),
+            seen = (self.hw.strip.shown, faces, message(self.board.referee),
                     self.board.game.move_number, self.board.referee.state, len(self.log))
             if seen != self._seen:
                 self._seen = seen
@@ -222,7 +226,7 @@ class LiveBoard:
         with self.lock:
             error = None
             if not self.board.referee.button(name, self.now_ms()):
-                error = "not now: " + self.board.referee.message()
+                error = "not now: " + message(self.board.referee)
                 self._say("%s: %s" % (name.replace("_", " "), error))
             self._bump()
             return error
@@ -272,7 +276,7 @@ class LiveBoard:
                 return error[1]
             self.hw.board.clear()
             self._table_changed()
-            self._events_seen = self.board.referee.events.end
+            self._events_seen = self.board.referee.events.count
             self._say("new game: " + self._settings())
             self._bump()
             return None
@@ -291,9 +295,9 @@ class LiveBoard:
 
     def _log_referee_events(self):
         events = self.board.referee.events
-        start = max(self._events_seen, events.start)
+        start = max(self._events_seen, events.first())
         size = self.board.game.size
-        for i in range(start, events.end):
+        for i in range(start, events.count):
             k = events.slot(i)
             kind = EVENT_NAMES[events.kind[k]]
             colour = ("", "Black", "White")[events.colour[k]] if events.colour[k] < 3 else ""
@@ -301,15 +305,15 @@ class LiveBoard:
             text = kind + (" " + colour if colour else "")
             if point:
                 text += " " + vertex(size, point)
-            arg = events.arg[k]
+            arg = events.value[k]
             if kind in ("illegal", "warning"):
                 text += ": " + REASONS[arg].replace("_", " ")
             elif kind == "move" and arg:
                 text += ", %d captured" % arg
             elif kind == "end" and self.board.game.result is not None:
                 text += ": " + self.board.game.result.sgf()
-            self.log.append((events.time[k], text))
-        self._events_seen = events.end
+            self.log.append((events.at[k], text))
+        self._events_seen = events.count
 
     def state(self):
         """Everything the page draws, as JSON-ready data."""
@@ -342,7 +346,7 @@ class LiveBoard:
                 "polarity": b.polarity, "diagnostics": b.diag is not None,
                 "region": [region.top, region.left, region.size],
                 "powered": on, "state": STATE_NAMES[referee.state],
-                "message": referee.message() if on else "the board is off (unplugged)",
+                "message": message(referee) if on else "the board is off (unplugged)",
                 "to_move": ("", "black", "white")[game.to_move], "moves": game.move_number,
                 "captures": [game.captures[1], game.captures[2]],
                 "result": game.result.sgf() if game.result is not None else "",

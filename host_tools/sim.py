@@ -35,7 +35,8 @@ import time
 import webbrowser
 from pathlib import Path
 
-from firmware.referee.machine import MODE_NAMES
+from firmware.modes import NAMES as MODE_NAMES
+from firmware.referee.messages import message
 from firmware.rules.coords import MAX_SIZE, MIN_SIZE
 from firmware.rules.rulesets import ALL, by_name
 from firmware.version import NAME, VERSION
@@ -112,7 +113,7 @@ def run_headless(args, out=sys.stdout, err=sys.stderr) -> int:
         args.sgf.write_text(record + "\n", encoding="utf-8")
     else:
         out.write(record + "\n")
-    print(f"{len(events)} events, {game.move_number} moves recorded; board: {sim.referee.message()}", file=err)
+    print(f"{len(events)} events, {game.move_number} moves recorded; board: {message(sim.referee)}", file=err)
     return 2 if errors else 0
 
 

@@ -12,7 +12,8 @@ scan periods, skipping ahead when nothing on the board can change.
 from __future__ import annotations
 
 from firmware.leds.marks import Marks
-from firmware.referee.machine import CASUAL, Referee
+from firmware.modes import CASUAL
+from firmware.referee.machine import Referee
 from firmware.rules.game import Game
 from firmware.rules.rulesets import by_name
 from firmware.sensing.scanner import Scanner
@@ -52,7 +53,7 @@ class Simulation:
         self.scanner = Scanner(sensor) if settle_ms is None else Scanner(sensor, settle_ms)
         self.game = Game(size, rules, komi=by_name(rules).default_komi(handicap) if komi is None else komi)
         self.marks = Marks()
-        self.referee = Referee(self.game, self.marks, polarity=polarity, mode=mode, clock=clock,
+        self.referee = Referee(self.game, self.marks, polarity=polarity, mode=mode, timed=clock,
                                handicap=handicap)
         self.polarity = polarity
         self.now = 0

@@ -22,8 +22,8 @@ import json
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from firmware.clock.engine import PRESETS
-from firmware.referee.machine import MODE_NAMES
+from firmware.clock.spec import PRESETS
+from firmware.modes import NAMES as MODE_NAMES
 from firmware.rules.rulesets import ALL
 
 STATIC = Path(__file__).with_name("web")

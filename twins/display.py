@@ -1,7 +1,7 @@
 """The clock display's twin: the real ``ClockDisplay`` drawing on a canvas of bytes, each frame
 also kept as text (``"B  4:59 3 | W  0:40 2 *"``) for tests and the simulator's page."""
 
-from firmware.clock.engine import BLANK
+from firmware.clock.face import BLANK
 from firmware.drivers.clock_display import HEIGHT, WIDTH, ClockDisplay
 
 

@@ -8,7 +8,7 @@ allocates. ``quiet = True`` silences everything. The patterns are a table
 ``SimBuzzer`` is the twin: it records (tick, frequency, ms) for every beep.
 """
 
-from ..clock.engine import CUE_COUNT, CUE_FLAG, CUE_LAST, CUE_PERIOD, CUE_TEN
+from ..clock.cues import CUE_COUNT, CUE_FLAG, CUE_LAST, CUE_PERIOD, CUE_TEN
 from ..micro import const, ticks_add, ticks_diff
 
 DUTY = const(32768)  # 50 % on a piezo: loudest

@@ -11,6 +11,7 @@ runs (dashed while paused); a bar under a side whose flag fell. The frame is
 sent only when what it shows changed. (Its twin: twins/display.py.)
 """
 
+from ..clock.face import digits
 from ..micro import const
 from ..rules.position import BLACK, WHITE
 
@@ -98,7 +99,7 @@ class ClockDisplay:
         changed = False
         side = BLACK
         while side <= WHITE:  # (a tuple of imported names would be built on every call)
-            clock.digits(side, d)
+            digits(clock, side, d)
             base = (side - 1) * 12
             for i in range(8):
                 if last[base + i] != d[i]:

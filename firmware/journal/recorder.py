@@ -38,7 +38,7 @@ from array import array
 from ..clock.engine import SAVED
 from ..host.protocol import fields_dict, quote
 from ..micro import const, ticks_diff
-from ..referee.machine import PLAY, SETUP
+from ..referee.states import PLAY, SETUP
 from ..rules.game import COUNTING, OVER, PLAYING
 from ..rules.history import LOST_TURN, move_colour, move_point
 from ..rules.result import CYCLE, FOUL, NO_POINTS, RESIGN, SCORE, TIME, Result
@@ -185,8 +185,8 @@ class Recorder:
         clock = board.clock
         if clock is not None:
             saved = self._clock
-            if clock.log.count != self.clock_events:
-                self.clock_events = clock.log.count
+            if clock.changes != self.clock_events:
+                self.clock_events = clock.changes
                 self.clock_at = now_ms
                 clock.save_into(saved, now_ms)
                 j.begin(K_CLOCK)

@@ -41,6 +41,8 @@ from ..board_config import (
     LED_START_CORNER,
 )
 from ..micro import const
+from ..modes import CASUAL, TEACHING, TOURNAMENT  # noqa: F401  (re-exported: the LED modes)
+from ..modes import NAMES as MODES
 from .marks import (
     ATARI,
     DAME,
@@ -59,18 +61,16 @@ from .marks import (
 SIZE = const(19)
 COUNT = const(361)
 
-OFF = const(0)
-TOURNAMENT = const(1)
-CASUAL = const(2)
-TEACHING = const(3)
-MODE_NAMES = ("off", "tournament", "casual", "teaching")
+# The board's modes (firmware/modes.py), and one of the LEDs' own: dark.
+OFF = const(3)
+MODE_NAMES = MODES + ("off",)
 
 _FIX = ERROR | PUT_BACK | LIFT | WRONG_COLOUR
-MODE_KINDS = (
-    0,
-    _FIX,
+MODE_KINDS = (  # what each mode shows, in mode order
     _FIX | KO | LAST_MOVE | DAME | TERRITORY | SEKI | HINT,
     _FIX | KO | LAST_MOVE | ATARI | LIBERTY | DAME | TERRITORY | SEKI | HINT,
+    _FIX,
+    0,
 )
 
 # Okabe-Ito colours (distinguishable with the common colour-vision deficiencies).

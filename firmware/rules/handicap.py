@@ -48,3 +48,28 @@ def fixed_points(size, stones):
         up = where[ord(pattern[i + 1]) - 48]
         out.append(point(size, col, size - 1 - up))
     return out
+
+
+def fixed_sets(size, stones):
+    """Every arrangement a fixed handicap of ``stones`` may take on the board: the
+    GTP placement under the board's 8 symmetries, each a sorted list of points.
+    Empty when the board has no such fixed handicap."""
+    if stones < 2 or stones > max_fixed(size):
+        return []
+    stride = size + 2
+    out = []
+    for t in range(8):
+        pts = []
+        for g in fixed_points(size, stones):
+            r, c = g // stride - 1, g % stride - 1
+            if t & 1:
+                r = size - 1 - r
+            if t & 2:
+                c = size - 1 - c
+            if t & 4:
+                r, c = c, r
+            pts.append((r + 1) * stride + c + 1)
+        pts.sort()
+        if pts not in out:
+            out.append(pts)
+    return out

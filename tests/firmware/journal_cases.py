@@ -12,7 +12,7 @@ from pro_games import load_games
 from support import data_path
 
 from firmware.app import Board
-from firmware.referee.machine import TOURNAMENT
+from firmware.modes import TOURNAMENT
 from firmware.rules.coords import PASS
 from firmware.rules.game import IllegalMove
 from twins.sensors import SimPresence

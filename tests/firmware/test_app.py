@@ -3,7 +3,8 @@
 from firmware.app import Board
 from firmware.drivers.clock_display import ClockDisplay
 from firmware.leds.composer import Leds
-from firmware.referee.machine import OVER_STATE, PLAY
+from firmware.referee.states import OVER as OVER_STATE
+from firmware.referee.states import PLAY
 from twins.buttons import SimButtons
 from twins.buzzer import SimBuzzer
 from twins.display import SimCanvas
@@ -104,7 +105,7 @@ def host_says(hw, pipe, board, command, t):
 
 def test_the_link_streams_moves_and_takes_host_commands():
     from firmware.leds.marks import HINT
-    from firmware.referee.machine import TOURNAMENT
+    from firmware.modes import TOURNAMENT
 
     hw, pipe, board = linked()
 

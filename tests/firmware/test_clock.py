@@ -2,27 +2,12 @@
 
 from support import check
 
-from firmware.clock.engine import (
-    BLANK,
-    BYOYOMI,
-    CANADIAN,
-    CAPTURE_ALWAYS,
-    CAPTURE_NEVER,
-    CAPTURE_THAI,
-    CUE_COUNT,
-    CUE_FLAG,
-    CUE_LAST,
-    CUE_NONE,
-    CUE_PERIOD,
-    CUE_TEN,
-    FISCHER,
-    PRESETS,
-    Clock,
-    SpecError,
-    TimeControl,
-    parse,
-    parse_duration,
-)
+from firmware.clock.clauses import CAPTURE_ALWAYS, CAPTURE_NEVER, CAPTURE_THAI, Clauses, replay
+from firmware.clock.cues import CUE_COUNT, CUE_FLAG, CUE_LAST, CUE_NONE, CUE_PERIOD, CUE_TEN, Cues
+from firmware.clock.engine import Clock
+from firmware.clock.face import BLANK, digits
+from firmware.clock.spec import BYOYOMI, CANADIAN, FISCHER, PRESETS, SpecError, TimeControl, parse, parse_duration
+from firmware.events import Events
 from firmware.rules.position import BLACK, WHITE
 
 S = 1000
@@ -243,7 +228,7 @@ def _clock_op(c, kind, side, t):
     if kind == "resume":
         return c.resume(t)
     if kind == "capture":
-        return c.capture_pause(side, t)
+        return Clauses().capture_pause(c, side, t)
     raise ValueError(kind)
 
 
@@ -292,13 +277,13 @@ def test_capture_removal_pause():
     ]
     failures = []
     for policy, spec, at, stones, pauses in rows:
-        c = Clock(spec, capture_policy=policy)
+        c = Clock(spec)
         c.start(0, BLACK)
-        got = c.capture_pause(stones, at)
+        got = Clauses(capture_policy=policy).capture_pause(c, stones, at)
         if got != pauses:
             failures.append("%s %s at %d, %d stones: %r" % (policy, spec, at, stones, got))
             continue
-        kinds = [e[0] for e in c.log.entries()]
+        kinds = [e[0] for e in c.events.entries()]
         if kinds[-1] != ("capture_pause" if pauses else "capture_refused"):
             failures.append("%s: log %r" % (spec, kinds))
         if pauses:
@@ -318,12 +303,12 @@ def test_away_pause_once_per_player_in_byoyomi():
     c = Clock("byoyomi 1m 3x30s")
     c.start(0, BLACK)
     c.press(BLACK, 10 * S)  # Black: 50 s of main time left; White's turn
-    if c.away_pause(WHITE, 20 * S):
+    if Clauses().away_pause(c, WHITE, 20 * S):
         failures.append("away pause allowed on one's own turn")
-    if c.away_pause(BLACK, 20 * S):
+    if Clauses().away_pause(c, BLACK, 20 * S):
         failures.append("away pause allowed before byo-yomi (Thai 31: time runs normally)")
     c.press(WHITE, M + 15 * S)  # White used 65 s: in byo-yomi; Black's turn
-    if not c.away_pause(WHITE, M + 20 * S):
+    if not Clauses().away_pause(c, WHITE, M + 20 * S):
         failures.append("White in byo-yomi could not leave during Black's turn")
     left = c.snapshot(M + 20 * S).black.main_ms
     if left != 45 * S or c.snapshot(M + 20 * S + 4 * M).black.main_ms != left:
@@ -338,9 +323,9 @@ def test_away_pause_once_per_player_in_byoyomi():
         failures.append("White's byo-yomi was touched by the away pause")
     c.press(BLACK, 6 * M)
     c.press(WHITE, 6 * M + 20 * S)
-    if c.away_pause(WHITE, 6 * M + 21 * S) or not c.snapshot(6 * M + 21 * S).running == BLACK:
+    if Clauses().away_pause(c, WHITE, 6 * M + 21 * S) or not c.snapshot(6 * M + 21 * S).running == BLACK:
         failures.append("a second away pause was allowed")
-    kinds = [e[0] for e in c.log.entries()]
+    kinds = [e[0] for e in c.events.entries()]
     if kinds.count("away_pause") != 1 or kinds.count("away_refused") != 3 or "flag" in kinds:
         failures.append("log: %r" % kinds)
     check(failures)
@@ -356,15 +341,15 @@ def test_lateness_deduction():
     failures = []
     for spec, late, ok, main in rows:
         c = Clock(spec)
-        got = c.late(BLACK, late, 0)
+        got = Clauses().late(c, BLACK, late, 0)
         c.start(0, BLACK)
         snap = c.snapshot(0)
         if got != ok or snap.black.main_ms != main or snap.white.main_ms != parse(spec).main_ms:
             failures.append("%s late %d: %r, main %d" % (spec, late, got, snap.black.main_ms))
-        if c.log.entries()[0][0] != ("late" if ok else "late_forfeit"):
-            failures.append("%s: log %r" % (spec, c.log.entries()))
+        if c.events.entries()[0][0] != ("late" if ok else "late_forfeit"):
+            failures.append("%s: log %r" % (spec, c.events.entries()))
     c = Clock("byoyomi 5m 3x30s")
-    c.late(BLACK, 10 * M, 0)
+    Clauses().late(c, BLACK, 10 * M, 0)
     c.start(0, BLACK)
     if c.snapshot(90 * S - 1).flag is not None or c.snapshot(90 * S).flag != "B":
         failures.append("the late player's byo-yomi should remain whole")
@@ -372,16 +357,16 @@ def test_lateness_deduction():
 
 
 def test_referee_log_and_adjust():
-    c = Clock("absolute 10m", log_capacity=4)
+    c = Clock("absolute 10m", Events(4))
     c.start(100, BLACK)
     c.press(BLACK, 2100)
     c.adjust(WHITE, -M, 2200)
     c.pause(2300)
     c.resume(3300)
     c.stop(4300)
-    entries = c.log.entries()
+    entries = c.events.entries()
     check([] if entries == [("adjust", WHITE, 2200, -M), ("pause", WHITE, 2300, 0), ("resume", WHITE, 3300, 1000),
-                            ("stop", WHITE, 4300, 1200)] and c.log.count == 6 else ["log %r" % (entries,)])
+                            ("stop", WHITE, 4300, 1200)] and c.events.count == 6 else ["log %r" % (entries,)])
     snap = c.snapshot(10 * M)
     assert snap.white.main_ms == 9 * M - 1200 and snap.paused
     assert not c.press(WHITE, 10 * M) and not c.resume(10 * M)
@@ -391,7 +376,7 @@ def test_flag_log_has_the_exact_time():
     c = Clock("byoyomi 10s 1x5s")
     c.start(1000, BLACK)
     c.snapshot(60000)
-    assert c.log.entries()[-1] == ("flag", BLACK, 16000, 15000), c.log.entries()
+    assert c.events.entries()[-1] == ("flag", BLACK, 16000, 15000), c.events.entries()
 
 
 def test_save_and_restore():
@@ -436,14 +421,15 @@ def test_save_and_restore():
 
 
 def _cues(spec, until, presses=(), step=100, **kw):
-    c = Clock(spec, **kw)
+    c = Clock(spec)
+    cues = Cues(c, **kw)
     c.start(0, BLACK)
     out = []
     presses = list(presses)
     for t in range(0, until, step):
         while presses and presses[0] <= t:
             c.press(c.turn, presses.pop(0))
-        q = c.cue(t)
+        q = cues.cue(t)
         if q != CUE_NONE:
             out.append((t, q))
     return out
@@ -465,7 +451,7 @@ def test_cues_restart_with_each_move_and_sudden_death_counts_down():
     got = _cues("byoyomi 0 1x30s", 40 * S, presses=[15 * S])
     if got != [(10 * S, CUE_TEN), (25 * S, CUE_TEN)] + [((35 + i) * S, CUE_LAST) for i in range(5)]:
         failures.append("after a move: %r" % got)
-    got = _cues("absolute 20s", 25 * S, cue_count_ms=5000)
+    got = _cues("absolute 20s", 25 * S, count_ms=5000)
     if got != [(15 * S, CUE_LAST), (16 * S, CUE_LAST), (17 * S, CUE_LAST), (18 * S, CUE_LAST), (19 * S, CUE_LAST),
                (20 * S, CUE_FLAG)]:
         failures.append("sudden death: %r" % got)
@@ -498,7 +484,7 @@ def test_display_digits_round_seconds_up():
         c = Clock(spec)
         c.start(0, BLACK)
         c.snapshot(t)
-        got = tuple(c.digits(side, out))
+        got = tuple(digits(c, side, out))
         if got != want:
             failures.append("%s at %d: %r, expected %r" % (spec, t, got, want))
     check(failures)
@@ -510,15 +496,15 @@ def test_ing_blocks_cost_points():
     for at, points in rows:
         c = Clock("ing 1m 3x1m")
         c.start(0, BLACK)
-        if c.penalty_points(BLACK, at) != points or c.penalty_points(WHITE, at) != 0:
-            failures.append("at %d: %d points" % (at, c.penalty_points(BLACK, at)))
+        if Clauses().penalty_points(c, BLACK, at) != points or Clauses().penalty_points(c, WHITE, at) != 0:
+            failures.append("at %d: %d points" % (at, Clauses().penalty_points(c, BLACK, at)))
         c.press(BLACK, at)
-        if c.penalty_points(BLACK, at + 5 * M) != points:
-            failures.append("at %d after the press: %d" % (at, c.penalty_points(BLACK, at + 5 * M)))
-    c = Clock("ing 1m 3x1m", ing_points=3)
+        if Clauses().penalty_points(c, BLACK, at + 5 * M) != points:
+            failures.append("at %d after the press: %d" % (at, Clauses().penalty_points(c, BLACK, at + 5 * M)))
+    c = Clock("ing 1m 3x1m")
     c.start(0, BLACK)
     c.snapshot(10 * M)
-    if c.penalty_points(BLACK, 10 * M) != 9 or Clock("absolute 1m").penalty_points(BLACK, 0) != 0:
+    if Clauses(ing_points=3).penalty_points(c, BLACK, 10 * M) != 9 or Clauses().penalty_points(Clock("absolute 1m"), BLACK, 0) != 0:
         failures.append("flagged / other systems")
     check(failures)
 
@@ -537,8 +523,8 @@ def test_press_with_stones_still_on_the_board_is_logged():
     c = Clock("absolute 10m")
     c.start(0, BLACK)
     assert c.press(BLACK, 5000, stones_left=3)
-    assert c.log.entries()[-2:] == [("press", BLACK, 5000, 5000), ("stones_left", BLACK, 5000, 3)]
-    assert c.press(WHITE, 6000) and c.log.entries()[-1][0] == "press"
+    assert c.events.entries()[-2:] == [("press", BLACK, 5000, 5000), ("stones_left", BLACK, 5000, 3)]
+    assert c.press(WHITE, 6000) and c.events.entries()[-1][0] == "press"
 
 
 def test_replay_with_the_remaining_times():
@@ -553,7 +539,7 @@ def test_replay_with_the_remaining_times():
         c = Clock(spec)
         c.start(0, WHITE)
         c.press(WHITE, 10 * S)
-        r = c.replay(10 * S + black_used)  # the game ends in a draw during Black's turn
+        r = replay(c, 10 * S + black_used)  # the game ends in a draw during Black's turn
         if r.turn or r.moves:
             failures.append("%s: the replay is not fresh" % spec)
         r.start(0, BLACK)
@@ -569,7 +555,7 @@ def test_an_away_pause_survives_a_restore():
     c = Clock("byoyomi 0 3x30s")
     c.start(0, BLACK)
     c.press(BLACK, 5 * S)
-    assert c.away_pause(BLACK, 6 * S)
+    assert Clauses().away_pause(c, BLACK, 6 * S)
     r = Clock("byoyomi 0 3x30s")
     r.restore(c.save(7 * S), 100)
     r.press(WHITE, 200)  # White moves while Black is away: Black's clock waits

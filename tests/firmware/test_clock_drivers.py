@@ -2,7 +2,8 @@
 
 from support import check
 
-from firmware.clock.engine import CUE_COUNT, CUE_FLAG, CUE_LAST, CUE_NONE, CUE_PERIOD, CUE_TEN, Clock
+from firmware.clock import Clock
+from firmware.clock.cues import CUE_COUNT, CUE_FLAG, CUE_LAST, CUE_NONE, CUE_PERIOD, CUE_TEN, Cues
 from firmware.drivers.buttons import B_BLACK, B_PAUSE, B_WHITE, Buttons
 from firmware.drivers.buzzer import PATTERNS
 from firmware.drivers.clock_display import ClockDisplay
@@ -137,12 +138,13 @@ def test_ssd1306_on_micropython_framebuf():
 
 def test_buzzer_plays_cues_and_is_silent_when_quiet():
     c = Clock("byoyomi 10s 2x30s")
+    cues = Cues(c)
     bz = SimBuzzer()
     quiet = SimBuzzer(quiet=True)
     c.start(0, BLACK)
     seen = []
     for t in range(0, 80000, 50):
-        q = c.cue(t)
+        q = cues.cue(t)
         if q != CUE_NONE:
             seen.append(q)
             bz.play(q, t)

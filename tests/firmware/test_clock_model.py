@@ -12,7 +12,8 @@ import sys
 from diagrams import Lcg
 from support import check
 
-from firmware.clock.engine import (
+from firmware.clock.engine import Clock
+from firmware.clock.spec import (
     ABSOLUTE,
     BRONSTEIN,
     BYOYOMI,
@@ -23,7 +24,6 @@ from firmware.clock.engine import (
     NONE,
     SIMPLE,
     TV,
-    Clock,
     TimeControl,
 )
 from firmware.rules.position import BLACK, WHITE

@@ -10,7 +10,8 @@ from firmware.app import Board
 from firmware.host.protocol import decode
 from firmware.journal.recorder import CHECKPOINT_MS
 from firmware.leds.marks import PUT_BACK
-from firmware.referee.machine import PLAY, SYNC, TOURNAMENT
+from firmware.modes import TOURNAMENT
+from firmware.referee.states import PLAY, SYNC
 from twins.storage import SimStorage
 
 

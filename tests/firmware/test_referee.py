@@ -1,20 +1,15 @@
 """The referee, driven by settled frames: moves, captures, mistakes, modes, handicap, counting."""
 
+from firmware.events import EV_MOVE
 from firmware.leds import marks as mk
 from firmware.leds.marks import Marks
-from firmware.referee.machine import (
-    CASUAL,
-    COUNTING_STATE,
-    EV_MOVE,
-    OVER_STATE,
-    PLAY,
-    REJECT,
-    SETUP,
-    SYNC,
-    TOURNAMENT,
-    Referee,
-    Region,
-)
+from firmware.modes import CASUAL, TOURNAMENT
+from firmware.referee.machine import Referee
+from firmware.referee.messages import message
+from firmware.referee.region import Region
+from firmware.referee.states import COUNTING as COUNTING_STATE
+from firmware.referee.states import OVER as OVER_STATE
+from firmware.referee.states import PLAY, REJECT, SETUP, SYNC
 from firmware.rules.coords import parse_vertex, vertex
 from firmware.rules.game import Game
 from firmware.rules.position import BLACK, WHITE
@@ -28,7 +23,7 @@ class Table:
     def __init__(self, size=19, rules="japanese", polarity=False, mode=CASUAL, clock=False, handicap=0):
         self.game = Game(size, rules)
         self.marks = Marks()
-        self.ref = Referee(self.game, self.marks, polarity=polarity, mode=mode, clock=clock, handicap=handicap)
+        self.ref = Referee(self.game, self.marks, polarity=polarity, mode=mode, timed=clock, handicap=handicap)
         self.frame = bytearray(361)
         self.polarity = polarity
         self.now = 0
@@ -83,7 +78,7 @@ def test_captures_are_recorded_at_once_and_lifted_in_any_order():
         t.place(v)
     assert t.moves().endswith("BE4") and t.game.captures[BLACK] == 1
     assert t.marked(mk.LIFT) == ["D4"]  # the captured stone is still on the board
-    assert t.ref.message() == "remove the captured stones"
+    assert message(t.ref) == "remove the captured stones"
     # White replies before the captured stone is lifted: still unambiguous
     t.place("A1")
     assert t.moves().endswith("WA1")
@@ -283,13 +278,13 @@ def test_events():
     t = Table(size=9)
     t.place("E5")
     ev = t.ref.events
-    kinds = [ev.kind[ev.slot(i)] for i in range(ev.start, ev.end)]
+    kinds = [ev.kind[ev.slot(i)] for i in range(ev.first(), ev.count)]
     assert kinds == [EV_MOVE]
-    assert ev.point[ev.slot(ev.end - 1)] == parse_vertex(9, "E5")
+    assert ev.point[ev.slot(ev.count - 1)] == parse_vertex(9, "E5")
 
 
 def test_teaching_warns_before_the_stone_is_let_go():
-    from firmware.referee.machine import TEACHING
+    from firmware.modes import TEACHING
 
     t = Table(size=9, mode=TEACHING)
     for v in ("D5", "E5", "C4", "D4", "D3", "F4", "A9", "E3", "E4"):

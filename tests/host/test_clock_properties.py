@@ -5,7 +5,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_clock_model import Model
 
-from firmware.clock.engine import (
+from firmware.clock.engine import Clock
+from firmware.clock.spec import (
     ABSOLUTE,
     BRONSTEIN,
     BYOYOMI,
@@ -16,7 +17,6 @@ from firmware.clock.engine import (
     NONE,
     SIMPLE,
     TV,
-    Clock,
     SpecError,
     TimeControl,
     parse,

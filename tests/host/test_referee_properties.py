@@ -6,7 +6,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from firmware.leds.marks import Marks
-from firmware.referee.machine import CASUAL, COUNTING_STATE, OVER_STATE, PLAY, TEACHING, TOURNAMENT, Referee
+from firmware.modes import CASUAL, TEACHING, TOURNAMENT
+from firmware.referee.machine import Referee
+from firmware.referee.states import COUNTING as COUNTING_STATE
+from firmware.referee.states import OVER as OVER_STATE
+from firmware.referee.states import PLAY
 from firmware.rules.game import COUNTING, Game
 from firmware.rules.history import LOST_TURN, move_point
 
@@ -33,7 +37,7 @@ def expected_frame(ref):
        st.sampled_from([CASUAL, TEACHING, TOURNAMENT]), st.booleans(), st.booleans(), ACTIONS)
 def test_random_hands(rules, mode, polarity, clock, actions):
     game = Game(9, rules)
-    ref = Referee(game, Marks(), polarity=polarity, mode=mode, clock=clock)
+    ref = Referee(game, Marks(), polarity=polarity, mode=mode, timed=clock)
     frame = bytearray(361)
     now = 0
     for action, where, colour in actions:

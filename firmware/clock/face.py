@@ -1,0 +1,50 @@
+"""What a clock display shows: each side's time as digits (drivers/clock_display.py draws them)."""
+
+from ..micro import const
+from ..rules.position import BLACK
+from .spec import CANADIAN
+
+BLANK = const(10)  # a blank digit in digits() output
+
+
+def digits(clock, side, out):
+    """Fill bytearray ``out`` (8 bytes) with what a display shows for ``side`` (after snapshot()):
+    out[0:4] big digits (BLANK = 10), out[4] colon, out[5:7] the small count (byo-yomi periods
+    or Canadian stones, BLANK when none), out[7] bit 0: the big digits show a period or delay,
+    bit 1: the LAST period.
+    Seconds are rounded up; an hour or more shows H:MM. Allocation-free."""
+    v = clock.snap.black if side == BLACK else clock.snap.white
+    ms = v.main_ms
+    out[7] = 0
+    out[5] = out[6] = BLANK
+    if v.overtime:
+        ms = v.period_ms
+        out[7] = 1
+    if clock.in_last_period(v):
+        out[7] |= 2
+    s = clock.tc.system
+    if clock.overtime_system:
+        n = v.stones if s == CANADIAN else v.periods
+        if n > 99:
+            n = 99
+        out[5] = n // 10 if n >= 10 else BLANK
+        out[6] = n % 10
+    if v.delay_ms:
+        n = (v.delay_ms + 999) // 1000
+        out[5] = n // 10 if n >= 10 else BLANK
+        out[6] = n % 10
+    secs = (ms + 999) // 1000
+    if secs >= 3600:
+        hi = secs // 3600
+        lo = secs % 3600 // 60
+    else:
+        hi = secs // 60
+        lo = secs % 60
+    if hi > 99:
+        hi = 99
+    out[0] = hi // 10 if hi >= 10 else BLANK
+    out[1] = hi % 10
+    out[2] = lo // 10
+    out[3] = lo % 10
+    out[4] = 1
+    return out

@@ -1,0 +1,85 @@
+"""The board's event ring: what the referee decided and what the clock did, in one place, in order.
+
+The referee and the clock of a game write to the same ``Events`` (the app
+makes it and hands it to both), so a reader sees one history: a move, the
+clock press that ended it, a pause, a warning... Preallocated arrays: adding
+an event allocates nothing. Readers keep their own cursor: events number
+``first() .. count - 1`` are kept (``count`` is how many were ever added);
+``slot(n)`` is where event n lies in the arrays ``kind``, ``colour``,
+``point`` (a game point, 0 when none), ``value`` and ``at`` (ticks ms).
+"""
+
+from array import array
+
+from .micro import const
+
+# What the referee decided (colour: the player concerned; point: a game point).
+EV_MOVE = const(1)  # value: stones captured
+EV_PASS = const(2)
+EV_UNDO = const(3)  # point: the move taken back
+EV_ILLEGAL = const(4)  # a stone was refused; value: the reason (referee.machine REASONS index)
+EV_PENALTY = const(5)  # value: the penalty applied (rulesets ILLEGAL_LOSS / ILLEGAL_WARN)
+EV_HANDICAP = const(6)  # value: stones placed
+EV_COUNTING = const(7)  # play stopped: counting begins
+EV_DEAD = const(8)  # point's chain marked dead (value 1) or alive again (value 0)
+EV_RESUME_PLAY = const(9)  # counting is over: play goes on
+EV_END = const(10)  # the game has a result; colour: the winner (0: none)
+EV_RESIGN = const(11)
+EV_WARNING = const(12)  # value: the reason (REASONS index)
+# What the clock did (colour: the side concerned; value in ms unless said).
+EV_START = const(13)
+EV_PRESS = const(14)  # value: ms the move took (pauses excluded)
+EV_PAUSE = const(15)
+EV_RESUME = const(16)  # value: ms the clock stood still
+EV_CAPTURE_PAUSE = const(17)  # value: stones to remove
+EV_CAPTURE_REFUSED = const(18)
+EV_AWAY_PAUSE = const(19)  # colour: the player who leaves
+EV_AWAY_REFUSED = const(20)
+EV_LATE = const(21)  # value: ms deducted
+EV_LATE_FORFEIT = const(22)  # value: ms late
+EV_FLAG = const(23)  # at: the exact tick the time ran out; value: ms the turn lasted
+EV_ADJUST = const(24)  # value: ms added (negative: taken)
+EV_STOP = const(25)
+EV_STONES_LEFT = const(26)  # a press with captured stones still on the board; value: how many
+
+NAMES = ("", "move", "pass", "undo", "illegal", "penalty", "handicap", "counting", "dead", "resume_play", "end",
+         "resign", "warning", "start", "press", "pause", "resume", "capture_pause", "capture_refused", "away_pause",
+         "away_refused", "late", "late_forfeit", "flag", "adjust", "stop", "stones_left")
+
+
+class Events:
+    """A ring of the last ``capacity`` events; see the module doc."""
+
+    def __init__(self, capacity=128):
+        self.capacity = capacity
+        self.kind = bytearray(capacity)
+        self.colour = bytearray(capacity)
+        self.point = array("H", bytes(2 * capacity))
+        self.value = array("i", bytes(4 * capacity))
+        self.at = array("i", bytes(4 * capacity))
+        self.count = 0
+
+    def add(self, kind, colour, point, value, at_ms):
+        i = self.count % self.capacity
+        self.kind[i] = kind
+        self.colour[i] = colour
+        self.point[i] = point
+        self.value[i] = value
+        self.at[i] = at_ms & 0x3FFFFFFF
+        self.count += 1
+
+    def first(self):
+        """The number of the oldest event kept."""
+        return self.count - self.capacity if self.count > self.capacity else 0
+
+    def slot(self, n):
+        """Where event number n lies in the arrays."""
+        return n % self.capacity
+
+    def entries(self):
+        """(name, colour, at, value) of the events kept, oldest first (allocates: not for hot paths)."""
+        out = []
+        for n in range(self.first(), self.count):
+            i = n % self.capacity
+            out.append((NAMES[self.kind[i]], self.colour[i], self.at[i], self.value[i]))
+        return out

@@ -1,0 +1,126 @@
+"""What the LEDs must show for the referee's view of the board, painted into its ``Marks``.
+
+Stones to put back, to lift and of the wrong colour; a refused stone; the
+captured stones still on the board; the ko point, the last move with its
+liberties (atari when it has one); at counting time the count map
+(territory, seki, dame to fill). Teaching mode's preview marks where a stone
+not yet let go would be illegal or in atari. Allocation-free.
+"""
+
+from ..leds import marks as mk
+from ..rules.game import IllegalMove
+from ..rules.scoring import DAME, DEAD, KIND, OWNER, SEKI, TERRITORY
+from .region import NONE, POINTS
+from .states import COUNTING, UNKNOWN
+
+# Every kind the referee paints (HINT is the host's).
+_REFEREE_KINDS = (mk.ERROR | mk.PUT_BACK | mk.LIFT | mk.WRONG_COLOUR | mk.KO | mk.LAST_MOVE | mk.ATARI | mk.LIBERTY
+                  | mk.DAME | mk.TERRITORY | mk.SEKI)
+
+
+class Painter:
+    """Paints one referee's view (its game, region, comparison lists) into its marks."""
+
+    def __init__(self, referee):
+        self.referee = referee
+        w = referee.game.pos.stride
+        self._dirs = (-w, -1, 1, w)
+
+    def paint(self):
+        ref = self.referee
+        m = ref.marks
+        m.clear(_REFEREE_KINDS)
+        game = ref.game
+        cells = game.pos.cells
+        game_of = ref.region.game_of
+        phys_of = ref.region.phys_of
+        for i in range(ref.nmissing):
+            p = ref.missing[i]
+            m.set(p, mk.PUT_BACK, cells[game_of[p]])
+        for i in range(ref.nextra):
+            p = ref.extra[i]
+            kind = mk.ERROR if p == ref.rejected or ref.nextra > 1 else mk.LIFT
+            m.set(p, kind, ref.frame[p] if ref.frame[p] != UNKNOWN else 0)
+        for i in range(ref.nwrong):
+            p = ref.wrong[i]
+            m.set(p, mk.WRONG_COLOUR, cells[game_of[p]])
+        if ref.npending:
+            pending = ref.pending
+            for p in range(POINTS):
+                if pending[p]:
+                    m.set(p, mk.LIFT, pending[p])
+        if ref.state == COUNTING:
+            self._counting()
+            return
+        if game.ko:
+            m.set(phys_of[game.ko], mk.KO, game.to_move)
+        hist = game.hist
+        k = hist.length - 1
+        if k:
+            g = hist.moves[k] & 0x1FF
+            if g and cells[g]:
+                m.set(phys_of[g], mk.LAST_MOVE, cells[g])
+                self._chain(g)
+
+    def _chain(self, g):
+        # Liberties of the chain just played; ATARI on it when it has one.
+        ref = self.referee
+        pos = ref.game.pos
+        m = ref.marks
+        phys_of = ref.region.phys_of
+        chain = ref.chain_buf
+        libs = pos.liberties(g, 2)
+        n = pos.chain(g, chain)
+        cells = pos.cells
+        for i in range(n):
+            q = chain[i]
+            if libs == 1:
+                m.set(phys_of[q], mk.ATARI, cells[q])
+            for d in self._dirs:
+                r = q + d
+                if cells[r] == 0:
+                    m.set(phys_of[r], mk.LIBERTY, cells[g])
+
+    def _counting(self):
+        ref = self.referee
+        game = ref.game
+        m = ref.marks
+        phys_of = ref.region.phys_of
+        game.count()
+        cmap = game.counter().map
+        for g in range(len(cmap)):
+            v = cmap[g]
+            p = phys_of[g] if g < len(phys_of) else NONE
+            if p == NONE or not v:
+                continue
+            kind = v & KIND
+            if kind == TERRITORY or kind == DEAD:
+                m.set(p, mk.TERRITORY, v & OWNER)
+            elif kind == SEKI:
+                m.set(p, mk.SEKI, v & OWNER)
+            elif kind == DAME:
+                m.set(p, mk.DAME)  # Korean Art.7-2, Thai 9.2: dame are filled before counting
+
+    def preview(self, points, n):
+        """Teaching: mark each of points[:n] (a stone the sensors see but that has
+        not settled: a hand about to let it go) ERROR if the move would be illegal
+        there, ATARI if it would leave its own chain in atari. The game is tried and
+        put back as it was."""
+        ref = self.referee
+        game = ref.game
+        marks = ref.marks
+        game_of = ref.region.game_of
+        colour = game.to_move
+        for i in range(n):
+            p = points[i]
+            g = game_of[p]
+            if g == NONE or game.pos.cells[g] or ref.frame[p]:
+                continue
+            try:
+                captured = game.play(colour, g)
+            except IllegalMove:
+                marks.set(p, mk.ERROR, colour)
+                continue
+            if captured == 0 and game.pos.liberties(g, 2) < 2:
+                marks.set(p, mk.ATARI, colour)
+            game.undo()
