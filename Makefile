@@ -128,7 +128,7 @@ sim: $(PY_READY)
 demo: $(PY_READY)
 	@mkdir -p games $(BUILD)
 	@echo "Demo: $(DEMO_RECORD) played by simulated hands (stones placed, captures lifted) on the simulated board ..."
-	$(PY) -m host_tools.physical $(DEMO_RECORD) > $(BUILD)/demo.script
+	$(PY) -m host_tools.sim.physical $(DEMO_RECORD) > $(BUILD)/demo.script
 	$(PY) -m host_tools.sim --headless --script $(BUILD)/demo.script --handicap 2 --sgf games/demo.sgf
 	@echo "Recorded game: games/demo.sgf. To watch it in the browser: make sim ARGS=\"--script $(BUILD)/demo.script --handicap 2 --speed 1.3\""
 

@@ -30,7 +30,7 @@ def main():
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp())
     script = work / "demo.script"
-    script.write_text(subprocess.run([sys.executable, "-m", "host_tools.physical", "--clock", "--seed", "3",
+    script.write_text(subprocess.run([sys.executable, "-m", "host_tools.sim.physical", "--clock", "--seed", "3",
                                       "examples/handicap-game.sgf"], cwd=ROOT, check=True, capture_output=True,
                                      text=True).stdout)
     sim = subprocess.Popen([sys.executable, "-m", "host_tools.sim", "--no-browser", "--port", "0", "--handicap", "2",

@@ -1,17 +1,18 @@
-"""The reference board's hardware set (Raspberry Pi Pico): real drivers on the pins of board_config.
+"""The reference board's hardware (Raspberry Pi Pico): real drivers on the pins of board_config.
 
-``hardware()`` builds the objects ``app.Board`` needs — ``sensor``,
-``buttons``, ``display``, ``buzzer``, ``leds``, ``strip``, the link's
-``transport`` (board_config.LINK) and ``journal`` (the game journal in
-/journal.bin on the littlefs flash) — from firmware/board_config.py, the one
-place pin numbers live. Only the device runs this module (it imports
-``machine``); tests and the simulator build the same set from twins.
+``hardware()`` builds the Hardware record the app takes (firmware/hardware.py):
+the sensor of board_config.SENSORS, the buttons, the SSD1306 clock display,
+the buzzer, the LED chain through a PIO state machine, the link's transport
+(board_config.LINK) and the journal's storage (/journal.bin on the littlefs
+flash), from firmware/board_config.py, the one place pin numbers live. Only
+the device runs this module (it imports ``machine``); tests and the
+simulators build the same record from twins (twins/hardware.py).
 """
 
 from machine import ADC, I2C, PWM, SPI, UART, Pin
 
 from .. import board_config as cfg
-from ..leds.composer import Leds
+from ..hardware import Hardware
 from .buttons import Buttons
 from .buzzer import Buzzer
 from .clock_display import ClockDisplay, Ssd1306
@@ -24,21 +25,6 @@ from .storage import FileStorage
 
 JOURNAL_PATH = "/journal.bin"
 HALL_CALIBRATION_PATH = "/hall_calibration.bin"
-
-
-class Hardware:
-    """The drivers of one board (attributes as app.Board expects)."""
-
-    def __init__(self, sensor, buttons, display, buzzer, leds, strip, transport=None, journal=None):
-        self.sensor = sensor
-        self.buttons = buttons
-        self.display = display
-        self.buzzer = buzzer
-        self.leds = leds
-        self.strip = strip
-        if transport is not None:
-            self.transport = transport
-        self.journal = journal
 
 
 def _sensor():
@@ -80,5 +66,5 @@ def hardware():
     # The PIO state machine sends the LED frame without turning interrupts off
     # (neopixel.write() would stop scanning for ~10.8 ms per frame).
     strip = PioStrip(state_machine(Pin(cfg.LED_PIN)))
-    return Hardware(_sensor(), Buttons(pins), display, Buzzer(PWM(Pin(cfg.BUZZER_PIN))), Leds(), strip,
-                    _transport(), FileStorage(JOURNAL_PATH))
+    return Hardware(_sensor(), Buttons(pins), display, Buzzer(PWM(Pin(cfg.BUZZER_PIN))), strip, _transport(),
+                    FileStorage(JOURNAL_PATH))

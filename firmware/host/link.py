@@ -3,9 +3,10 @@
 Every board-to-host line gets the next sequence number and is remembered as
 a small index entry (kind, move number, the move's history record, clock
 figures: 12 bytes), not as text: a line is written again from its entry, so
-``resend N`` can replay the whole game. Moves are found by watching the
-game's history (``game.hist.length``): the referee, GTP or anything else may
-play them. A host that opens the port late has lost what was sent before;
+``resend N`` can replay the whole game. The link learns what changed in the
+game from the app's follower (firmware/follower.py: a new game, moves with
+their clock figures, undos, the result, the mode), like the journal does.
+A host that opens the port late has lost what was sent before;
 it says ``hello``, learns the board's next sequence number and boot id, and
 asks ``resend N`` (or ``state`` for a snapshot): nothing depends on the host
 having been there.
@@ -14,16 +15,19 @@ having been there.
 most one command per call, and writes at most ``burst`` lines. A transport
 is any object with ``read_into(buf) -> int`` (0 or None: nothing now) and
 ``write(data) -> int`` (firmware/drivers/serial_link.py has the USB CDC and
-UART ones; firmware/drivers/sim_link.py the test twin).
+UART ones; twins/link.py the test twin).
 
-Commands that change the game (new, mode, show, end, time) go to a
-``control`` object: ``control.command(name, args, now_ms)`` returns None
-(done: OK reply) or an ``(error_code, detail)`` pair; see docs/protocol.md.
+Commands that change the game (new, mode, show, end, time, diag) go to a
+``control`` object (the app): ``control.command(name, args, now_ms)``
+returns None (done: OK reply) or an ``(error_code, detail)`` pair; what it
+changed is told by the follower before the reply. See docs/protocol.md.
 """
 
 from array import array
 
+from ..follower import Listener
 from ..micro import const
+from ..modes import NAMES as MODE_NAMES
 from ..rules.coords import PASS, col_row
 from ..rules.history import LOST_TURN, move_colour, move_point
 from ..version import VERSION
@@ -42,14 +46,16 @@ K_MODE = const(8)
 _LETTERS = "abcdefghijklmnopqrs"
 
 
-class Link:
-    """See the module doc. ``board_id`` and ``sensor`` are tokens (no
-    spaces); ``boot`` tells one power-up from the next (sequence numbers
-    start again at 0); ``capacity`` lines can be resent."""
+class Link(Listener):
+    """See the module doc. ``follower``: the app's (firmware/follower.py), whose
+    game the link streams and whose listener it is. ``board_id`` and
+    ``sensor`` are tokens (no spaces); ``boot`` tells one power-up from the
+    next (sequence numbers start again at 0); ``capacity`` lines can be resent."""
 
-    def __init__(self, transport, board_id="board", sensor="presence", boot=0, capacity=1024,
+    def __init__(self, transport, follower, board_id="board", sensor="presence", boot=0, capacity=1024,
                  control=None, burst=8):
         self.transport = transport
+        self.follower = follower
         self.board_id = board_id
         self.sensor = sensor
         self.boot = boot
@@ -63,17 +69,8 @@ class Link:
         self.periods = array("h", bytes(2 * capacity))
         self.next = 0  # sequence number of the next new line
         self.cursor = 0  # next sequence number to write
-        self.game = None
-        self.size = 19
-        self.gid = 0
-        self.mode = "casual"
-        self.clock_of = no_clock  # callable(colour) -> (ms_left, periods), or None without a clock
         self._headers = {}  # game id -> GAME fields (bytes), last few games
         self._results = {}  # game id -> RE text
-        self._known = 0  # history length already announced
-        self._figures = None
-        self._said = array("H")
-        self._ended = False
         self._reply = b""
         self._reply_seq = -1
         self._state_seq = -1
@@ -84,26 +81,21 @@ class Link:
         self.dropped = 0  # command bytes dropped (input queue full)
         self._add(K_HELLO, 0)
 
-    # -- the game ------------------------------------------------------------
-
     def resume_at(self, seq):
-        """Go on numbering from ``seq`` (the board recovered its game from the
-        journal, firmware/recorder.py): the host keeps this boot's lines and
-        its resync fills the gap; lines from before the power cut are SKIP."""
+        """Go on numbering from ``seq`` (the board recovered its journal,
+        firmware/journal/recovery.py): the host keeps this boot's lines and its
+        resync fills the gap; lines from before the power cut are SKIP."""
         for i in range(self.capacity):
             self.kind[i] = K_SKIP
         self.next = self.cursor = seq
         self._add(K_HELLO, 0)
 
-    def attach(self, game, players=None, figures=None):
-        """Stream ``game`` from now on (a new game). ``players``: extra GAME
-        fields as a dict of text (pb, pw, ev, ro, dt, time). ``figures``:
-        callable(move number) -> (ms left, periods) or None, the clock
-        figures of moves already played (a recovered game)."""
-        self._sync_moves()
-        self.gid += 1
-        self.game = game
-        self.size = game.size
+    # -- what the follower tells ---------------------------------------------
+
+    def started(self):
+        """A new game: its GAME line (the moves already played follow)."""
+        f = self.follower
+        game = f.game
         fields = ["rules=" + game.rules.name, "size=%d" % game.size,
                   "komi=" + pr.quote(str(game.komi)), "handicap=%d" % game.handicap]
         black, white = game.setup_stones
@@ -111,64 +103,38 @@ class Link:
             fields.append("ab=" + "".join(self._sgf(p) for p in black))
         if white:
             fields.append("aw=" + "".join(self._sgf(p) for p in white))
-        players = players or {}
+        players = f.settings.players or {}
         for key in sorted(players):
             fields.append(key + "=" + pr.quote(str(players[key])))
-        self._headers[self.gid] = " ".join(fields).encode()
+        gid = f.gid
+        self._headers[gid] = " ".join(fields).encode()
         for old in list(self._headers):
-            if old < self.gid - 3:
+            if old < gid - 3:
                 del self._headers[old]
                 self._results.pop(old, None)
-        self._known = 1
-        self._said = array("H", bytes(2 * len(game.hist.moves)))  # records announced
-        self._ended = False
-        self._add(K_GAME, self.gid)
-        self._figures = figures
-        self._sync_moves()  # moves already played
-        self._figures = None
+        self._add(K_GAME, gid)
+
+    def undone(self, keep):
+        self._add(K_UNDO, keep - 1)
+
+    def moved(self, k):
+        f = self.follower
+        i = self._add(K_MOVE, k)
+        self.rec[i] = f.record[k]
+        self.tleft[i] = f.tleft[k]
+        self.periods[i] = f.periods[k]
+
+    def ended(self):
+        f = self.follower
+        self._results[f.gid] = f.result.sgf()
+        self._add(K_END, f.gid)
+
+    def mode_changed(self):
+        self._add(K_MODE, 0)
 
     def _sgf(self, pt):
-        col, row = col_row(self.size, pt)
+        col, row = col_row(self.follower.game.size, pt)
         return _LETTERS[col] + _LETTERS[row]
-
-    def _sync_moves(self):
-        game = self.game
-        if game is None:
-            return
-        hist = game.hist
-        length = hist.length
-        moves = hist.moves
-        said = self._said
-        known = self._known
-        if known > length or (known > 1 and moves[known - 1] != said[known - 1]):
-            keep = length if length < known else known  # moves taken back (and maybe replayed)
-            while keep > 1 and moves[keep - 1] != said[keep - 1]:
-                keep -= 1
-            self._known = keep
-            self._add(K_UNDO, keep - 1)
-        if length > len(said):
-            grown = array("H", bytes(2 * len(moves)))
-            grown[:len(said)] = said
-            self._said = said = grown
-        while self._known < length:
-            said[self._known] = moves[self._known]
-            self._add_move(game, self._known)
-            self._known += 1
-        if game.result is not None and not self._ended:
-            self._ended = True
-            self._results[self.gid] = game.result.sgf()
-            self._add(K_END, self.gid)
-
-    def _add_move(self, game, k):
-        i = self._add(K_MOVE, k)
-        record = game.hist.moves[k]
-        self.rec[i] = record
-        self.tleft[i] = -1
-        self.periods[i] = 0
-        figures = self.clock_of(move_colour(record)) if self._figures is None else self._figures(k)
-        if figures is not None:
-            self.tleft[i] = figures[0]
-            self.periods[i] = figures[1]
 
     def _add(self, kind, arg):
         i = self.next % self.capacity
@@ -183,7 +149,6 @@ class Link:
 
     def poll(self, now_ms):
         """Read, answer, write; never blocks. Returns lines written."""
-        self._sync_moves()
         transport = self.transport
         parser = self.parser
         rbuf = self._rbuf
@@ -239,10 +204,6 @@ class Link:
             else:
                 err = self.control.command(name, args, now_ms)
                 if err is None:
-                    if name == "mode":
-                        self.mode = args[0]
-                        self._add(K_MODE, 0)
-                    self._sync_moves()
                     self._ok(name)
                 else:
                     self._error(err[0], err[1])
@@ -272,9 +233,10 @@ class Link:
             w.begin(seq, "HELLO")
             w.raw("proto=%d fw=%s board=%s sensor=%s boot=%d" % (
                 pr.PROTOCOL_VERSION, VERSION, self.board_id, self.sensor, self.boot))
-            w.raw("game=%d" % self.gid)
-            if self.game is not None:
-                w.raw("size=%d moves=%d" % (self.game.size, self.game.hist.length - 1))
+            f = self.follower
+            w.raw("game=%d" % f.gid)
+            if f.game is not None:
+                w.raw("size=%d moves=%d" % (f.game.size, f.game.hist.length - 1))
         elif kind == K_GAME:
             header = self._headers.get(self.arg[i])
             if header is None:
@@ -296,7 +258,7 @@ class Link:
             self._state_line(seq)
         elif kind == K_MODE:
             w.begin(seq, "MODE")
-            w.raw(self.mode)
+            w.raw(MODE_NAMES[self.follower.mode])
         else:
             w.begin(seq, "SKIP")
         w.finish()
@@ -315,7 +277,7 @@ class Link:
         elif pt == PASS:
             w.raw("pass")
         else:
-            col, row = col_row(self.size, pt)
+            col, row = col_row(self.follower.game.size, pt)
             n = w.n
             buf = w.buf
             buf[n] = 32
@@ -331,15 +293,16 @@ class Link:
         moves=<sgf points, '..' pass> [clock=<b_ms>,<b_per>,<w_ms>,<w_per>]"""
         w = self.writer
         w.begin(seq, "STATE")
-        game = self.game
-        w.num(self.gid)
+        f = self.follower
+        game = f.game
+        w.num(f.gid)
         if game is None:
             w.num(0)
-            w.raw("mode=" + self.mode)
+            w.raw("mode=" + MODE_NAMES[f.mode])
             return
         hist = game.hist
         w.num(hist.length - 1)
-        w.raw("mode=" + self.mode)
+        w.raw("mode=" + MODE_NAMES[f.mode])
         w.raw("next=%d" % self.next)
         w.raw("to=" + ("B" if game.to_move == 1 else "W"))
         w.raw("board=" + "/".join(game.rows()))
@@ -350,79 +313,8 @@ class Link:
             parts.append(("B" if move_colour(record) == 1 else "W")
                          + (".." if pt == PASS or record & LOST_TURN else self._sgf(pt)))
         w.raw("moves=" + ",".join(parts))
-        b = self.clock_of(1)
-        wt = self.clock_of(2)
-        if b is not None and wt is not None:
-            w.raw("clock=%d,%d,%d,%d" % (b[0], b[1], wt[0], wt[1]))
-
-
-def no_clock(colour) -> "tuple[int, int] | None":
-    """``Link.clock_of`` for a board without a clock."""
-    return None
-
-
-class GameControl:
-    """A ``control`` for Link that runs games itself: ``new`` makes a
-    rules.Game (and calls ``on_new(game, fields)`` so the app can build its
-    referee), ``mode``/``show``/``time`` are kept for the app to read
-    (``mode``, ``shown``, ``times``), ``end [result]`` ends the game
-    (``B+R`` style results; none: void)."""
-
-    def __init__(self, link, on_new=None):
-        self.link = link
-        self.on_new = on_new
-        self.mode = "casual"
-        self.shown = []  # (kind, vertex text)
-        self.times = None
-
-    def command(self, name, args, now_ms):
-        from ..rules.game import PLAYING, Game
-        from ..rules.result import RESIGN, Result
-        game = self.link.game
-        if name == "new":
-            if game is not None and game.phase == PLAYING and game.hist.length > 1:
-                return pr.E_STATE, "a game is in progress: end it first"
-            fields = {}
-            for a in args:
-                i = a.find("=")
-                fields[a[:i]] = pr.unquote(a[i + 1:])
-            try:
-                size = int(fields.get("size", "19"))
-                komi = fields.get("komi")
-                new = Game(size, fields.get("rules", "japanese"),
-                           komi=None if komi is None else float(komi))
-                handicap = int(fields.get("handicap", "0"))
-                if handicap:
-                    new.fixed_handicap(handicap)
-            except (ValueError, KeyError, IndexError) as e:
-                return pr.E_MALFORMED, "new: " + str(e)[:40]
-            if self.on_new is not None:
-                self.on_new(new, fields)
-            extra = {}
-            for key in ("pb", "pw", "ev", "ro", "dt", "time"):
-                if key in fields:
-                    extra[key] = fields[key]
-            self.link.attach(new, extra)
-            return None
-        if name == "mode":
-            self.mode = args[0]
-            return None
-        if name == "show":
-            if args[0] == "clear":
-                self.shown = []
-            else:
-                self.shown = [(args[0], v) for v in args[1:9]]
-            return None
-        if name == "time":
-            self.times = [int(a) for a in args]
-            return None
-        if name == "end":
-            if game is None or game.result is not None:
-                return pr.E_STATE, "no game in progress"
-            text = args[0] if args else "Void"
-            if len(text) >= 3 and text[0] in "BW" and text[1] == "+" and text[2] == "R":
-                game.end(Result(1 if text[0] == "B" else 2, RESIGN))
-            else:
-                game.end(Result(None, RESIGN))
-            return None
-        return pr.E_UNKNOWN, name
+        clock = f.clock
+        if clock is not None:
+            b = clock.snap.black
+            wt = clock.snap.white
+            w.raw("clock=%d,%d,%d,%d" % (b.main_ms + b.period_ms, b.periods, wt.main_ms + wt.period_ms, wt.periods))

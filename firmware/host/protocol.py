@@ -28,6 +28,7 @@ hardware.
 import binascii
 
 from ..micro import const
+from ..modes import NAMES as MODE_NAMES
 
 PROTOCOL_VERSION = const(1)
 MAX_LINE = const(4096)  # longest board-to-host line (a 19x19 snapshot fits)
@@ -42,7 +43,7 @@ E_CRC = "crc"
 E_TOO_OLD = "too_old"
 
 COMMANDS = ("hello", "state", "resend", "mode", "new", "show", "end", "time", "diag")
-MODES = ("casual", "teaching", "tournament")
+MODES = MODE_NAMES  # the modes a host may ask for
 NEW_KEYS = ("rules", "size", "komi", "handicap", "time", "pb", "pw", "ev", "ro", "dt")
 
 _HEX = b"0123456789abcdef"

@@ -15,8 +15,10 @@ kept, nothing after it is trusted. (CRC-16 and not ``binascii.crc32``: a
 ``u8``/``u16``/``i32``/``text``, then ``end``, which appends it; ``flush``
 makes what was appended durable, once per step: on littlefs every flush
 costs a block, docs/journal.md): nothing is allocated per record of up to
-``_VIEWS`` bytes. What the
-records mean is firmware/recorder.py's business, except ``COMMIT``.
+``_VIEWS`` bytes. What the records mean is records.py's business, except
+``COMMIT``. A storage error (flash full...) never escapes: it sets
+``failed`` (the recorder then writes a fresh snapshot), and a compaction
+that failed leaves the journal as it was.
 
 Compaction: ``begin_snapshot()`` sends the following records to a second
 file (storage name ``NEXT``); ``end_snapshot()`` appends ``COMMIT`` and
@@ -25,7 +27,7 @@ COMMIT is a finished snapshot (the rename is completed), one without is a
 cut compaction (deleted); then the journal is read. A cut at any moment
 leaves one complete, readable history.
 
-Storage (firmware/drivers/storage.py, sim_storage.py): ``read(name)`` ->
+Storage (firmware/drivers/storage.py; twins/storage.py): ``read(name)`` ->
 bytes or None, ``write(name, data)`` (append), ``flush()``,
 ``replace(src, dst)``, ``remove(name)``; names are ``MAIN`` and ``NEXT``.
 """
@@ -112,6 +114,7 @@ class Journal:
         self.written = 0  # bytes and records appended since start-up (wear figures)
         self.records = 0
         self.dirty = False  # appended since the last flush
+        self.failed = False  # a storage operation failed since the recorder last looked
 
     # -- writing -------------------------------------------------------------
 
@@ -163,7 +166,10 @@ class Journal:
         buf[n + 1] = c >> 8
         n += 2
         view = self._views[n] if n <= _VIEWS else self._mv[:n]
-        self.storage.write(self.target, view)
+        try:
+            self.storage.write(self.target, view)
+        except OSError:
+            self.failed = True
         self.seq = (seq + 1) & 0xFFFF
         self.size += n
         self.written += n
@@ -174,23 +180,34 @@ class Journal:
         """Make every record appended so far durable."""
         if self.dirty:
             self.dirty = False
-            self.storage.flush()
+            try:
+                self.storage.flush()
+            except OSError:
+                self.failed = True
 
     # -- compaction and boot -------------------------------------------------
 
     def begin_snapshot(self):
         """Following records go to a new file (see the module doc)."""
-        self.storage.remove(NEXT)
+        try:
+            self.storage.remove(NEXT)
+        except OSError:
+            self.failed = True
         self.target = NEXT
         self.size = 0
 
     def end_snapshot(self):
-        """Mark the new file complete and switch to it."""
+        """Mark the new file complete and switch to it (not if any of it failed:
+        the journal stays as it was)."""
         self.begin(COMMIT)
         self.end()
         self.flush()
-        self.storage.replace(NEXT, MAIN)
         self.target = MAIN
+        if not self.failed:
+            try:
+                self.storage.replace(NEXT, MAIN)
+            except OSError:
+                self.failed = True
 
     def load(self):
         """The records to replay at boot, COMMIT records left out. Finishes or

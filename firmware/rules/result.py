@@ -51,3 +51,24 @@ class Result:
 
     def __repr__(self):
         return "<Result " + self.sgf() + " " + self.reason + (" " + self.detail if self.detail else "") + ">"
+
+
+def parse_sgf(text, detail=""):
+    """A Result from an SGF RE value ("B+R", "W+3.5", "0", "Void"...), the inverse of
+    ``Result.sgf()``; None when the text is not one."""
+    if text == "Void":
+        return Result(None, CYCLE, 0, detail)
+    if text in ("0", "Draw", "Jigo"):
+        return Result(DRAW, SCORE, 0, detail)
+    if len(text) < 3 or text[0] not in "BW" or text[1] != "+":
+        return None
+    winner = 1 if text[0] == "B" else 2
+    rest = text[2:]
+    reasons = {"R": RESIGN, "Resign": RESIGN, "T": TIME, "Time": TIME, "F": FOUL, "Forfeit": FOUL}
+    if rest in reasons:
+        return Result(winner, reasons[rest], 0, detail)
+    try:
+        margin2 = round(float(rest) * 2)
+    except ValueError:
+        return None
+    return Result(winner, SCORE, margin2, detail)

@@ -1,9 +1,9 @@
-"""A professional game played on a journalled Board, for the crash tests (CPython and MicroPython).
+"""A professional game played on a journalled app, for the crash tests (CPython and MicroPython).
 
-``record_game`` plays a bundled record on a Board with a clock, with an
+``record_game`` plays a bundled record on an App with a clock, with an
 undo, a mode change, a warning and a resignation on the way, and logs every
 storage operation. ``storage_at(ops, n)`` is the storage as a power cut
-after n bytes left it. ``state(board)`` is what must survive: moves, clock
+after n bytes left it. ``state(app)`` is what must survive: moves, clock
 figures, result, mode, warnings. ``boundaries[i]`` is (bytes written, state)
 after step i of the game.
 """
@@ -11,12 +11,12 @@ after step i of the game.
 from pro_games import load_games
 from support import data_path
 
-from firmware.app import Board
+from firmware.app import App
 from firmware.modes import TOURNAMENT
 from firmware.rules.coords import PASS
 from firmware.rules.game import IllegalMove
-from twins.sensors import SimPresence
-from twins.stones import Stones
+from firmware.settings import Settings
+from twins.hardware import simulated
 from twins.storage import SimStorage
 
 TIME = "byoyomi 10m 3x30s"
@@ -57,13 +57,6 @@ def storage_at(ops, n):
     return s
 
 
-class Hw:
-    def __init__(self, journal):
-        self.board = Stones()
-        self.sensor = SimPresence(self.board)
-        self.journal = journal
-
-
 def first_plain_game(min_moves):
     for record in load_games(data_path("pro_games.txt")):
         if not record.black and not record.white and len(record.moves) >= min_moves:
@@ -71,32 +64,32 @@ def first_plain_game(min_moves):
     raise AssertionError("no such record")
 
 
-def state(board):
-    game = board.game
+def state(app):
+    game = app.game
     hist = game.hist
-    clock = board.clock
+    clock = app.clock
     figures = None
     if clock is not None:
         figures = (clock.main[1], clock.main[2], clock.periods[1], clock.periods[2])
     return (tuple(hist.moves[1:hist.length]), figures, game.result.sgf() if game.result else None,
-            board.referee.mode, game.warnings[1], game.warnings[2])
+            app.referee.mode, game.warnings[1], game.warnings[2])
 
 
 def record_game(moves, limit=16384):
-    """Returns (ops, boundaries, board)."""
+    """Returns (ops, boundaries, app)."""
     record = first_plain_game(moves)
     storage = TraceStorage()
-    board = Board(Hw(storage), size=19, rules="korean", time_spec=TIME)
-    board.recorder.limit = limit
-    game = board.game
-    clock = board.clock
-    boundaries = [(storage.written, state(board))]
+    app = App(simulated(storage=storage), Settings(19, "korean", time_spec=TIME))
+    app.recorder.limit = limit
+    game = app.game
+    clock = app.clock
+    boundaries = [(storage.written, state(app))]
     t = 0
     clock.start(t, 1)
 
     def step():
-        board.recorder.observe(t)
-        boundaries.append((storage.written, state(board)))
+        app.sync_host(t)
+        boundaries.append((storage.written, state(app)))
 
     for i, (colour, pt) in enumerate(record.moves[:moves]):
         t += 700 + (pt * 37) % 9000
@@ -116,36 +109,36 @@ def record_game(moves, limit=16384):
             game.play(colour, pt)
             step()
         elif i == 30:
-            board.set_mode(TOURNAMENT)
+            app.set_mode(TOURNAMENT)
             step()
         elif i == 40:
             game.warn(2, "test")
             step()
     game.resign(2)
     step()
-    return storage.ops, boundaries, board
+    return storage.ops, boundaries, app
 
 
 def recover(storage):
-    """A new Board on the storage, as at power-up. Its settings come from the journal."""
-    return Board(Hw(storage), size=9)
+    """A new App on the storage, as at power-up. Its settings come from the journal."""
+    return App(simulated(storage=storage), Settings(9))
 
 
-def is_fresh(board):
+def is_fresh(app):
     """A new game started at power-up (the journal's game had ended)."""
-    return board.game.move_number == 0 and board.game.result is None
+    return app.game.move_number == 0 and app.game.result is None
 
 
-def check_cut(boundaries, n, board):
-    """The recovered board is the state after the last step fully written at
+def check_cut(boundaries, n, app):
+    """The recovered app is the state after the last step fully written at
     byte n, or (only the record in progress lost) the one after it."""
     i = 0
     while i + 1 < len(boundaries) and boundaries[i + 1][0] <= n:
         i += 1
-    got = state(board)
+    got = state(app)
     allowed = [boundaries[i][1]] + ([boundaries[i + 1][1]] if i + 1 < len(boundaries) else [])
     if i == 0 and n < boundaries[0][0]:
-        assert board.game.move_number == 0, "cut at %d: moves invented" % n
+        assert app.game.move_number == 0, "cut at %d: moves invented" % n
         return
     if got[0] == () and got[2] is None and any(a[2] is not None for a in allowed):
         return  # the game had ended: a new one starts

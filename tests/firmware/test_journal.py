@@ -63,7 +63,7 @@ def test_a_cut_compaction_is_discarded_and_a_finished_one_completed():
 
 
 def test_a_pro_game_survives_a_sample_of_power_cuts():
-    ops, boundaries, board = record_game(45, limit=2048)
+    ops, boundaries, app = record_game(45, limit=2048)
     total = boundaries[-1][0]
     assert is_fresh(recover(storage_at(ops, total)))  # the game ended: the next one starts
     assert state(recover(storage_at(ops, boundaries[-2][0]))) == boundaries[-2][1]
@@ -73,26 +73,26 @@ def test_a_pro_game_survives_a_sample_of_power_cuts():
 
 
 def test_record_sizes_on_flash():
-    from journal_cases import Hw
-
-    from firmware.app import Board
+    from firmware.app import App
     from firmware.journal.recorder import CHECKPOINT_MS
+    from firmware.settings import Settings
+    from twins.hardware import simulated
 
     storage = SimStorage()
-    board = Board(Hw(storage), size=19, time_spec="byoyomi 10m 3x30s")
-    board.clock.start(0, 1)
-    board.recorder.observe(0)
+    app = App(simulated(storage=storage), Settings(19, time_spec="byoyomi 10m 3x30s"))
+    app.clock.start(0, 1)
+    app.sync_host(0)
     sizes = []
     for act in ("stone", "press", "think"):
         before = len(storage.data(MAIN))
         if act == "stone":
-            board.game.play(1, 100)
+            app.game.play(1, 100)
             t = 1000
         elif act == "press":
-            board.clock.press(1, 2000)
+            app.clock.press(1, 2000)
             t = 2000
         else:
             t = 2000 + CHECKPOINT_MS
-        board.recorder.observe(t)
+        app.sync_host(t)
         sizes.append(len(storage.data(MAIN)) - before)
     assert sizes == [16, 87, 11]  # MOVE, CLOCK, TICK (docs/journal.md)

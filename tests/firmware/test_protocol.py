@@ -4,10 +4,10 @@ import gc
 import sys
 
 from diagrams import Lcg
+from link_harness import GameControl, attach, link_on
 from support import check
 
 from firmware.host import protocol as pr
-from firmware.host.link import GameControl, Link
 from firmware.rules.coords import parse_vertex
 from firmware.rules.game import Game
 from twins.link import Pipe
@@ -87,7 +87,7 @@ def test_command_errors_name_the_problem():
 
 def board(control=True, capacity=1024):
     pipe = Pipe()
-    link = Link(pipe.board, board_id="t1", sensor="presence", boot=5, capacity=capacity)
+    link = link_on(pipe.board, board_id="t1", sensor="presence", boot=5, capacity=capacity)
     if control:
         link.control = GameControl(link)
     return pipe, link
@@ -96,6 +96,7 @@ def board(control=True, capacity=1024):
 def pump(pipe, link, now=0, rounds=200):
     out = bytearray()
     for _ in range(rounds):
+        link.follower.follow()
         link.poll(now)
         out.extend(pipe.take())
         if link.idle() and not pipe.to_board:
@@ -107,7 +108,7 @@ def test_link_streams_moves_and_resends():
     pipe, link = board()
     pipe.send(pr.encode_command("new rules=japanese size=9 komi=6.5 pb=Black%20One"))
     first = decoded(pump(pipe, link))
-    game = link.game
+    game = link.follower.game
     for v in ("E5", "C3", "G7"):
         game.play(game.to_move, parse_vertex(9, v))
     more = decoded(pump(pipe, link))
@@ -147,7 +148,7 @@ def test_link_streams_moves_and_resends():
 def test_host_arrives_late():
     pipe, link = board(control=False)
     game = Game(9)
-    link.attach(game)
+    attach(link, game)
     game.play(1, parse_vertex(9, "E5"))
     pump(pipe, link)
     pipe.take()  # a host opening the port flushes everything sent before
@@ -173,7 +174,7 @@ def test_host_arrives_late():
 def test_resend_too_old():
     pipe, link = board(capacity=16)
     game = Game(9, komi=7)
-    link.attach(game)
+    attach(link, game)
     for v in ("A1", "B1", "C1", "D1", "E1", "F1", "G1", "H1", "J1", "A2", "B2", "C2", "D2", "E2", "F2", "G2"):
         game.play(game.to_move, parse_vertex(9, v))
     pump(pipe, link)
@@ -200,7 +201,7 @@ def test_fuzz_commands():
     answers every command line, and its allocation stays bounded."""
     pipe, link = board(capacity=64)
     game = Game(9)
-    link.attach(game)
+    attach(link, game)
     link.poll(0)
     pipe.take()
     rng = Lcg(1234)
@@ -240,14 +241,14 @@ def test_move_line_allocation():
         return
     pipe, link = board(control=False)
     game = Game(19)
-    link.attach(game)
+    attach(link, game)
     pump(pipe, link)
     sink = []
     link.transport.write = lambda data: sink.append(len(data)) or 0
     sink.append(0)
     sink.pop()
     game.play(1, parse_vertex(19, "Q16"))
-    link._sync_moves()
+    link.follower.follow()
     before = gc.mem_alloc()
     link._write(link.cursor)
     used = gc.mem_alloc() - before

@@ -1,12 +1,11 @@
 """A power cut mid-game on simulated hardware: the board comes back to the same game.
 
-The Board object is dropped (the power is cut) and a new one starts on the
-same journal storage and the same physical stones, as at power-up.
+The App is dropped (the power is cut) and a new one starts on the same
+flash, cable and stones, as at power-up.
 """
 
-from test_app import Hw, linked, press, run
+from harness import board, linked, point, power_up, press, run
 
-from firmware.app import Board
 from firmware.host.protocol import decode
 from firmware.journal.recorder import CHECKPOINT_MS
 from firmware.leds.marks import PUT_BACK
@@ -15,24 +14,18 @@ from firmware.referee.states import PLAY, SYNC
 from twins.storage import SimStorage
 
 
-def _pt(board, col, row):
-    return board.referee.region.phys_of[(row + 1) * 11 + col + 1]
-
-
 def _game_in_progress():
     """Black, White, Black on a 9x9 Korean game with byo-yomi; White's time runs."""
-    hw = Hw()
-    hw.journal = SimStorage()
-    board = Board(hw, size=9, rules="korean", komi=6.5, time_spec="byoyomi 1m 3x10s", mode=TOURNAMENT)
-    run(board, hw, 0, 100)
+    hw, app = board(SimStorage(), mode=TOURNAMENT, size=9, rules="korean", komi=6.5, time_spec="byoyomi 1m 3x10s")
+    run(app, hw, 0, 100)
     t = 100
     for i, (col, row) in enumerate(((4, 4), (3, 4), (4, 3))):
-        hw.board.place(_pt(board, col, row), 1 + i % 2)
-        run(board, hw, t, t + 300)
-        press(board, hw, i % 2, t + 300)
+        hw.stones.place(point(app, col, row), 1 + i % 2)
+        run(app, hw, t, t + 300)
+        press(app, hw, i % 2, t + 300)
         t += 420 + 1000 * i
-    run(board, hw, t, t + 2000)  # White thinks (less than a clock checkpoint)
-    return hw, board, t + 2000
+    run(app, hw, t, t + 2000)  # White thinks (less than a clock checkpoint)
+    return hw, app, t + 2000
 
 
 def _times(clock, now):
@@ -41,63 +34,63 @@ def _times(clock, now):
 
 
 def test_a_power_cut_mid_game_comes_back_paused_then_time_runs_again():
-    hw, board, t = _game_in_progress()
-    rows = board.game.rows()
-    saved = board.clock.save(t)
-    before = _times(board.clock, t)
-    assert board.clock.snap.running == 2 and board.game.move_number == 3
-    del board  # the power is cut
-    again = Board(hw, size=19, now_ms=5)  # power-up: the journal's settings win
+    hw, app, t = _game_in_progress()
+    rows = app.game.rows()
+    saved = app.clock.save(t)
+    before = _times(app.clock, t)
+    assert app.clock.snap.running == 2 and app.game.move_number == 3
+    del app  # the power is cut
+    again = power_up(hw, size=19, now_ms=5)  # power-up: the journal's settings win
     game = again.game
     assert game.rows() == rows and game.move_number == 3 and game.size == 9
     assert game.rules.name == "korean" and game.komi == 6.5 and again.referee.mode == TOURNAMENT
     clock = again.clock
-    assert clock.paused and again.held and again.started and clock.turn == 2
+    assert clock.paused and again.timekeeper.held and again.timekeeper.started and clock.turn == 2
     assert clock.save(5)[7:17] == saved[7:17]  # main times, periods... as recorded
     after = _times(clock, 5)
     assert after[0] == before[0] and after[2:] == before[2:]
     assert before[1] <= after[1] <= before[1] + CHECKPOINT_MS  # White's turn: at most a checkpoint back
     run(again, hw, 10, 400)  # the stones settle and match
-    assert again.referee.state == PLAY and not again.held and not clock.paused
+    assert again.referee.state == PLAY and not again.timekeeper.held and not clock.paused
     assert _times(clock, 400)[1] < after[1]  # White's time runs again
-    hw.board.place(_pt(again, 2, 2), 2)
+    hw.stones.place(point(again, 2, 2), 2)
     run(again, hw, 400, 700)
     press(again, hw, 1, 700)
     assert game.move_number == 4 and clock.snapshot(900).running == 1  # play goes on
 
 
 def test_power_up_sees_the_stones_at_once():
-    hw, board, _t = _game_in_progress()
-    del board
-    again = Board(hw, now_ms=0)  # nothing has been scanned yet
+    hw, app, _t = _game_in_progress()
+    del app
+    again = power_up(hw, now_ms=0)  # nothing has been scanned yet
     assert again.referee.state == PLAY  # in sync from the start: no "put back" flash on the LEDs
     assert not any(again.marks.bits[p] & PUT_BACK for p in range(361))
     again.step(0)
-    assert not again.held and not again.clock.paused  # the stones match: time runs at once
+    assert not again.timekeeper.held and not again.clock.paused  # the stones match: time runs at once
 
 
 def test_a_long_think_is_checkpointed():
-    hw, board, t = _game_in_progress()
-    run(board, hw, t, t + 25000)  # White thinks 25 s: clock checkpoints on the way
-    before = _times(board.clock, t + 25000)
-    del board
-    after = _times(Board(hw, now_ms=0).clock, 0)
+    hw, app, t = _game_in_progress()
+    run(app, hw, t, t + 25000)  # White thinks 25 s: clock checkpoints on the way
+    before = _times(app.clock, t + 25000)
+    del app
+    after = _times(power_up(hw, now_ms=0).clock, 0)
     assert before[1] <= after[1] <= before[1] + CHECKPOINT_MS and after[0] == before[0]
 
 
 def test_a_stone_knocked_off_during_the_cut_is_shown_and_play_waits_for_it():
-    hw, board, t = _game_in_progress()
-    del board
-    again = Board(hw, now_ms=0)
-    knocked = _pt(again, 4, 3)  # Black's last stone
-    hw.board.lift(knocked)
+    hw, app, t = _game_in_progress()
+    del app
+    again = power_up(hw, now_ms=0)
+    knocked = point(again, 4, 3)  # Black's last stone
+    hw.stones.lift(knocked)
     run(again, hw, 0, 400)
     assert again.referee.state == SYNC and again.marks.bits[knocked] & PUT_BACK
-    assert again.held and again.clock.paused  # no time runs while the board is wrong
-    hw.board.place(knocked, 1)
+    assert again.timekeeper.held and again.clock.paused  # no time runs while the app is wrong
+    hw.stones.place(knocked, 1)
     run(again, hw, 400, 800)
     assert again.referee.state == PLAY and not again.marks.bits[knocked] & PUT_BACK
-    assert not again.held and not again.clock.paused
+    assert not again.timekeeper.held and not again.clock.paused
 
 
 def _lines(pipe):
@@ -111,14 +104,14 @@ def _lines(pipe):
 
 
 def test_the_link_numbers_on_after_a_recovery():
-    hw, pipe, board = linked(SimStorage(), boot=7)
-    run(board, hw, 0, 100)
-    hw.board.place(_pt(board, 4, 4), 1)
-    run(board, hw, 100, 500)
+    hw, pipe, app = linked(SimStorage(), boot=7)
+    run(app, hw, 0, 100)
+    hw.stones.place(point(app, 4, 4), 1)
+    run(app, hw, 100, 500)
     seen = _lines(pipe)
     assert [m[1] for m in seen] == ["HELLO", "GAME", "MOVE"]
-    del board
-    again = Board(hw, boot=8, now_ms=0)  # the journal's boot id wins: the host keeps this boot's lines
+    del app
+    again = power_up(hw, boot=8, now_ms=0)  # the journal's boot id wins: the host keeps this boot's lines
     run(again, hw, 0, 300)
     lines = _lines(pipe)
     assert lines[0][1] == "HELLO" and "boot=7" in lines[0][2] and lines[0][0] > seen[-1][0]
@@ -127,17 +120,17 @@ def test_the_link_numbers_on_after_a_recovery():
 
 
 def test_a_finished_game_is_not_resumed_the_next_one_is_numbered_after_it():
-    hw, pipe, board = linked(SimStorage(), boot=5)
-    run(board, hw, 0, 100)
-    hw.board.place(_pt(board, 4, 4), 1)
-    run(board, hw, 100, 500)
-    board.referee.button("resign_white", 500)
-    run(board, hw, 500, 600)
+    hw, pipe, app = linked(SimStorage(), boot=5)
+    run(app, hw, 0, 100)
+    hw.stones.place(point(app, 4, 4), 1)
+    run(app, hw, 100, 500)
+    app.referee.button("resign_white", 500)
+    run(app, hw, 500, 600)
     last = _lines(pipe)[-1]
     assert last[1] == "END"
-    del board
-    hw.board.clear()
-    again = Board(hw, size=13, now_ms=0)
+    del app
+    hw.stones.clear()
+    again = power_up(hw, size=13, now_ms=0)
     assert again.game.size == 13 and again.game.move_number == 0 and again.game.result is None
     run(again, hw, 0, 100)
     lines = _lines(pipe)
@@ -146,10 +139,10 @@ def test_a_finished_game_is_not_resumed_the_next_one_is_numbered_after_it():
 
 
 def test_a_full_flash_does_not_stop_the_game_or_the_link():
-    hw, pipe, board = linked(SimStorage(capacity=200))  # room for the first snapshot and a few records
-    run(board, hw, 0, 100)
+    hw, pipe, app = linked(SimStorage(capacity=200))  # room for the first snapshot and a few records
+    run(app, hw, 0, 100)
     for i, (col, row) in enumerate(((2, 2), (6, 6), (2, 6), (6, 2), (4, 4), (3, 3), (5, 5), (4, 6))):
-        hw.board.place(_pt(board, col, row), 1 + i % 2)
-        run(board, hw, 100 + 300 * i, 400 + 300 * i)
-    assert board.game.move_number == 8 and board.recorder.errors > 0
+        hw.stones.place(point(app, col, row), 1 + i % 2)
+        run(app, hw, 100 + 300 * i, 400 + 300 * i)
+    assert app.game.move_number == 8 and app.recorder.errors > 0
     assert [m[1] for m in _lines(pipe)].count("MOVE") == 8

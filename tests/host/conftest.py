@@ -11,7 +11,7 @@ DATA = ROOT / "tests" / "data"
 @pytest.fixture
 def gtp():
     """A fresh GTP arbiter; call it with a command line, get the answer text."""
-    from host_tools.gtp import Arbiter
+    from host_tools.gtp.arbiter import Arbiter
 
     arbiter = Arbiter()
 

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sgfmill import sgf
 
-from host_tools.gtp import Arbiter
+from host_tools.gtp.arbiter import Arbiter
 
 from .conftest import DATA, ROOT
 

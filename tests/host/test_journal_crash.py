@@ -11,9 +11,8 @@ import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from journal_cases import Hw, check_cut, is_fresh, record_game, recover, state, storage_at
+from journal_cases import check_cut, is_fresh, record_game, recover, state, storage_at
 
-from firmware.app import Board
 from firmware.drivers.storage import FileStorage
 from firmware.journal.store import MAIN, NEXT, parse
 
@@ -64,10 +63,10 @@ def test_bit_flips(flips, anywhere):
         bit = f % (8 * (end - start))
         data[start + bit // 8] ^= 1 << (bit % 8)
     storage.set_data(MAIN, bytes(data))
-    board = recover(storage)
-    got = state(board)
+    app = recover(storage)
+    got = state(app)
     if not anywhere:
-        assert got == BOUNDARIES[-2][1] or is_fresh(board)  # at most the last event (the resignation) lost
+        assert got == BOUNDARIES[-2][1] or is_fresh(app)  # at most the last event (the resignation) lost
     else:
         final = BOUNDARIES[-1][1][0]
         assert got[0] == final[:len(got[0])]  # a prefix of the game: nothing invented
@@ -80,9 +79,9 @@ def test_file_storage_cut_and_half_compacted(tmp_path):
         f.write(storage.data(MAIN)[:-3])  # the last record torn
     with open(path + NEXT, "wb") as f:
         f.write(storage.data(MAIN)[:200])  # a compaction cut short: no COMMIT
-    board = Board(Hw(FileStorage(path)), size=9)
-    assert state(board) == BOUNDARIES[-2][1]  # the resignation was torn
-    board.recorder.journal.storage.close()
+    app = recover(FileStorage(path))
+    assert state(app) == BOUNDARIES[-2][1]  # the resignation was torn
+    app.hw.storage.close()
     assert not (tmp_path / "journal.bin.new").exists()
-    again = Board(Hw(FileStorage(path)), size=9)  # the recovery's own snapshot reads back
-    assert state(again) == state(board)
+    again = recover(FileStorage(path))  # the recovery's own snapshot reads back
+    assert state(again) == state(app)

@@ -5,9 +5,8 @@ holds the whole game once (host_tools.logger's own classes, in process)."""
 import json
 import re
 
-from test_app import Hw
+from harness import board, point, power_up
 
-from firmware.app import Board
 from host_tools.logger.cli import Logger
 from host_tools.logger.connection import BoardConnection
 from twins.link import Pipe
@@ -38,27 +37,24 @@ class FakeSerial:
 
 
 def test_a_power_cut_leaves_the_logger_with_the_whole_game_once(tmp_path):
-    hw = Hw()
-    hw.journal = SimStorage()
     pipe = Pipe()
-    hw.transport = pipe.board
     logger = Logger([], str(tmp_path), quiet=True)
     host = BoardConnection("sim", logger)
     host.attach(FakeSerial(pipe), 0.0)
-    board = Board(hw, size=9, boot=3)
+    hw, app = board(SimStorage(), pipe.board, boot=3, size=9)
     t = 0
 
     def run(ms):
         nonlocal t
         for _ in range(ms // 10):
-            hw.board.set_time(t)
-            board.step(t)
+            hw.stones.set_time(t)
+            app.step(t)
             host.step(t / 1000)
             t += 10
 
     def play(i):
         col, row = POINTS[i]
-        hw.board.place(board.referee.region.phys_of[(row + 1) * 11 + col + 1], 1 + i % 2)
+        hw.stones.place(point(app, col, row), 1 + i % 2)
         run(400)
 
     run(100)
@@ -67,17 +63,17 @@ def test_a_power_cut_leaves_the_logger_with_the_whole_game_once(tmp_path):
     pipe.unplugged = True  # the host misses the next moves
     for i in range(6, 9):
         play(i)
-    moves_before = board.game.move_number
-    del board  # and the power is cut
+    moves_before = app.game.move_number
+    del app  # and the power is cut
     pipe.unplugged = False
-    board = Board(hw, boot=4, now_ms=t)
-    assert board.game.move_number == moves_before == 9
+    app = power_up(hw, boot=4, now_ms=t)
+    assert app.game.move_number == moves_before == 9
     for i in range(9, 12):
         play(i)
-    board.referee.button("resign_white", t)
+    app.referee.button("resign_white", t)
     run(3000)
     assert host.games.current is not None and host.games.current.gid == 1 and host.games.current.result == "B+R"
-    hist = board.game.hist
+    hist = app.game.hist
     board_moves = [(hist.moves[k] >> 9 & 3, hist.moves[k] & 0x1FF) for k in range(1, hist.length)]
     assert [(c, p) for c, p, _ms, _periods, _lost in host.games.current.moves] == board_moves
     files = sorted(p.name for p in tmp_path.glob("*.sgf"))

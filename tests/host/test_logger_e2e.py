@@ -1,5 +1,5 @@
 """End to end over a pty: the simulated board plays a bundled professional game,
-firmware/link.py streams it, ``python -m host_tools.logger`` (a real process)
+its link (firmware/host/link.py) streams it, ``python -m host_tools.logger`` (a real process)
 records it. With faults on the line (corruption, dropped bytes, the logger
 killed and restarted, the cable out for a while) the SGF must still be exact."""
 
@@ -15,26 +15,26 @@ import pytest
 from pro_games import load_games, replay
 from sgfmill import sgf as sgfmill
 
-from firmware.host.link import Link
-from host_tools.physical import script_lines
-from host_tools.pty_link import PtyLink
-from host_tools.script import parse
+from firmware.settings import Settings
 from host_tools.sgf import to_sgfmill
-from host_tools.simulation import Simulation
+from host_tools.sim.headless import Simulation
+from host_tools.sim.physical import script_lines
+from host_tools.sim.pty_link import PtyLink
+from host_tools.sim.script import parse
 
 from .conftest import DATA, ROOT
 
 GAMES = load_games(str(DATA / "pro_games.txt"))
 
 
-def start_logger(port, out, link, extra=()):
+def start_logger(port, out, sim, extra=()):
     """A logger process; returns once it has said hello to the board."""
     connects = _count(out, "connect")
     proc = subprocess.Popen([sys.executable, "-m", "host_tools.logger", port, "--out", str(out), "--quiet", *extra],
                             cwd=ROOT, stderr=open(out / "logger-stderr.txt", "ab"))  # noqa: SIM115
     deadline = time.monotonic() + 10
     while _count(out, "connect") == connects and time.monotonic() < deadline and proc.poll() is None:
-        link.poll(0)
+        sim.app.sync_host(sim.now)
         time.sleep(0.01)
     return proc
 
@@ -55,27 +55,28 @@ def play(tmp_path, record, faults=None):
     lines, expected = script_lines(record.size, moves, handicap, seed=zlib.crc32(record.name.encode()))
     events, errors = parse(lines, record.size)
     assert not errors
-    sim = Simulation(record.size, "japanese", handicap=len(handicap))
     line = PtyLink(rng, faults.get("corrupt", 0.0), faults.get("drop", 0.0))
-    link = Link(line, board_id="table7", sensor="presence", boot=1)
-    link.attach(sim.game, {"pb": "Black Player", "pw": "White Player", "ev": "Club Cup", "ro": "3"})
-    logger = start_logger(line.path, tmp_path, link, faults.get("logger_args", ()))
+    players = {"pb": "Black Player", "pw": "White Player", "ev": "Club Cup", "ro": "3"}
+    sim = Simulation(Settings(record.size, "japanese", handicap=len(handicap), players=players), transport=line,
+                     board_id="table7", boot=1)
+    host = sim.app.sync_host  # the journal and the link, now
+    logger = start_logger(line.path, tmp_path, sim, faults.get("logger_args", ()))
     try:
         kill_at = faults.get("kill_at")
         unplug_at = faults.get("unplug_at")
         for i, event in enumerate(events):
             sim.advance(event.t_ms)
             sim.apply(event)
-            link.poll(sim.now)
+            host(sim.now)
             if i % 4 == 0:
                 time.sleep(0.002)
             if kill_at is not None and i == int(len(events) * kill_at):
                 logger.kill()
                 logger.wait()
                 for _ in range(30):  # the board plays on with nobody listening
-                    link.poll(sim.now)
+                    host(sim.now)
                     time.sleep(0.005)
-                logger = start_logger(line.path, tmp_path, link, faults.get("logger_args", ()))
+                logger = start_logger(line.path, tmp_path, sim, faults.get("logger_args", ()))
             if unplug_at is not None:
                 line.unplugged = int(len(events) * unplug_at) <= i < int(len(events) * (unplug_at + 0.1))
         sim.advance(sim.now + 1000)
@@ -84,7 +85,7 @@ def play(tmp_path, record, faults=None):
         deadline = time.monotonic() + 20
         got = None
         while time.monotonic() < deadline:
-            link.poll(sim.now)
+            host(sim.now)
             time.sleep(0.005)
             if sgf_path.exists():
                 try:

@@ -1,31 +1,52 @@
 """The logger's SGF from a board's lines: handicap, players, time, clock figures per move, result."""
 
+from link_harness import GameControl, attach, link_on
 from sgfmill import sgf as sgfmill
 
 from firmware.host import protocol as pr
-from firmware.host.link import GameControl, Link
 from firmware.rules.coords import parse_vertex
 from host_tools.logger.cli import Logger
 from host_tools.logger.connection import BoardConnection
 from twins.link import Pipe
 
 
+class FakeClock:
+    """What the follower reads of a clock: each side's figures in ``snap.sides``."""
+
+    class Side:
+        def __init__(self, ms, periods):
+            self.main_ms, self.period_ms, self.periods = ms, 0, periods
+
+    def __init__(self, figures):
+        self.figures = figures
+
+    @property
+    def snap(self):
+        return self
+
+    @property
+    def sides(self):
+        return (None, self.Side(*self.figures[1]), self.Side(*self.figures[2]))
+
+
 def board_lines():
     pipe = Pipe()
-    link = Link(pipe.board, board_id="b2", sensor="polarity", boot=9)
+    link = link_on(pipe.board, board_id="b2", sensor="polarity", boot=9)
     link.control = GameControl(link)
     clocks = {1: (600000, 0), 2: (595000, 0)}
-    link.clock_of = lambda colour: clocks[colour]
     pipe.send(pr.encode_command("new rules=chinese size=13 komi=0.5 handicap=2 pb=Ann pw=Bo%20Li ev=Cup ro=2 "
                                 "dt=2026-11-21 time=600+3x30%20byo-yomi"))
     out = bytearray()
     for _ in range(5):
         link.poll(0)
     out += pipe.take()
-    game = link.game
+    follower = link.follower
+    follower.clock = FakeClock(clocks)
+    game = follower.game
     for v in ("C3", "E5", "L12"):
         clocks[game.to_move] = (clocks[game.to_move][0] - 7000, 3 if game.to_move == 2 else 0)
         game.play(game.to_move, parse_vertex(13, v))
+        follower.follow()
         link.poll(0)
     pipe.send(b"end B+R\n")
     for _ in range(5):
@@ -74,13 +95,14 @@ def test_snapshot_when_the_board_no_longer_has_the_lines(tmp_path):
     from firmware.rules.game import Game
 
     pipe = Pipe()
-    link = Link(pipe.board, board_id="b3", capacity=16)
+    link = link_on(pipe.board, board_id="b3", capacity=16)
     game = Game(9)
-    link.attach(game)
+    attach(link, game)
     moves = ("E5", "C3", "G7", "C7", "G3", "E3", "E7", "C5", "G5", "D4", "F6", "D6", "F4", "B4", "H6", "B6",
              "H4", "J5")
     for v in moves:
         game.play(game.to_move, parse_vertex(9, v))
+        link.follower.follow()
         link.poll(0)
     pipe.take()  # nobody listened
     logger = Logger([], str(tmp_path), quiet=True)

@@ -2,9 +2,9 @@
 
 Stones placed by hand with transients from the sliding hand, captured stones
 lifted one by one in random order after random delays (sometimes the last
-only after the opponent's reply), passes as clock presses: the referee must
-record the game move for move, with presence sensors and with polarity
-sensors. Where a record has two moves of one colour in a row, the script has
+only after the opponent's reply), passes as clock presses: the board (the
+firmware's app on the simulated hardware) must record the game move for
+move, with presence sensors and with polarity sensors. Where a record has two moves of one colour in a row, the script has
 the other player pass (press the clock) in between, as a real board needs.
 """
 
@@ -15,10 +15,11 @@ from pro_games import load_games, replay
 from sgfmill import sgf as sgfmill
 
 from firmware.rules.history import move_colour, move_point
+from firmware.settings import Settings
 from host_tools import sgf
-from host_tools.physical import script_lines
-from host_tools.script import parse
-from host_tools.simulation import Simulation
+from host_tools.sim.headless import Simulation
+from host_tools.sim.physical import script_lines
+from host_tools.sim.script import parse
 
 from .conftest import DATA
 
@@ -38,8 +39,10 @@ def play_physically(record, polarity, hardware="fast", clock=False):
                                    seed=zlib.crc32(record.name.encode()), clock=clock)
     events, errors = parse(lines, record.size)
     assert not errors
-    sim = Simulation(record.size, "japanese", handicap=len(handicap), polarity=polarity, hardware=hardware,
-                     clock=clock)
+    if hardware == "fast":
+        hardware = "polarity" if polarity else "presence"
+    time_spec = "absolute 99h" if clock else "none"  # a clock: each move's turn ends with a press
+    sim = Simulation(Settings(record.size, "japanese", handicap=len(handicap), time_spec=time_spec), sensors=hardware)
     sim.run(events)
     return sim, expected, lines
 

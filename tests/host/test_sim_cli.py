@@ -5,7 +5,7 @@ import sys
 
 from sgfmill import sgf
 
-from host_tools.script import ScriptError, parse, parse_line
+from host_tools.sim.script import ScriptError, parse, parse_line
 
 from .conftest import ROOT
 
@@ -85,7 +85,7 @@ def test_script_grammar():
 def test_make_sim_pipeline_records_the_example_game(tmp_path):
     """What `make sim` runs: a record turned into hands, played, recorded identical."""
     record = ROOT / "examples" / "handicap-game.sgf"
-    script = subprocess.run([sys.executable, "-m", "host_tools.physical", str(record)], capture_output=True,
+    script = subprocess.run([sys.executable, "-m", "host_tools.sim.physical", str(record)], capture_output=True,
                             text=True, cwd=ROOT, timeout=120)
     assert script.returncode == 0, script.stderr
     out = tmp_path / "demo.sgf"

@@ -1,26 +1,25 @@
 """The board running in real time on simulated hardware: what the browser simulator shows.
 
-``LiveBoard`` is the device's application (firmware/app.py ``Board``: the
-same scanner, referee, rules, clock, LED composer and serial link) on the
-drivers' twins: a ``Stones`` read by a sensor twin, simulated buttons, the
-clock display's twin, the pixel twin and, when given, a transport to a host
-(a pty the logger reads). A thread steps it every few milliseconds with the
-wall clock; the web server (host_tools.web) calls the hand and button
-methods and reads ``state()``. Every call takes the one lock, so the
-firmware code never runs in two threads at once.
+``LiveBoard`` is the device's application (firmware/app.py ``App``: the same
+scanner, referee, rules, clock, LEDs, journal and serial link) on the
+simulated hardware (twins/hardware.py: the stones read by a sensor twin,
+buttons, the clock display, buzzer and pixel twins and, when given, a
+transport to a host: a pty the logger reads). A thread steps it every few
+milliseconds with the wall clock; the web server (web.py) calls the hands,
+buttons, controls and host commands and reads ``state()``. Every call takes
+the one lock, so the firmware code never runs in two threads at once.
 """
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from collections import deque
 
-from firmware.app import Board, HostCommands
+from firmware.app import App
+from firmware.drivers.buttons import B_BLACK, B_MENU, B_PAUSE, B_WHITE
 from firmware.drivers.storage import FileStorage
 from firmware.events import NAMES as EVENT_NAMES
-from firmware.leds.composer import Leds
 from firmware.leds.marks import KINDS, NAMES
 from firmware.modes import NAMES as MODE_NAMES
 from firmware.referee.messages import message
@@ -28,65 +27,14 @@ from firmware.referee.states import NAMES as STATE_NAMES
 from firmware.referee.states import REASONS
 from firmware.rules.coords import vertex
 from firmware.rules.game import OVER
-from host_tools.simulation import touch
-from twins.buttons import SimButtons
-from twins.buzzer import SimBuzzer
-from twins.display import SimClockDisplay
-from twins.sensors import twin
-from twins.stones import Stones
+from twins.hardware import simulated
 from twins.storage import SimStorage
-from twins.strip import SimStrip
+
+from .hands import Hands
+from .stones_file import StonesFile
 
 STEP_S = 0.005
-PRESS_MS = 60  # a simulated finger holds a button at least this long (the driver debounces 20 ms)
-BUTTONS = ("black", "white", "pause", "menu")  # firmware/app.py button order
-
-
-class SimHardware:
-    """The hardware set of firmware/app.py, every part a twin; ``journal`` a
-    storage for the game journal (firmware/drivers/storage.py)."""
-
-    def __init__(self, sensors="presence", transport=None, journal=None):
-        self.board = Stones()
-        self.sensor = twin(self.board, sensors)
-        if transport is not None:
-            self.transport = transport
-        if journal is not None:
-            self.journal = journal
-        self.power_up()
-
-    def power_up(self):
-        """The parts whose state a power cut loses start afresh; the stones,
-        the sensors (a Hall array's calibration is kept on flash), the cable
-        and the flash stay."""
-        self.buttons = SimButtons()
-        self.display = SimClockDisplay()
-        self.buzzer = SimBuzzer()
-        self.leds = Leds()
-        self.strip = SimStrip(keep=2)
-
-
-class Table:
-    """The physical stones kept in a file, so that they outlive the simulated
-    board's process as a real board's stones outlive its power."""
-
-    def __init__(self, path):
-        self.path = path
-
-    def load(self, board):
-        try:
-            data = self.path.read_bytes()
-        except OSError:
-            return False
-        if len(data) != len(board.colour) or any(c > 2 for c in data):
-            return False  # not a table file: start with an empty board
-        board.colour[:] = data
-        return True
-
-    def save(self, board):
-        part = self.path.with_name(self.path.name + ".part")
-        part.write_bytes(bytes(board.colour))
-        os.replace(part, self.path)
+BUTTONS = {"black": B_BLACK, "white": B_WHITE, "pause": B_PAUSE, "menu": B_MENU}
 
 
 class LiveBoard:
@@ -97,42 +45,41 @@ class LiveBoard:
     (``table.bin``), so a restarted simulator is a board powered up again
     with the stones as they were: it recovers the game."""
 
-    def __init__(self, size=19, rules="japanese", komi=None, handicap=0, mode="casual", time_spec="none",
-                 sensors="presence", transport=None, board_id="sim", boot=0, clock=time.monotonic, state=None):
+    def __init__(self, settings, mode="casual", sensors="presence", transport=None, board_id="sim", boot=0,
+                 clock=time.monotonic, state=None):
         self._clock = clock
         self._t0 = clock()
         self.sensors = sensors
-        journal = SimStorage()  # the board's flash, for as long as the simulator runs
-        self.table = None
+        storage = SimStorage()  # the board's flash, for as long as the simulator runs
+        self.stones_file = None
         if state is not None:
             state.mkdir(parents=True, exist_ok=True)
-            journal = FileStorage(str(state / "journal.bin"))
-            self.table = Table(state / "table.bin")
-        self.hw = SimHardware(sensors, transport, journal)
-        restored = self.table is not None and self.table.load(self.hw.board)
+            storage = FileStorage(str(state / "journal.bin"))
+            self.stones_file = StonesFile(state / "table.bin")
+        self.hw = simulated(sensors, transport, storage, frames_kept=2)
+        self.hands = Hands(self.hw)
+        restored = self.stones_file is not None and self.stones_file.load(self.hw.stones)
         self.lock = threading.RLock()
         self.changed = threading.Condition(self.lock)
         self.version = 0
         self.log = deque(maxlen=200)
-        self._releases = []  # (due ms, button index)
-        self._settings_at_power_up = (size, rules, komi, handicap, MODE_NAMES.index(mode), time_spec, board_id, boot)
+        self._power_up_with = (settings, MODE_NAMES.index(mode), board_id, boot)
         self.powered = False
         self._power_up()
         if restored:
             self._say("the stones on the board are as they were left")
 
     def _power_up(self):
-        size, rules, komi, handicap, mode, time_spec, board_id, boot = self._settings_at_power_up
-        self.board = Board(self.hw, size, rules, komi, handicap, mode, time_spec, board_id=board_id, boot=boot,
-                           now_ms=self.now_ms())
-        self.commands = HostCommands(self.board)
+        settings, mode, board_id, boot = self._power_up_with
+        self.app = App(self.hw, settings, mode, board_id, boot, now_ms=self.now_ms())
         self.powered = True
         self._events_seen = 0
+        self._errors_seen = 0
         self._seen = None
-        if self.board.recovered:
+        if self.app.recovered:
             self._say("power back: game recovered at move %d (%s)%s" % (
-                self.board.game.move_number, self._settings(),
-                "; the clock waits for the stones to match" if self.board.held else ""))
+                self.app.game.move_number, self._settings(),
+                "; the clock waits for the stones to match" if self.app.timekeeper.held else ""))
         else:
             self._say("new game: %s" % self._settings())
 
@@ -143,7 +90,7 @@ class LiveBoard:
         with self.lock:
             if on and not self.powered:
                 self.hw.power_up()
-                self._releases.clear()
+                self.hands.forget()
                 self._power_up()
             elif not on and self.powered:
                 self.powered = False
@@ -161,17 +108,17 @@ class LiveBoard:
             if not self.powered:
                 return
             now = self.now_ms()
-            self.hw.board.set_time(now)
-            for due, index in list(self._releases):
-                # Let go once the board has seen the press, however late this thread runs.
-                if due <= now and self.hw.buttons.is_down(index):
-                    self.hw.buttons.release(index)
-                    self._releases.remove((due, index))
-            self.board.step(now)
-            self._log_referee_events()
-            faces = self.hw.display.text() if self.board.clock is not None else ""
-            seen = (self.hw.strip.shown, faces, message(self.board.referee),
-                    self.board.game.move_number, self.board.referee.state, len(self.log))
+            self.hw.stones.set_time(now)
+            self.hands.let_go(now)
+            app = self.app
+            app.step(now)
+            self._log_events()
+            if app.errors != self._errors_seen:  # a stage failed: the device reports it and goes on
+                self._errors_seen = app.errors
+                self._say("error: %r" % app.last_error)
+            faces = self.hw.display.text() if app.clock is not None else ""
+            seen = (self.hw.strip.shown, faces, message(app.referee), app.game.move_number, app.referee.state,
+                    len(self.log))
             if seen != self._seen:
                 self._seen = seen
                 self._bump()
@@ -199,25 +146,23 @@ class LiveBoard:
     # -- hands and buttons --------------------------------------------------------
 
     def physical(self, game_point):
-        return self.board.referee.region.phys_of[game_point]
+        return self.app.referee.region.phys_of[game_point]
 
     def toggle(self, p, colour=0):
         """A click on physical point p: lift the stone there, or place one of
         ``colour`` (0: the side to move)."""
         with self.lock:
-            stones = self.hw.board.colour
-            if stones[p]:
-                self.hw.board.lift(p)
+            stones = self.hw.stones
+            if stones.colour[p]:
+                stones.lift(p)
             else:
-                self.hw.board.place(p, colour or self.board.game.to_move)
-            self._table_changed()
+                stones.place(p, colour or self.app.game.to_move)
+            self._stones_moved()
 
     def press(self, name):
         """A finger on one of the board's buttons: black, white, pause, menu."""
-        index = BUTTONS.index(name)
         with self.lock:
-            self.hw.buttons.hold(index)
-            self._releases.append((self.now_ms() + PRESS_MS, index))
+            self.hands.press(BUTTONS[name], self.now_ms())
 
     def control(self, name):
         """A referee control the simulator offers beside the buttons: pass,
@@ -225,8 +170,8 @@ class LiveBoard:
         Returns None when done, or why not."""
         with self.lock:
             error = None
-            if not self.board.referee.button(name, self.now_ms()):
-                error = "not now: " + message(self.board.referee)
+            if not self.app.control(name, self.now_ms()):
+                error = "not now: " + message(self.app.referee)
                 self._say("%s: %s" % (name.replace("_", " "), error))
             self._bump()
             return error
@@ -234,25 +179,24 @@ class LiveBoard:
     def play(self, event):
         """One physical script event (host_tools.script) at the current time."""
         with self.lock:
-            game = self.board.game
-            if not touch(self.hw.board, event, self.physical, game.to_move, self.now_ms()):
+            if not self.hands.touch(event, self.physical, self.app.game.to_move, self.now_ms()):
                 if event.action == "press":
-                    self.press(BUTTONS[event.colour - 1])
+                    self.hands.press(B_BLACK + event.colour - 1, self.now_ms())
                 elif event.action == "button":
                     self.control(event.name)
-            self._table_changed()
+            self._stones_moved()
 
-    def _table_changed(self):
-        if self.table is not None:
-            self.table.save(self.hw.board)
+    def _stones_moved(self):
+        if self.stones_file is not None:
+            self.stones_file.save(self.hw.stones)
         self._bump()
 
-    # -- host commands (the same code a connected host reaches) ---------------------
+    # -- host commands (the same path a connected host's take, journal included) ------
 
     def command(self, name, args):
-        """Run a host command (firmware/app.py HostCommands); returns an error text or None."""
+        """Run a host command (firmware/app.py ``App.command``); returns an error text or None."""
         with self.lock:
-            error = self.commands.command(name, args, self.now_ms())
+            error = self.app.command(name, args, self.now_ms())
             if error is None:
                 self._say("%s %s" % (name, " ".join(args)))
             else:
@@ -266,17 +210,17 @@ class LiveBoard:
             fields = ["rules=" + rules, "size=%d" % size, "handicap=%d" % handicap, "time=" + time_spec]
             if komi is not None:
                 fields.append("komi=%s" % komi)
-            game = self.board.game
+            game = self.app.game
             if game.phase != OVER and game.move_number:
                 self.command("end", ["Void"])
-            error = self.commands.command("new", fields, self.now_ms())
+            error = self.app.command("new", fields, self.now_ms())
             if error is not None:
                 self._say("new game refused: " + error[1])
                 self._bump()
                 return error[1]
-            self.hw.board.clear()
-            self._table_changed()
-            self._events_seen = self.board.referee.events.count
+            self.hw.stones.clear()
+            self._stones_moved()
+            self._events_seen = self.app.events.count
             self._say("new game: " + self._settings())
             self._bump()
             return None
@@ -287,16 +231,17 @@ class LiveBoard:
         self.log.append((self.now_ms(), text))
 
     def _settings(self):
-        b = self.board
+        b = self.app
         g = b.game
         return "%s rules, %dx%d, komi %s%s, %s mode, time %s" % (
             g.rules.name, g.size, g.size, g.komi, ", handicap %d" % b.referee.handicap if b.referee.handicap else "",
             MODE_NAMES[b.referee.mode], b.clock.tc.spec() if b.clock else "none")
 
-    def _log_referee_events(self):
-        events = self.board.referee.events
+    def _log_events(self):
+        # What the referee and the clock wrote to the app's event ring since the last look.
+        events = self.app.events
         start = max(self._events_seen, events.first())
-        size = self.board.game.size
+        size = self.app.game.size
         for i in range(start, events.count):
             k = events.slot(i)
             kind = EVENT_NAMES[events.kind[k]]
@@ -310,21 +255,21 @@ class LiveBoard:
                 text += ": " + REASONS[arg].replace("_", " ")
             elif kind == "move" and arg:
                 text += ", %d captured" % arg
-            elif kind == "end" and self.board.game.result is not None:
-                text += ": " + self.board.game.result.sgf()
+            elif kind == "end" and self.app.game.result is not None:
+                text += ": " + self.app.game.result.sgf()
             self.log.append((events.at[k], text))
         self._events_seen = events.count
 
     def state(self):
         """Everything the page draws, as JSON-ready data."""
         with self.lock:
-            b = self.board
+            b = self.app
             hw = self.hw
             game = b.game
             referee = b.referee
             region = referee.region
             strip = hw.strip
-            led_of = hw.leds.led_of
+            led_of = b.leds.led_of
             on = self.powered
             leds = []
             if strip.frames and on:
@@ -350,7 +295,7 @@ class LiveBoard:
                 "to_move": ("", "black", "white")[game.to_move], "moves": game.move_number,
                 "captures": [game.captures[1], game.captures[2]],
                 "result": game.result.sgf() if game.result is not None else "",
-                "stones": "".join(".bw"[c] for c in hw.board.colour),
+                "stones": "".join(".bw"[c] for c in hw.stones.colour),
                 "leds": leds, "marks": marks,
                 "clock": None if clock is None else {
                     "spec": clock.tc.spec(), "black": faces[0], "white": faces[1],

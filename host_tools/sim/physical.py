@@ -115,7 +115,7 @@ def script_lines(size, moves, handicap=(), rules="japanese", seed=1, polarity=Fa
 
 
 def main(argv=None):
-    """python -m host_tools.physical RECORD.sgf [--polarity] [--clock] [--seed N]: print
+    """python -m host_tools.sim.physical RECORD.sgf [--polarity] [--clock] [--seed N]: print
     the physical event script of a game record (stops at its first illegal move)."""
     import argparse
     import sys
@@ -124,7 +124,7 @@ def main(argv=None):
     from firmware.rules.game import IllegalMove
     from host_tools import sgf
 
-    parser = argparse.ArgumentParser(prog="python -m host_tools.physical", description=main.__doc__.split(":")[0])
+    parser = argparse.ArgumentParser(prog="python -m host_tools.sim.physical", description=main.__doc__.split(":")[0])
     parser.add_argument("record", type=Path)
     parser.add_argument("--polarity", action="store_true", help="say each stone's colour (Hall sensors)")
     parser.add_argument("--seed", type=int, default=1, help="randomness of the hands (default 1)")

@@ -1,8 +1,7 @@
-"""The rules core as a GTP (Go Text Protocol v2) arbiter.
+"""The rules core as a GTP (Go Text Protocol v2) arbiter: the engine state and its commands.
 
-    python -m host_tools.gtp [--rules NAME] [--size N] [--komi K]
-
-Reads commands on stdin, answers on stdout. It plays no moves of its own: a
+``Arbiter.handle(line)`` answers one command line (``python -m host_tools.gtp``
+runs it on stdin and stdout: host_tools/gtp/__main__.py). It plays no moves of its own: a
 controller (Sabaki, gogui, a tournament runner) sends the moves and asks what
 is legal, what was captured, and the score. Standard commands plus
 ``kgs-rules``, ``rules``, ``list_stones``, ``captures``, ``is_legal``,
@@ -16,8 +15,6 @@ process.
 
 from __future__ import annotations
 
-import argparse
-import sys
 from pathlib import Path
 
 from firmware.rules.coords import MAX_SIZE, MIN_SIZE, PASS, parse_vertex, point, vertex
@@ -442,29 +439,3 @@ def free_handicap_points(size: int, n: int) -> list[int]:
         if p not in chosen:
             chosen.append(p)
     return chosen
-
-
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m host_tools.gtp", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rules", default="japanese", help="rule set: " + ", ".join(r.name for r in ALL))
-    parser.add_argument("--size", type=int, default=19, help="board size 5..19 (default 19)")
-    parser.add_argument("--komi", type=float, default=None, help="komi (default: the rule set's)")
-    parser.add_argument("--tournament", action="store_true",
-                        help="apply the rule set's penalty to illegal plays (Korean: loss; Thai: warning, lost turn)")
-    args = parser.parse_args(argv)
-    try:
-        arbiter = Arbiter(args.rules, args.size, args.komi, args.tournament)
-    except ValueError as error:
-        parser.error(str(error))
-    for line in sys.stdin:
-        answer = arbiter.handle(line)
-        if answer is not None:
-            sys.stdout.write(answer)
-            sys.stdout.flush()
-        if arbiter.done:
-            break
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

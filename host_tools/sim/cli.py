@@ -7,17 +7,17 @@
     python -m host_tools.sim --headless --script FILE [...] [--clock] [--sgf PATH]
 
 The live board (the default) runs the device's application (firmware/app.py)
-in real time on the drivers' twins, streams its game over a pty to a
-``host_tools.logger`` process writing ``games/*.sgf``, and serves a page on
-127.0.0.1 (host_tools.web) to play on: click points to place or lift
+in real time on the simulated hardware (twins/hardware.py), streams its game
+over a pty to a ``host_tools.logger`` process writing ``games/*.sgf``, and
+serves a page on 127.0.0.1 (host_tools/sim/web.py) to play on: click points to place or lift
 stones, press the clock buttons, start new games. ``--script`` plays a
 physical event script on it as well. Ctrl-C stops it; the SGF is kept.
 With ``--state DIR`` the board's game journal and the stones on it are kept
 in DIR: killing the simulator is a power cut, and starting it again with the
 same DIR powers the board up again (it recovers the game).
 
-Headless mode plays a physical event script (see host_tools.script) with
-simulated time and writes the recorded game as SGF FF[4] to stdout, or to
+Headless mode runs the same application on the same simulated hardware and
+plays a physical event script (host_tools/sim/script.py) with simulated time and writes the recorded game as SGF FF[4] to stdout, or to
 ``--sgf PATH``. Bad script lines are reported on stderr with their line
 number and skipped; the game is still written, and the exit status is 2.
 """
@@ -39,13 +39,15 @@ from firmware.modes import NAMES as MODE_NAMES
 from firmware.referee.messages import message
 from firmware.rules.coords import MAX_SIZE, MIN_SIZE
 from firmware.rules.rulesets import ALL, by_name
+from firmware.settings import Settings
 from firmware.version import NAME, VERSION
 from host_tools import sgf
-from host_tools.live import LiveBoard
-from host_tools.pty_link import PtyLink
-from host_tools.script import parse
-from host_tools.simulation import Simulation
-from host_tools.web import serve
+
+from .headless import Simulation
+from .live import LiveBoard
+from .pty_link import PtyLink
+from .script import parse
+from .web import serve
 
 BOARD_ID = "sim"  # the simulated board's id on its serial link (and in the logger's file names)
 
@@ -55,7 +57,7 @@ def build_parser():
     parser.add_argument("--headless", action="store_true",
                         help="no live board: play --script with simulated time and write the SGF")
     parser.add_argument("--script", type=Path, help="physical event script to play")
-    parser.add_argument("--time", default="none", help="live board: time control spec or preset (default: none)")
+    parser.add_argument("--time", default="none", help="time control spec or preset (default: none)")
     parser.add_argument("--port", type=int, default=8019, help="live board: web page port (0: any free port)")
     parser.add_argument("--no-browser", action="store_true", help="live board: do not open a browser")
     parser.add_argument("--games", type=Path, default=Path("games"),
@@ -76,7 +78,9 @@ def build_parser():
     parser.add_argument("--sensors", choices=("presence", "polarity"), default="presence",
                         help="presence: stones only (reed switches); polarity: colours too (Hall sensors)")
     parser.add_argument("--mode", choices=MODE_NAMES, default="casual")
-    parser.add_argument("--clock", action="store_true", help="a game clock is in use (moves end with a press)")
+    parser.add_argument("--clock", action="store_true",
+                        help="headless: a game clock is in use, moves end with a press (with no --time: one that "
+                             "never runs out)")
     parser.add_argument("--hardware", choices=("fast", "shift", "matrix", "hall"), default="fast",
                         help="fast: sensor twins reading the board directly; or the real driver over "
                              "simulated hardware: shift (74HC165, presence), matrix (presence), hall (polarity)")
@@ -98,14 +102,21 @@ def read_script(args, err):
     return events, bool(errors)
 
 
+def settings(args, time_spec):
+    return Settings(args.size, args.rules, args.komi, args.handicap, time_spec)
+
+
 def run_headless(args, out=sys.stdout, err=sys.stderr) -> int:
     script = read_script(args, err)
     if script is None:
         return 1
     events, errors = script
-    sim = Simulation(args.size, args.rules, komi=args.komi, handicap=args.handicap,
-                     polarity=args.sensors == "polarity", mode=MODE_NAMES.index(args.mode),
-                     clock=args.clock, hardware=args.hardware)
+    sensors = args.sensors if args.hardware == "fast" else args.hardware
+    if args.hardware != "fast" and (args.hardware == "hall") != (args.sensors == "polarity"):
+        raise ValueError(args.hardware + " sensors cannot " + ("tell" if args.sensors == "polarity" else "ignore")
+                         + " colours")
+    time_spec = "absolute 99h" if args.clock and args.time == "none" else args.time  # a clock that never runs out
+    sim = Simulation(settings(args, time_spec), MODE_NAMES.index(args.mode), sensors)
     sim.run(events)
     game = sim.game
     record = sgf.write(game, {"AP": (NAME, VERSION)}).decode("utf-8")
@@ -127,7 +138,7 @@ def run_live(args, out=sys.stdout, err=sys.stderr) -> int:
     args.games.mkdir(parents=True, exist_ok=True)
     line = PtyLink()
     try:
-        live = LiveBoard(args.size, args.rules, args.komi, args.handicap, args.mode, args.time,
+        live = LiveBoard(settings(args, args.time), args.mode,
                          sensors=args.hardware if args.hardware != "fast" else args.sensors,
                          transport=line, board_id=BOARD_ID, boot=int(time.time()), state=args.state)
     except ValueError as error:  # a bad time spec, a handicap the rules do not have...
@@ -152,8 +163,8 @@ def run_live(args, out=sys.stdout, err=sys.stderr) -> int:
         threads.append(threading.Thread(target=play_script, args=(live, events, args.speed, stop), daemon=True))
 
     def extra_state():
-        link = live.board.link  # the logger names a game's file after the board, its boot and the game id
-        record = args.games / ("%s-%d-g%d.sgf" % (BOARD_ID, link.boot, link.gid))
+        app = live.app  # the logger names a game's file after the board, its boot and the game id
+        record = args.games / ("%s-%d-g%d.sgf" % (BOARD_ID, app.link.boot, app.follower.gid))
         running = logger is not None and logger.poll() is None
         return {"sgf": str(record) if record.exists() else "", "logger": "running" if running else "stopped"}
 

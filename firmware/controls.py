@@ -1,0 +1,64 @@
+"""The board's buttons as intents: what a press, a release or a chord means.
+
+Four buttons, debounced by drivers/buttons.py (order: Black's clock button,
+White's, PAUSE, MENU). ``Controls.poll(now_ms)`` returns a mask of intents:
+
+- ``BLACK`` / ``WHITE``: a clock button pressed (the driver's ``at[i]`` is
+  when the press began: the time the clock is given);
+- ``PAUSE``: PAUSE pressed, unless MENU is down already (a chord beginning);
+- ``MENU``: MENU let go, unless PAUSE joined it while it was down: holding
+  the chord must not also take a move back or finish a count;
+- ``CHORD``: PAUSE and MENU held together for ``chord_ms`` (3 s), once per
+  hold: the sensor check (diagnostics) on or off.
+
+What an intent does is the application's business (firmware/app.py).
+Nothing here allocates after construction.
+"""
+
+from .drivers.buttons import B_MENU, B_PAUSE
+from .micro import const, ticks_diff
+
+BLACK = const(1)  # bits 0 and 1: the clock buttons' own bits in the driver's masks
+WHITE = const(2)
+PAUSE = const(4)
+MENU = const(8)
+CHORD = const(16)
+
+_CHORD_KEYS = const(0b1100)  # PAUSE and MENU
+CHORD_MS = const(3000)
+
+
+class Controls:
+    """Intents from one set of buttons; see the module doc."""
+
+    def __init__(self, buttons, chord_ms=CHORD_MS):
+        self.buttons = buttons
+        self.chord_ms = chord_ms
+        self._chord_done = False  # this PAUSE+MENU hold has given its CHORD
+        self._menu_down = False
+        self._menu_chord = False  # PAUSE was down during this MENU hold
+
+    def poll(self, now_ms):
+        """Sample the buttons; the intents of this moment (a mask, 0 for none)."""
+        buttons = self.buttons
+        pressed = buttons.poll(now_ms)
+        intents = pressed & (BLACK | WHITE)
+        menu = buttons.is_down(B_MENU)
+        if pressed & (1 << B_PAUSE) and not menu:
+            intents |= PAUSE
+        if buttons.bits & _CHORD_KEYS == _CHORD_KEYS:
+            at = buttons.at
+            since = at[B_MENU] if ticks_diff(at[B_MENU], at[B_PAUSE]) > 0 else at[B_PAUSE]
+            if not self._chord_done and ticks_diff(now_ms, since) >= self.chord_ms:
+                self._chord_done = True
+                intents |= CHORD
+        else:
+            self._chord_done = False
+        if menu and buttons.is_down(B_PAUSE):
+            self._menu_chord = True
+        if self._menu_down and not menu:
+            if not self._menu_chord:
+                intents |= MENU
+            self._menu_chord = False
+        self._menu_down = menu
+        return intents

@@ -1,0 +1,176 @@
+"""The game as told: one follower of the game's history, heard by the link and the journal alike.
+
+The referee plays the game's moves, the host's commands end or replace it, a
+recovery replays it; two parts must learn each change exactly once and in
+order: the link tells the host (firmware/host/link.py), the recorder writes
+the journal (firmware/journal/recorder.py). ``Follower.follow()`` compares
+the game with what it has told so far and tells its listeners what changed:
+
+    started()       a new game is followed (``game``, ``settings``, ``gid``, ``clock``,
+                    ``mode``); the moves already in its history follow as moved()
+    placed()        the handicap stones are on the board (``game.setup_stones``)
+    undone(keep)    the history went back to its first ``keep`` positions
+    moved(k)        move k: ``record[k]`` (its history record), ``tleft[k]`` (the
+                    mover's ms left when it was told, -1 without a clock) and
+                    ``periods[k]`` (its byo-yomi periods)
+    warned(colour)  ``warnings[colour]`` is that player's count of warnings now
+    ended()         the game has a result (``result``)
+    mode_changed()  ``mode`` (firmware/modes.py) was set
+
+Listeners subclass ``Listener`` (every method does nothing) and only read
+what the follower holds; the follower only reads the game. The app runs
+``follow()`` once per host stage and after a host command. Nothing is
+allocated unless a game outgrows the arrays.
+"""
+
+from array import array
+
+from .modes import CASUAL
+from .rules.history import move_colour
+
+
+class Listener:
+    """What a follower tells; see the module doc."""
+
+    def started(self):
+        pass
+
+    def placed(self):
+        pass
+
+    def undone(self, keep):
+        pass
+
+    def moved(self, k):
+        pass
+
+    def warned(self, colour):
+        pass
+
+    def ended(self):
+        pass
+
+    def mode_changed(self):
+        pass
+
+
+class Follower:
+    """See the module doc."""
+
+    def __init__(self):
+        self.listeners = []
+        self.game = None
+        self.settings = None
+        self.clock = None
+        self.gid = 0  # the game's number since the board's first (a power cut keeps it)
+        self.mode = CASUAL
+        self.known = 1  # history positions told
+        self.record = array("H")
+        self.tleft = array("i")
+        self.periods = bytearray()
+        self.placed = False
+        self.warnings = bytearray(3)
+        self.result = None
+        self._preset = 0  # moves whose clock figures came with the game (a recovery)
+
+    def listen(self, listener):
+        self.listeners.append(listener)
+
+    def attach(self, game, settings, gid, clock=None, mode=CASUAL, recovered=None):
+        """Follow a new game numbered ``gid``. ``recovered``: the journal's record of
+        the moves already played (firmware/journal/recovery.py: ``known``,
+        ``tleft``, ``periods``), so their clock figures are told as they were."""
+        self.game = game
+        self.settings = settings
+        self.gid = gid
+        self.clock = clock
+        self.mode = mode
+        self.known = 1
+        self.placed = False
+        self.warnings[1] = self.warnings[2] = 0
+        self.result = None
+        if len(self.record) < len(game.hist.moves):
+            self._grow(len(game.hist.moves))
+        self._preset = 0
+        if recovered is not None:
+            self._preset = recovered.known
+            for k in range(1, recovered.known):
+                self.tleft[k] = recovered.tleft[k]
+                self.periods[k] = recovered.periods[k]
+                self.record[k] = game.hist.moves[k]
+        for listener in self.listeners:
+            listener.started()
+        self.follow()
+        self._preset = 0
+
+    def set_mode(self, mode):
+        self.mode = mode
+        for listener in self.listeners:
+            listener.mode_changed()
+
+    def follow(self):
+        """Tell the listeners what changed in the game since the last call."""
+        game = self.game
+        if game is None:
+            return
+        listeners = self.listeners
+        if not self.placed and game.handicap:
+            self.placed = True
+            for listener in listeners:
+                listener.placed()
+        hist = game.hist
+        length = hist.length
+        moves = hist.moves
+        record = self.record
+        known = self.known
+        if known > length or (known > 1 and moves[known - 1] != record[known - 1]):
+            keep = length if length < known else known  # moves taken back (and maybe others played)
+            while keep > 1 and moves[keep - 1] != record[keep - 1]:
+                keep -= 1
+            self.known = keep
+            for listener in listeners:
+                listener.undone(keep)
+        if length > len(record):
+            self._grow(len(moves))
+            record = self.record
+        while self.known < length:
+            k = self.known
+            if k >= self._preset or record[k] != moves[k]:
+                record[k] = moves[k]
+                self._figures(k)
+            self.known = k + 1
+            for listener in listeners:
+                listener.moved(k)
+        warnings = game.warnings
+        for colour in (1, 2):
+            if warnings[colour] != self.warnings[colour]:
+                self.warnings[colour] = warnings[colour]
+                for listener in listeners:
+                    listener.warned(colour)
+        if game.result is not self.result:
+            self.result = game.result
+            if game.result is not None:
+                for listener in listeners:
+                    listener.ended()
+
+    def _figures(self, k):
+        # The mover's clock as last snapshot (the clock is snapshot every tick).
+        clock = self.clock
+        if clock is None:
+            self.tleft[k] = -1
+            self.periods[k] = 0
+            return
+        side = clock.snap.sides[move_colour(self.record[k])]
+        self.tleft[k] = side.main_ms + side.period_ms
+        self.periods[k] = side.periods
+
+    def _grow(self, capacity):
+        # Rare, like the history's own growth: a game longer than the arrays.
+        record = array("H", bytes(2 * capacity))
+        tleft = array("i", bytes(4 * capacity))
+        periods = bytearray(capacity)
+        for k in range(len(self.record)):
+            record[k] = self.record[k]
+            tleft[k] = self.tleft[k]
+            periods[k] = self.periods[k]
+        self.record, self.tleft, self.periods = record, tleft, periods

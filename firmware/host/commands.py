@@ -1,0 +1,77 @@
+"""What the board does with a host's commands (docs/protocol.md): the app's side of ``new``,
+``mode``, ``show``, ``end``, ``time`` and ``diag``.
+
+``HostCommands(app).command(name, args, now_ms)`` returns None when done, or
+an ``(error_code, detail)`` pair naming the problem; the game stays as it was
+on an error. The app runs it for the link and for the simulator's page alike
+(firmware/app.py ``App.command``), then journals what changed before the
+link replies.
+"""
+
+from ..leds.marks import HINT
+from ..modes import NAMES as MODE_NAMES
+from ..rules.coords import parse_vertex
+from ..rules.game import OVER, PLAYING
+from ..rules.result import parse_sgf
+from ..settings import from_fields
+from .protocol import E_MALFORMED, E_STATE, E_UNKNOWN, fields_dict
+
+
+class HostCommands:
+    """Host commands acting on one app; see the module doc."""
+
+    def __init__(self, app):
+        self.app = app
+
+    def command(self, name, args, now_ms):
+        app = self.app
+        game = app.game
+        if name == "new":
+            if game.phase == PLAYING and game.move_number:
+                return E_STATE, "a game is in progress: end it first"
+            try:
+                app.new_game(from_fields(fields_dict(args)))
+            except ValueError as error:
+                return E_MALFORMED, "new: " + str(error)[:60]
+            return None
+        if name == "mode":
+            app.set_mode(MODE_NAMES.index(args[0]))
+            return None
+        if name == "show":
+            return self._show(args)
+        if name == "end":
+            if game.phase == OVER:
+                return E_STATE, "no game in progress"
+            result = parse_sgf(args[0] if args else "Void", "host")
+            if result is None:
+                return E_MALFORMED, "end: bad result " + (args[0][:12] if args else "")
+            game.end(result)
+            app.referee.refresh(now_ms)
+            return None
+        if name == "time":
+            clock = app.clock
+            if clock is None:
+                return E_STATE, "time: this game has no clock"
+            snap = clock.snapshot(now_ms)
+            for colour, side, ms in ((1, snap.black, int(args[0])), (2, snap.white, int(args[1]))):
+                clock.adjust(colour, ms - side.main_ms, now_ms)
+            return None
+        if name == "diag":
+            if not app.diagnose(args[0] == "on", now_ms):
+                return E_STATE, "a game is in progress: end it first"
+            return None
+        return E_UNKNOWN, name
+
+    def _show(self, args):
+        # Hint marks on the LEDs at the given vertices ("clear": none).
+        app = self.app
+        marks = app.marks
+        marks.clear(HINT)
+        if args[0] != "clear":
+            for text in args[1:]:
+                try:
+                    pt = parse_vertex(app.game.size, text)
+                except ValueError:
+                    return E_MALFORMED, "show: bad vertex " + text[:8]
+                marks.set(app.referee.region.phys_of[pt], HINT)
+        return None

@@ -1,0 +1,114 @@
+"""Power-up: the journal read back into the game it records, handed to the app as a value.
+
+``recover(journal)`` replays the records (records.py) through the rules core
+(``Game.play``, ``undo``, ``warn``...: a journal can never make the game
+hold what the rules refuse), stopping at the first record that is damaged or
+that the rules refuse, and returns a ``Recovered``, or None for a journal
+with no game. It changes nothing else: the app builds its parts from it
+(firmware/app.py), the timekeeper restores the clock paused until the
+stones match (firmware/timekeeper.py).
+"""
+
+from ..clock.engine import SAVED
+from ..rules.game import COUNTING, OVER
+from ..rules.history import LOST_TURN, move_colour, move_point
+from ..rules.result import Result
+from .records import K_CLOCK, K_END, K_MODE, K_MOVE, K_NEW, K_SEQ, K_SETUP, K_TICK, K_UNDO, K_WARN, REASONS, parse_new
+from .store import i32, u16
+
+
+class Recovered:
+    """What the journal held: the game's ``settings``, ``mode`` and number ``gid``;
+    ``game``, replayed; ``clock_state`` (Clock.save's ints, or None); each move's
+    clock figures as recorded, ``tleft[k]`` and ``periods[k]`` for k < ``known``;
+    the link's ``seq_mark`` (numbers reserved) and the ``boot`` id. ``in_progress``:
+    the game has no result (a finished game is not resumed: the next one starts)."""
+
+    def __init__(self, settings, mode, gid):
+        self.settings = settings
+        self.mode = mode
+        self.gid = gid
+        self.game = settings.game()
+        self.clock_state = None  # type: list | None
+        self.tleft = [-1]
+        self.periods = [0]
+        self.seq_mark = 0
+        self.boot = 0
+
+    @property
+    def known(self):
+        return self.game.hist.length
+
+    @property
+    def in_progress(self):
+        return self.game.phase != OVER
+
+
+def recover(journal):
+    """The game the journal holds, or None (see the module doc)."""
+    got = None
+    seq_mark = boot = 0
+    for kind, p in journal.load():
+        try:
+            if kind == K_NEW:
+                got = Recovered(*parse_new(p))
+            elif kind == K_SEQ:
+                seq_mark = i32(p, 0)
+                boot = i32(p, 4)
+            elif got is None:
+                break
+            elif kind == K_CLOCK:
+                got.clock_state = [i32(p, 4 * i) for i in range(SAVED)]
+            elif kind == K_TICK:
+                if got.clock_state is not None:
+                    got.clock_state[2] = i32(p, 0)
+            elif not _replay(got, kind, p):
+                break
+        except (ValueError, IndexError, KeyError):  # IllegalMove is a ValueError
+            break
+    if got is not None:
+        got.seq_mark = seq_mark
+        got.boot = boot
+    return got
+
+
+def _replay(got, kind, p):
+    """One record into the game; False when the rules (or the record's order) refuse it."""
+    game = got.game
+    hist = game.hist
+    if kind == K_SETUP:
+        game.place_handicap([u16(p, i) for i in range(0, len(p), 2)])
+    elif kind == K_MOVE:
+        k = u16(p, 0)
+        record = u16(p, 2)
+        if k != hist.length:
+            return False
+        colour = move_colour(record)
+        if game.phase == COUNTING:
+            game.resume(3 - colour)  # play went on after the passes
+        if record & LOST_TURN:
+            game.lose_turn(colour)
+        else:
+            game.play(colour, move_point(record))
+        if hist.moves[k] != record:
+            game.undo()
+            return False
+        got.tleft.append(i32(p, 4))
+        got.periods.append(p[8])
+    elif kind == K_UNDO:
+        keep = u16(p, 0)
+        if not 1 <= keep <= hist.length:
+            return False
+        while hist.length > keep:
+            game.undo()
+        del got.tleft[keep:]
+        del got.periods[keep:]
+    elif kind == K_WARN:
+        colour = p[0]
+        while game.warnings[colour] < p[1]:
+            game.warn(colour)
+    elif kind == K_END:
+        game.end(Result(None if p[0] == 3 else p[0], REASONS[p[1]], u16(p, 2), p[4:].decode()))
+    elif kind == K_MODE:
+        got.mode = p[0]
+    return True

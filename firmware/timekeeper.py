@@ -1,0 +1,116 @@
+"""The game clock's policy: when it starts, switches, pauses and stops, and the end of a game on time.
+
+The one place that ties the clock to the game:
+
+- it starts with the first press of either clock button (like a table clock:
+  the time of the side to move runs) or with the first stone (its player's
+  time runs; that player then presses as usual);
+- a press ends its player's turn only if the referee takes it (a press with
+  no stone placed is a pass, Korean Art.14-4);
+- PAUSE stops and restarts it during play;
+- ``follow(now_ms)``, run after anything that may have changed the game:
+  however play stopped — two passes, a result agreed, the host's ``end``, a
+  resignation, a flag, a foul, a cycle — the clock pauses for counting
+  (Korean regulations 10-2, Thai 12.2: it does not run while the players
+  count) or stops for good at a result; resumption after counting restarts
+  it; a game recovered after a power cut keeps it paused until the stones
+  on the board match the game again;
+- ``tick(now_ms)``: the buzzer's cue due now, and a flag ends the game.
+"""
+
+from .clock.cues import CUE_NONE, Cues
+from .referee.states import REJECT, SYNC
+from .rules.game import COUNTING, OVER, PLAYING
+from .rules.position import BLACK, WHITE
+
+
+class Timekeeper:
+    """The clock policy of one game (``clock`` None: the game is not timed)."""
+
+    def __init__(self, game, referee, clock):
+        self.game = game
+        self.referee = referee
+        self.clock = clock
+        self.cues = None if clock is None else Cues(clock)
+        self.started = False
+        self.held = False  # a recovered game: paused until the stones match
+        self.counting = False  # paused for counting
+
+    def press(self, colour, at_ms):
+        """``colour``'s clock button, pressed at ``at_ms``. True if the game changed."""
+        clock = self.clock
+        if clock is not None and not self.started:
+            clock.start(at_ms, self.game.to_move)
+            self.started = True
+            return False
+        if not self.referee.press(colour, at_ms):
+            return False
+        if clock is not None:
+            clock.press(colour, at_ms)
+        return True
+
+    def pause_button(self, now_ms):
+        """PAUSE: stop the running clock or restart it (during play only: counting and a
+        recovery's wait own their pauses)."""
+        clock = self.clock
+        if clock is None or not self.started or self.held or self.game.phase != PLAYING:
+            return
+        if clock.paused:
+            clock.resume(now_ms)
+        else:
+            clock.pause(now_ms)
+
+    def follow(self, now_ms, settled):
+        """Bring the clock in line with the game (see the module doc). ``settled``: no
+        reading is waiting to settle on the board."""
+        clock = self.clock
+        if clock is None:
+            return
+        game = self.game
+        if not self.started:
+            if not game.move_number:
+                return
+            clock.start(now_ms, self.referee.awaiting_press or game.to_move)
+            self.started = True
+        phase = game.phase
+        if phase == OVER:
+            clock.stop(now_ms)
+        elif phase == COUNTING:
+            if not self.counting:
+                self.counting = True
+                clock.pause(now_ms)
+        elif self.counting:
+            self.counting = False
+            clock.resume(now_ms)
+        elif self.held and settled and self.referee.state != SYNC and self.referee.state != REJECT:
+            self.held = False
+            clock.resume(now_ms)
+
+    def tick(self, now_ms):
+        """The buzzer's cue due now (CUE_NONE: none); a fallen flag ends the game on time."""
+        clock = self.clock
+        cues = self.cues
+        if clock is None or cues is None or not self.started:
+            return CUE_NONE
+        cue = cues.cue(now_ms)
+        flag = clock.snap.flag
+        if flag is not None and self.game.phase != OVER:
+            self.game.flag(BLACK if flag == "B" else WHITE)
+            self.referee.refresh(now_ms)
+        return cue
+
+    def recovered(self, saved, now_ms):
+        """A game recovered after a power cut: its clock as journalled (``saved``:
+        Clock.save's ints, or None), paused without charging the time the board was
+        off, until the stones match the game again."""
+        clock = self.clock
+        if clock is None or saved is None:
+            return
+        clock.restore(saved, now_ms)
+        if clock.turn and not (clock.paused or clock.stopped or clock.flag is not None):
+            clock.pause(now_ms)
+            self.held = True
+        self.started = clock.turn != 0
+        game = self.game
+        if clock.turn and clock.turn != game.to_move and game.phase == PLAYING:
+            self.referee.awaiting_press = clock.turn  # the mover had not pressed yet

@@ -1,0 +1,105 @@
+"""The device's own loop, ``App.run()``: step(), then sleep until the next stage is due.
+
+It runs on a virtual clock: ``sleep_ms`` moves the clock on and yields, once,
+to whatever drives the coroutine. On CPython that is asyncio's event loop;
+MicroPython's WebAssembly port has no ``asyncio.run``, so there the test
+drives the coroutine by hand, as an event loop does.
+"""
+
+import sys
+
+from harness import board, point
+
+from firmware.rules.position import BLACK
+
+MP = sys.implementation.name == "micropython"
+
+
+class Yield:
+    """An awaitable that yields once to the driver (asyncio takes a bare yield as 'run others')."""
+
+    def __iter__(self):
+        yield
+
+    __await__ = __iter__
+
+
+class VirtualTime:
+    """The loop's clock and sleep; ``at(t, fn)`` runs fn when the virtual clock passes t."""
+
+    def __init__(self, app, until):
+        self.app = app
+        self.now = 0
+        self.until = until
+        self.sleeps = []
+        self.todo = []
+
+    def ticks(self):
+        return self.now
+
+    def at(self, t, fn):
+        self.todo.append((t, fn))
+
+    async def sleep_ms(self, ms):
+        self.sleeps.append(ms)
+        self.now += ms if ms > 0 else 1
+        for t, fn in list(self.todo):
+            if t <= self.now:
+                self.todo.remove((t, fn))
+                fn()
+        if self.now >= self.until:
+            self.app.running = False
+        await Yield()
+
+
+def drive(app, virtual):
+    """Run app.run() with the virtual clock to its end."""
+    loop = app.run(virtual.ticks, virtual.sleep_ms)
+    if MP:
+        try:
+            while True:
+                loop.send(None)
+        except StopIteration:
+            pass
+    else:
+        import asyncio
+
+        asyncio.run(loop)
+
+
+def test_run_is_step_in_a_loop_with_sleeps():
+    hw, app = board(size=9, time_spec="byoyomi 1m 3x10s")
+    virtual = VirtualTime(app, 2000)
+    centre = point(app, 4, 4)
+
+    def stone():
+        hw.stones.set_time(virtual.now)
+        hw.stones.place(centre, BLACK)
+
+    virtual.at(100, stone)
+    drive(app, virtual)
+    assert not app.running and virtual.now >= 2000
+    assert app.game.move_number == 1 and app.timekeeper.started  # scanned, settled, refereed, clock started
+    assert hw.strip.lit() and hw.display.frames > 0  # LEDs composed and sent, clock faces drawn
+    assert max(virtual.sleeps) <= 10 and min(virtual.sleeps) >= 0  # it sleeps until the next stage is due
+    assert 150 <= len(virtual.sleeps) <= 400  # about one round every 10 ms over 2 s
+
+
+def test_a_failing_stage_is_reported_and_the_others_go_on():
+    hw, app = board(size=9, time_spec="absolute 10m")
+
+    class BrokenDisplay:
+        def update(self, clock):
+            raise OSError(5)  # EIO: an I2C display that fell off
+
+    hw.display = BrokenDisplay()
+    virtual = VirtualTime(app, 1500)
+
+    def stone():
+        hw.stones.set_time(virtual.now)
+        hw.stones.place(point(app, 2, 2), BLACK)
+
+    virtual.at(100, stone)
+    drive(app, virtual)
+    assert app.errors >= 10 and isinstance(app.last_error, OSError)  # every display round failed, reported
+    assert app.game.move_number == 1 and hw.strip.lit()  # scanning, the referee and the LEDs went on
