@@ -21,7 +21,12 @@ for (const mod of modules) {
   for (let i = 0; i < steps; i++) {
     mp.output.length = 0;
     if (process.env.BENCH_TRACE) console.error(`step ${i}`);
-    mp.runPython(`exec(${mod}.STEPS[${i}])`);
+    try {
+      mp.runPython(`exec(${mod}.STEPS[${i}])`);
+    } catch (e) {
+      console.log(`FAIL ${mod} step ${i}: ${e.message ?? e}`);  // the Python traceback
+      process.exit(1);
+    }
     for (const line of mp.output) console.log(line);
   }
 }

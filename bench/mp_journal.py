@@ -2,8 +2,9 @@
 and the bytes one game writes to flash (docs/journal.md's wear estimate uses them).
 
 A 300-move game (a bundled record, passes added where it leaves one out) is
-played straight into a journalled Board's Game with a byo-yomi clock: a
-stone, then the clock press, every move. bench/mp_bench.mjs runs each
+played straight into a journalled App's Game with a byo-yomi clock: a
+stone, then the clock press, every move; ``sync_host`` (the follower and the
+recorder, no link here) journals it, as the app's host stage does. bench/mp_bench.mjs runs each
 ``STEPS`` snippet in its own runPython call (inside one, the WebAssembly
 port's GC frees nothing: a gc.mem_alloc() delta is what was allocated).
 """
@@ -13,11 +14,11 @@ import time
 
 from mp_referee import _longest_record
 
-from firmware.app import Board
+from firmware.app import App
 from firmware.rules.coords import PASS
 from firmware.rules.game import COUNTING, IllegalMove
-from twins.sensors import SimPresence
-from twins.stones import Stones
+from firmware.settings import Settings
+from twins.hardware import simulated
 from twins.storage import SimStorage
 
 MOVES = 300
@@ -35,25 +36,18 @@ class CountingStorage(SimStorage):
         self.flushes += 1
 
 
-class Hw:
-    def __init__(self, journal):
-        self.board = Stones()
-        self.sensor = SimPresence(self.board)
-        self.journal = journal
-
-
 def _moves():
     return _longest_record().moves  # 349 moves, no handicap
 
 
-def _play(board, moves, think_ms, measure):
+def _play(app, moves, think_ms, measure):
     """Play up to MOVES moves; returns (bytes allocated by the journal, appends, us)."""
-    game = board.game
-    clock = board.clock
-    recorder = board.recorder
+    game = app.game
+    clock = app.clock
+    journal = app.journal
     t = 0
     clock.start(t, 1)
-    recorder.observe(t)
+    app.sync_host(t)
     total = appends = us = 0
     i = 0
     while game.move_number < MOVES and i < len(moves):
@@ -67,35 +61,34 @@ def _play(board, moves, think_ms, measure):
             game.play(colour, pt)
         except IllegalMove:
             continue
-        if think_ms:  # the player thinks (the board steps), places the stone, presses a second later
+        if think_ms:  # the player thinks (the app steps), places the stone, presses a second later
             for _ in range(think_ms // 1000):
                 t += 1000
-                recorder.observe(t)
-            recorder.observe(t)
+                app.sync_host(t)
+            app.sync_host(t)
             t += 1000
         clock.press(colour, t)
         if measure:
-            before_records = recorder.journal.seq
+            before_records = journal.seq
             before = gc.mem_alloc()
             t0 = time.ticks_us()
-            recorder.observe(t)
+            app.sync_host(t)
             us += time.ticks_diff(time.ticks_us(), t0)
             total += gc.mem_alloc() - before
-            appends += (recorder.journal.seq - before_records) & 0xFFFF
+            appends += (journal.seq - before_records) & 0xFFFF
         else:
-            recorder.observe(t)
+            app.sync_host(t)
     return total, appends, us
 
 
 def append_alloc():
     storage = CountingStorage(1 << 16)
-    board = Board(Hw(storage), size=19, rules="japanese", time_spec="byoyomi 60m 3x30s")
-    board.recorder.limit = 1 << 30  # no compaction here: appends only
-    total, appends, us = _play(board, _moves(), 0, True)
-    recorder = board.recorder
+    app = App(simulated(storage=storage), Settings(19, "japanese", time_spec="byoyomi 60m 3x30s"))
+    app.recorder.limit = 1 << 30  # no compaction here: appends only
+    total, appends, us = _play(app, _moves(), 0, True)
     before = gc.mem_alloc()
     for t in range(1000):
-        recorder.observe(t)  # nothing changed
+        app.sync_host(t)  # nothing changed
     idle = gc.mem_alloc() - before
     _state["storage"] = storage
     print("REPORT journal: %d appends (a MOVE and a CLOCK record per move): %d bytes allocated after start-up "
@@ -107,11 +100,11 @@ def recover_ms():
     size = len(storage.data(""))
     gc.collect()
     t0 = time.ticks_ms()
-    board = Board(Hw(storage), size=19)
+    app = App(simulated(storage=storage), Settings(19))
     ms = time.ticks_diff(time.ticks_ms(), t0)
-    assert board.game.move_number == MOVES, board.game.move_number
+    assert app.game.move_number == MOVES, app.game.move_number
     t0 = time.ticks_ms()
-    Board(Hw(SimStorage(1 << 12)), size=19)
+    App(simulated(storage=SimStorage(1 << 12)), Settings(19))
     empty = time.ticks_diff(time.ticks_ms(), t0)
     print("REPORT journal: power-up with a %d-move game to recover (%d journal bytes): %d ms "
           "(a power-up with an empty journal: %d ms)" % (MOVES, size, ms, empty))
@@ -120,12 +113,12 @@ def recover_ms():
 def wear(think_ms=20000):
     """One 300-move game at 20 s a move (checkpoints every 10 s), compactions on (16 KiB)."""
     storage = CountingStorage(1 << 15)
-    board = Board(Hw(storage), size=19, time_spec="byoyomi 60m 3x30s")
-    _play(board, _moves(), think_ms, False)
-    board.game.resign(2)
-    board.recorder.observe(MOVES * think_ms + 1000)
+    app = App(simulated(storage=storage), Settings(19, time_spec="byoyomi 60m 3x30s"))
+    _play(app, _moves(), think_ms, False)
+    app.game.resign(2)
+    app.sync_host(MOVES * think_ms + 1000)
     print("REPORT journal: one %d-move game at %d s a move writes %d bytes, %d records, %d flushes, "
-          "compactions included" % (MOVES, think_ms // 1000, storage.written, board.recorder.journal.records,
+          "compactions included" % (MOVES, think_ms // 1000, storage.written, app.journal.records,
                                     storage.flushes))
 
 

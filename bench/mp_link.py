@@ -9,10 +9,10 @@ bench/mp_bench.mjs runs each ``STEPS`` snippet in its own runPython call.
 import gc
 import time
 
+from link_harness import attach, link_on
 from mp_referee import _longest_record
 
 from firmware.host import protocol as pr
-from firmware.host.link import Link
 from firmware.rules.game import Game
 
 
@@ -49,8 +49,8 @@ def parser_rate(lines=2000):
 
 def command_rate(commands=1000):
     sink = _Sink()
-    link = Link(sink, capacity=64)
-    link.attach(Game(19))
+    link = link_on(sink, capacity=64)
+    attach(link, Game(19))
     link.poll(0)
     queue = bytearray()
 
@@ -75,9 +75,9 @@ def command_rate(commands=1000):
 
 def move_alloc(moves=100):
     sink = _Sink()
-    link = Link(sink)
+    link = link_on(sink)
     game = Game(19)
-    link.attach(game)
+    attach(link, game)
     link.poll(0)
     total = 0
     t_us = 0
@@ -85,7 +85,7 @@ def move_alloc(moves=100):
     moves = min(moves, len(record.moves))
     for colour, pt in record.moves[:moves]:
         game.play(colour, pt)
-        link._sync_moves()
+        link.follower.follow()
         before = gc.mem_alloc()
         t0 = time.ticks_us()
         link._write(link.cursor)

@@ -49,6 +49,7 @@ from ..rules.game import IllegalMove
 from ..rules.handicap import fixed_sets
 from ..rules.history import LOST_TURN, SELF_CAPTURE, move_colour, move_point
 from ..rules.rulesets import HANDICAP_FIXED, HANDICAP_NONE, ILLEGAL_LOSS, ILLEGAL_REJECT, ILLEGAL_WARN
+from .comparison import Comparison
 from .paint import Painter
 from .region import NONE, POINTS, Region
 from .states import COUNTING, OVER, PLAY, REJECT, SETUP, SYNC, UNKNOWN, reason_index
@@ -76,8 +77,7 @@ class Referee:
         self.timed = timed
         self.region = region or Region(game.size)
         self.frame = bytearray(POINTS)
-        self.pending = bytearray(POINTS)  # colour of a captured stone still on the board
-        self.npending = 0
+        self.seen = Comparison(self.region)  # the frame against the game
         self.rejected = NONE  # physical point of a refused stone (state REJECT)
         self.reason = ""  # why the board waits (for messages)
         self.awaiting_press = 0  # colour whose move's turn ends with its clock press
@@ -86,10 +86,6 @@ class Referee:
             raise ValueError("no handicap of %d stones under %s rules" % (handicap, game.rules.name))
         fixed = handicap and game.rules.handicap == HANDICAP_FIXED
         self._handicap_sets = fixed_sets(game.size, handicap) if fixed else ()  # empty: free placement
-        self.missing = array("H", bytes(2 * POINTS))  # physical points: stones that should be there
-        self.extra = array("H", bytes(2 * POINTS))  # ... stones that should not
-        self.wrong = array("H", bytes(2 * POINTS))  # ... stones of the wrong colour
-        self.nmissing = self.nextra = self.nwrong = 0
         self.chain_buf = array("H", bytes(2 * game.size * game.size))
         self.painter = Painter(self)
         self.state = SETUP if handicap and not game.handicap else PLAY
@@ -116,7 +112,7 @@ class Referee:
         if self.state == COUNTING or self.state == OVER or self.state == SETUP:
             return False
         if self.awaiting_press == colour:
-            if self.npending > 0 and self.mode == TOURNAMENT and game.rules.warning_loss:
+            if self.seen.npending > 0 and self.mode == TOURNAMENT and game.rules.warning_loss:
                 # Korean Art.18-1-4, Thai 24: pressing before the captures are off.
                 self.events.add(EV_WARNING, colour, PASS, reason_index("captures_left"), now_ms)
                 game.warn(colour, "captures_left")
@@ -174,71 +170,39 @@ class Referee:
                 self.painter.paint()
                 return False
             self.rejected = NONE  # the refused stone is gone
-        if self.nmissing == 0 and self.nwrong == 0 and self.nextra == 1:
-            return self._try_move(self.extra[0], now_ms)
-        if (self.nmissing == 1 and self.nextra == 0 and self.nwrong == 0 and self.mode != TOURNAMENT
-                and self._is_last_move(self.missing[0])):
+        seen = self.seen
+        if seen.nmissing == 0 and seen.nwrong == 0 and seen.nextra == 1:
+            return self._try_move(seen.extra[0], now_ms)
+        if (seen.nmissing == 1 and seen.nextra == 0 and seen.nwrong == 0 and self.mode != TOURNAMENT
+                and self._is_last_move(seen.missing[0])):
             return self._takeback(now_ms)
         self._set_state()
         self.painter.paint()
         return False
 
     def _compare(self):
-        """Fill the missing / extra / wrong-colour lists; forget captured
-        stones that have been lifted."""
-        frame = self.frame
-        pending = self.pending
-        cells = self.game.pos.cells
-        game_of = self.region.game_of
-        dead = self._dead_marks()
-        nm = ne = nw = 0
-        for p in range(POINTS):
-            g = game_of[p]
-            f = frame[p]
-            if g == NONE:
-                continue
-            if pending[p]:
-                if f == 0:
-                    pending[p] = 0
-                    self.npending -= 1
-                continue
-            v = cells[g]
-            if dead is not None and dead[g]:
-                v = 0  # dead stones belong off the board while counting
-            if v and not f:
-                self.missing[nm] = p
-                nm += 1
-            elif f and not v:
-                self.extra[ne] = p
-                ne += 1
-            elif v and f != v and f != UNKNOWN:
-                self.wrong[nw] = p
-                nw += 1
-        self.nmissing = nm
-        self.nextra = ne
-        self.nwrong = nw
-
-    def _dead_marks(self):
         game = self.game
-        return game.counter().dead if game.phase == GAME_COUNTING else None
+        dead = game.counter().dead if game.phase == GAME_COUNTING else None
+        self.seen.compare(self.frame, game.pos.cells, dead)
 
     def _set_state(self):
         game = self.game
+        seen = self.seen
         if game.phase == GAME_OVER:
             self.state = OVER
         elif game.phase == GAME_COUNTING:
             self.state = COUNTING
         elif self.rejected != NONE:
             self.state = REJECT
-        elif self.nmissing or self.nextra or self.nwrong:
+        elif not seen.matches():
             self.state = SYNC
-            if self.nextra >= 2 and not self.nmissing:
+            if seen.nextra >= 2 and not seen.nmissing:
                 self.reason = "two_stones"
-            elif self.nmissing and self.nextra:
+            elif seen.nmissing and seen.nextra:
                 self.reason = "moved"
-            elif self.nmissing:
+            elif seen.nmissing:
                 self.reason = "put_back"
-            elif self.nwrong:
+            elif seen.nwrong:
                 self.reason = "wrong_colour"
             else:
                 self.reason = "lift"
@@ -271,9 +235,8 @@ class Referee:
         captured = colour if record & SELF_CAPTURE else 3 - colour
         for i in range(n):
             q = phys_of[removed[i]]
-            if self.frame[q] and not self.pending[q]:
-                self.pending[q] = captured  # still on the board: to be lifted
-                self.npending += 1
+            if self.frame[q]:
+                self.seen.capture(q, captured)  # still on the board: to be lifted
         self.events.add(EV_MOVE, colour, g, n, now_ms)
         if self.timed:
             self.awaiting_press = colour
@@ -329,13 +292,7 @@ class Referee:
         record = game.hist.moves[game.hist.length - 1]
         game.undo()
         self.events.add(EV_UNDO, move_colour(record), move_point(record), 0, now_ms)
-        pending = self.pending
-        cells = game.pos.cells
-        game_of = self.region.game_of
-        for p in range(POINTS):
-            if pending[p] and cells[game_of[p]]:
-                pending[p] = 0  # captured by the taken-back move: in the game again
-                self.npending -= 1
+        self.seen.restore(game.pos.cells)  # what the move captured is in the game again
         self.awaiting_press = 0
         self._after_game_change(now_ms)
         return True
@@ -360,9 +317,10 @@ class Referee:
         """Accept the handicap when the stones on the board are a valid
         arrangement (fixed: any customary one; free: any N points)."""
         game = self.game
-        stones = self.nextra
-        if stones == self.handicap and self.nmissing == 0:
-            points = [self.region.game_of[self.extra[i]] for i in range(stones)]
+        seen = self.seen
+        stones = seen.nextra
+        if stones == self.handicap and seen.nmissing == 0:
+            points = [self.region.game_of[seen.extra[i]] for i in range(stones)]
             if not self._handicap_sets or sorted(points) in self._handicap_sets:
                 game.place_handicap(points)
                 self.events.add(EV_HANDICAP, 1, PASS, stones, now_ms)
@@ -379,24 +337,25 @@ class Referee:
         """Lifted stones are dead (their whole chain); a stone put back is
         alive again; a new stone on an empty point resumes play."""
         game = self.game
+        seen = self.seen
         changed = False
         counter = game.counter()
-        if self.nmissing:
-            for i in range(self.nmissing):
-                g = self.region.game_of[self.missing[i]]
+        if seen.nmissing:
+            for i in range(seen.nmissing):
+                g = self.region.game_of[seen.missing[i]]
                 if game.pos.cells[g] and not counter.dead[g]:
                     game.mark_dead(g)
                     self.events.add(EV_DEAD, game.pos.cells[g], g, 1, now_ms)
                     changed = True
-        if self.nextra:
-            for i in range(self.nextra):
-                p = self.extra[i]
+        if seen.nextra:
+            for i in range(seen.nextra):
+                p = seen.extra[i]
                 g = self.region.game_of[p]
                 if game.pos.cells[g] and counter.dead[g] and self._chain_all_back(g):
                     game.mark_dead(g, False)
                     self.events.add(EV_DEAD, game.pos.cells[g], g, 0, now_ms)
                     changed = True
-                elif not game.pos.cells[g] and self.nextra == 1 and self.nmissing == 0:
+                elif not game.pos.cells[g] and seen.nextra == 1 and seen.nmissing == 0:
                     game.resume()
                     self.events.add(EV_RESUME_PLAY, game.to_move, PASS, 0, now_ms)
                     self.state = PLAY

@@ -19,6 +19,6 @@ def message(referee):
         return "not accepted (" + referee.reason.replace("_", " ") + "): lift the stone"
     if state == SYNC:
         return _SYNC.get(referee.reason, referee.reason)
-    if referee.npending:
+    if referee.seen.npending:
         return "remove the captured stones"
     return ("black", "white")[referee.game.to_move - 1] + " to play"

@@ -30,22 +30,23 @@ class Painter:
         ref = self.referee
         m = ref.marks
         m.clear(_REFEREE_KINDS)
+        seen = ref.seen
         game = ref.game
         cells = game.pos.cells
         game_of = ref.region.game_of
         phys_of = ref.region.phys_of
-        for i in range(ref.nmissing):
-            p = ref.missing[i]
+        for i in range(seen.nmissing):
+            p = seen.missing[i]
             m.set(p, mk.PUT_BACK, cells[game_of[p]])
-        for i in range(ref.nextra):
-            p = ref.extra[i]
-            kind = mk.ERROR if p == ref.rejected or ref.nextra > 1 else mk.LIFT
+        for i in range(seen.nextra):
+            p = seen.extra[i]
+            kind = mk.ERROR if p == ref.rejected or seen.nextra > 1 else mk.LIFT
             m.set(p, kind, ref.frame[p] if ref.frame[p] != UNKNOWN else 0)
-        for i in range(ref.nwrong):
-            p = ref.wrong[i]
+        for i in range(seen.nwrong):
+            p = seen.wrong[i]
             m.set(p, mk.WRONG_COLOUR, cells[game_of[p]])
-        if ref.npending:
-            pending = ref.pending
+        if seen.npending:
+            pending = seen.pending
             for p in range(POINTS):
                 if pending[p]:
                     m.set(p, mk.LIFT, pending[p])

@@ -16,33 +16,22 @@ leave the game exactly as it was.
 from array import array
 
 from . import op as op_rules
-from .const import const
 from .coords import PASS
+from .ending import COUNTING, OVER, PLAYING, Ending  # noqa: F401  (the phases, also game.COUNTING...)
 from .handicap import fixed_points
 from .history import LOST_TURN, SELF_CAPTURE, History, encode, is_pass, move_colour, move_point
 from .position import BLACK, EDGE, EMPTY, WHITE, Position
-from .result import CYCLE, DRAW, FOUL, RESIGN, SCORE, TIME, Result
+from .result import FOUL, Result
 from .rulesets import (
-    CYCLE_AGREE,
-    CYCLE_DRAW,
     CYCLE_NONE,
     HANDICAP_NONE,
-    ILLEGAL_LOSS,
-    ILLEGAL_WARN,
     KO_POSITIONAL,
     KO_SITUATIONAL,
-    SCORE_OP,
     SUICIDE_MULTI,
     SUICIDE_NONE,
     RuleSet,
     by_name,
 )
-from .scoring import Counter
-
-# Phases of a game.
-PLAYING = const(0)
-COUNTING = const(1)  # play stopped by passes; dead stones are being agreed
-OVER = const(2)  # a result is known
 
 # Reasons carried by IllegalMove.
 OCCUPIED = "occupied"
@@ -69,7 +58,7 @@ class IllegalMove(ValueError):
         self.point = point
 
 
-class Game:
+class Game(Ending):
     """A game: a position, whose turn it is, the history and the rule set.
 
     Read-only attributes for callers: ``size``, ``rules`` (RuleSet), ``komi``,
@@ -269,111 +258,6 @@ class Game:
         self.undo()
         return True
 
-    # -- counting ----------------------------------------------------------
-
-    @property
-    def komi(self):
-        """Komi in points (a float when it has a half); counting uses ``komi2``."""
-        return self.komi2 // 2 if self.komi2 % 2 == 0 else self.komi2 / 2
-
-    @komi.setter
-    def komi(self, value):
-        komi2 = round(value * 2)
-        if komi2 != value * 2:
-            raise ValueError("komi must be a whole or half number, not " + str(value))
-        self.komi2 = int(komi2)
-
-    def counter(self):
-        """The game's Counter (dead-stone marks, count map), made on first use."""
-        if self._counter is None:
-            self._counter = Counter(self)
-        return self._counter
-
-    def mark_dead(self, pt, dead=True):
-        """While counting, mark (or unmark) the whole chain at pt as dead.
-        Returns the number of stones marked. Raises ValueError outside the
-        counting phase."""
-        if self.phase != COUNTING:
-            raise ValueError("dead stones are marked after play has stopped")
-        return self.counter().set_dead(pt, dead)
-
-    def count(self):
-        """Count the position under the rule set (dead stones as marked);
-        returns the Score. Does not end the game: see ``finish``."""
-        return self.counter().count()
-
-    def unfilled_dame(self, out):
-        """Dame the players must still fill before counting (Korean Art.7-2,
-        Thai 9.2), written into ``out``; returns how many."""
-        counter = self.counter()
-        counter.count()
-        return counter.unfilled_dame(out)
-
-    def finish(self):
-        """End a game whose play stopped by passes: count it and set the
-        result. Returns the Result."""
-        if self.phase != COUNTING:
-            raise ValueError("play has not stopped")
-        self.end(self.result_of(self.count()))
-        return self.result
-
-    def result_of(self, score):
-        """The Result a Score gives under this rule set."""
-        if self.rules.scoring == SCORE_OP:
-            return op_rules.result(score)
-        margin2 = score.margin2()
-        if margin2 > 0:
-            return Result(BLACK, SCORE, margin2)
-        if margin2 < 0:
-            return Result(WHITE, SCORE, -margin2)
-        return Result(DRAW, SCORE, 0, "jigo")
-
-    def penalty_points(self, colour):
-        """Points the opponent gets for ``colour``'s warnings."""
-        table = self.rules.warning_points
-        return table[min(self.warnings[colour], len(table) - 1)]
-
-    def warn(self, colour, detail=""):
-        """Give ``colour`` a warning (Korean Art.18, Thai 39). The rule set
-        decides what it costs: points at the count, or the game."""
-        self.warnings[colour] += 1
-        loss = self.rules.warning_loss
-        if loss and self.warnings[colour] >= loss and self.phase != OVER:
-            self.foul(colour, detail or "warnings")
-
-    def apply_illegal(self, colour, reason):
-        """Apply the rule set's tournament penalty for an illegal placement by
-        ``colour`` (the move itself was refused by ``play``). Returns what
-        was done: ILLEGAL_LOSS (the game ends W+F / B+F), ILLEGAL_WARN
-        (Thai: a warning and the turn is lost) or ILLEGAL_REJECT (nothing).
-        """
-        penalty = self.rules.illegal
-        if penalty == ILLEGAL_LOSS or self.op is not None:
-            self.foul(colour, reason)
-            return ILLEGAL_LOSS
-        if penalty == ILLEGAL_WARN:
-            if colour == self.to_move and self.phase == PLAYING:
-                self.lose_turn(colour)
-            self.warn(colour, reason)
-        return penalty
-
-    def resign(self, colour):
-        """``colour`` resigns: the opponent wins."""
-        self.end(Result(3 - colour, RESIGN))
-
-    def flag(self, colour):
-        """``colour`` lost on time."""
-        self.end(Result(3 - colour, TIME))
-
-    def foul(self, colour, detail=""):
-        """``colour`` loses by a foul (an illegal move under tournament rules)."""
-        self.end(Result(3 - colour, FOUL, 0, detail))
-
-    def end(self, result):
-        """Stop the game with this Result."""
-        self.result = result
-        self.phase = OVER
-
     # -- taking back -------------------------------------------------------
 
     def undo(self):
@@ -453,19 +337,6 @@ class Game:
                         return True
             slot = hist.next_match(h, slot + 1)
         return False
-
-    def _check_cycle(self):
-        # Simple-ko rule sets: the same position with the same player to move
-        # for the third time since the last pass.
-        if not self._repeats_earlier(True, self.last_pass, 2):
-            return
-        cycle = self.rules.cycle
-        if cycle == CYCLE_DRAW:
-            self.end(Result(DRAW, CYCLE, 0, "repetition"))
-        elif cycle == CYCLE_AGREE:
-            self.cycle = True
-        else:
-            self.end(Result(None, CYCLE, 0, "repetition"))
 
     # -- helpers -----------------------------------------------------------
 

@@ -319,4 +319,4 @@ def test_takeback_keeps_earlier_captures_to_lift():
     assert t.moves().endswith("BE4") and t.marked(mk.LIFT) == ["D4", "J1"]
     t.lift("J1")
     # D4 is still a capture waiting to be lifted, not a stray stone: play goes on
-    assert t.ref.state == PLAY and t.marked(mk.LIFT) == ["D4"] and t.ref.npending == 1
+    assert t.ref.state == PLAY and t.marked(mk.LIFT) == ["D4"] and t.ref.seen.npending == 1

@@ -54,7 +54,7 @@ def test_recorded_move_for_move(record):
         got = recorded(sim.game)
         assert got == expected, ("polarity" if polarity else "presence", next(
             (i for i, (a, b) in enumerate(zip(got, expected, strict=False)) if a != b), len(got)))
-        assert sim.referee.nmissing == sim.referee.nextra == 0
+        assert sim.referee.seen.nmissing == sim.referee.seen.nextra == 0
         assert sum(" hover " in line for line in lines) > len(expected) // 2  # the hands really slid
 
 

@@ -67,4 +67,4 @@ def test_random_hands(rules, mode, polarity, clock, actions):
     frame[:] = expected_frame(ref)
     ref.update(frame, now + 1000)
     assert ref.state in (PLAY, COUNTING_STATE, OVER_STATE)
-    assert ref.nmissing == ref.nextra == ref.nwrong == 0
+    assert ref.seen.nmissing == ref.seen.nextra == ref.seen.nwrong == 0

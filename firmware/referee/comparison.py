@@ -1,0 +1,83 @@
+"""The physical board against the game: which stones are missing, extra or of the wrong colour.
+
+``Comparison.compare(frame, cells, dead)`` goes over the region's physical
+points once and fills, in preallocated arrays, the physical points where a
+stone of the game is missing (``missing[:nmissing]``), where a stone lies
+that the game does not have (``extra[:nextra]``) and where a stone shows
+the wrong colour (``wrong[:nwrong]``, polarity sensors only). Captured
+stones the players have not lifted yet are ``pending`` (their colour, per
+physical point; ``npending`` of them): they are expected on the board until
+lifted, in any order. Allocation-free.
+"""
+
+from array import array
+
+from .region import NONE, POINTS
+from .states import UNKNOWN
+
+
+class Comparison:
+    """See the module doc; ``region``: where the game lies on the physical board."""
+
+    def __init__(self, region):
+        self.region = region
+        self.missing = array("H", bytes(2 * POINTS))
+        self.extra = array("H", bytes(2 * POINTS))
+        self.wrong = array("H", bytes(2 * POINTS))
+        self.nmissing = self.nextra = self.nwrong = 0
+        self.pending = bytearray(POINTS)
+        self.npending = 0
+
+    def capture(self, p, colour):
+        """A stone the game captured still lies at physical point p: expect it to be lifted."""
+        if not self.pending[p]:
+            self.pending[p] = colour
+            self.npending += 1
+
+    def restore(self, cells):
+        """Moves were taken back: captured stones the game has again are no longer to lift."""
+        pending = self.pending
+        game_of = self.region.game_of
+        for p in range(POINTS):
+            if pending[p] and cells[game_of[p]]:
+                pending[p] = 0
+                self.npending -= 1
+
+    def compare(self, frame, cells, dead):
+        """Fill the lists from a settled ``frame`` and the game's ``cells``; ``dead``: the
+        dead-stone marks while counting (dead stones belong off the board), or None."""
+        pending = self.pending
+        game_of = self.region.game_of
+        missing = self.missing
+        extra = self.extra
+        wrong = self.wrong
+        nm = ne = nw = 0
+        for p in range(POINTS):
+            g = game_of[p]
+            if g == NONE:
+                continue
+            f = frame[p]
+            if pending[p]:
+                if f == 0:
+                    pending[p] = 0  # lifted
+                    self.npending -= 1
+                continue
+            v = cells[g]
+            if dead is not None and dead[g]:
+                v = 0
+            if v and not f:
+                missing[nm] = p
+                nm += 1
+            elif f and not v:
+                extra[ne] = p
+                ne += 1
+            elif v and f != v and f != UNKNOWN:
+                wrong[nw] = p
+                nw += 1
+        self.nmissing = nm
+        self.nextra = ne
+        self.nwrong = nw
+
+    def matches(self):
+        """The board is as the game says (captured stones still to lift aside)."""
+        return not (self.nmissing or self.nextra or self.nwrong)
