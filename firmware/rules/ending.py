@@ -3,15 +3,21 @@
 ``Ending`` holds these methods of ``Game`` (game.py: ``class Game(Ending)``),
 kept apart so that each file has one job: game.py plays, this module ends.
 They read and write the game's state: ``rules``, ``phase``, ``warnings``,
-``op``, ``to_move``, ``komi2``, ``result``, ``cycle``; a cycle (the same
-position for the third time) ends it as the rule set says. Play stops (``COUNTING``) after
+``op``, ``to_move``, ``komi2``, ``result``, ``cycle``... (declared below). A
+cycle (the same position for the third time) ends it as the rule set says;
+a Thai lost turn (``lose_turn``) is a penalty, not a pass. Play stops (``COUNTING``) after
 the passes the rule set needs; the game is ``OVER`` once it has a result.
 """
 
 from . import op as op_rules
 from .const import const
+from .coords import PASS
+from .history import LOST_TURN, History, encode
+from .illegal import GAME_OVER, OUT_OF_TURN, IllegalMove
+from .op import Ledger
+from .position import Position
 from .result import CYCLE, DRAW, FOUL, RESIGN, SCORE, TIME, Result
-from .rulesets import CYCLE_AGREE, CYCLE_DRAW, ILLEGAL_LOSS, ILLEGAL_WARN, SCORE_OP
+from .rulesets import CYCLE_AGREE, CYCLE_DRAW, ILLEGAL_LOSS, ILLEGAL_WARN, SCORE_OP, RuleSet
 from .scoring import Counter
 
 # Phases of a game.
@@ -25,6 +31,22 @@ _WHITE = const(2)
 
 class Ending:
     """The end of a game: see the module doc (the methods of ``Game`` that end it)."""
+
+    # The game's state these methods share (game.py's Game sets it).
+    rules: RuleSet
+    pos: Position
+    hist: History
+    op: "Ledger | None"
+    phase: int
+    to_move: int
+    ko: int
+    passes: int
+    last_pass: int
+    komi2: int
+    warnings: bytearray
+    result: "Result | None"
+    cycle: bool
+    _counter: "Counter | None"
 
     @property
     def komi(self):
@@ -141,3 +163,35 @@ class Ending:
             self.cycle = True
         else:
             self.end(Result(None, CYCLE, 0, "repetition"))
+
+    def lose_turn(self, colour):
+        """The player to move loses the turn (Thai 28/29 after an illegal
+        placement); it is not a pass for ending the game."""
+        if self.phase != PLAYING or colour != self.to_move:
+            raise IllegalMove(OUT_OF_TURN if self.phase == PLAYING else GAME_OVER)
+        self.hist.push(self.pos.hash, encode(PASS, colour, LOST_TURN), None, 0, 0)
+        self.ko = 0
+        self.passes = 0
+        self.to_move = 3 - colour
+
+    def _repeats_earlier(self, same_side, since, needed):
+        """True if the last position's board (with the same player to move if
+        ``same_side``) occurred ``needed`` times at positions >= ``since``."""
+        hist = self.hist
+        last = hist.length - 1
+        h = hist.hashes[last]
+        side = hist.to_move(last)
+        cells = self.pos.cells
+        found = 0
+        slot = hist.next_match(h, h)
+        while slot >= 0:
+            k = hist.table[slot] - 1
+            if since <= k < last and (not same_side or hist.to_move(k) == side):
+                if hist.board_equals(k, cells):
+                    found += 1
+                    if found >= needed:
+                        return True
+            slot = hist.next_match(h, slot + 1)
+        return False
+
+    # -- helpers -----------------------------------------------------------

@@ -19,7 +19,19 @@ from . import op as op_rules
 from .coords import PASS
 from .ending import COUNTING, OVER, PLAYING, Ending  # noqa: F401  (the phases, also game.COUNTING...)
 from .handicap import fixed_points
-from .history import LOST_TURN, SELF_CAPTURE, History, encode, is_pass, move_colour, move_point
+from .history import SELF_CAPTURE, History, encode, is_pass, move_colour, move_point
+from .illegal import (  # noqa: F401  (also game.IllegalMove, game.OCCUPIED...)
+    GAME_OVER,
+    KO,
+    NO_STONES,
+    OCCUPIED,
+    OFF_BOARD,
+    OUT_OF_TURN,
+    PLACE_REMOVE,
+    SUICIDE,
+    SUPERKO,
+    IllegalMove,
+)
 from .position import BLACK, EDGE, EMPTY, WHITE, Position
 from .result import FOUL, Result
 from .rulesets import (
@@ -32,30 +44,6 @@ from .rulesets import (
     RuleSet,
     by_name,
 )
-
-# Reasons carried by IllegalMove.
-OCCUPIED = "occupied"
-SUICIDE = "suicide"
-KO = "ko"
-SUPERKO = "superko"
-OUT_OF_TURN = "out_of_turn"
-OFF_BOARD = "off_board"
-NO_STONES = "no_stones"
-PLACE_REMOVE = "place_remove"
-GAME_OVER = "game_over"
-
-
-class IllegalMove(ValueError):
-    """A move the rule set does not allow.
-
-    ``reason`` is one of: occupied, suicide, ko, superko, out_of_turn,
-    off_board, no_stones, place_remove, game_over. ``point`` is the point tried.
-    """
-
-    def __init__(self, reason, point=0):
-        super().__init__(reason)
-        self.reason = reason
-        self.point = point
 
 
 class Game(Ending):
@@ -239,16 +227,6 @@ class Game(Ending):
         if self._counter is not None:
             self._counter.clear_dead()
 
-    def lose_turn(self, colour):
-        """The player to move loses the turn (Thai 28/29 after an illegal
-        placement); it is not a pass for ending the game."""
-        if self.phase != PLAYING or colour != self.to_move:
-            raise IllegalMove(OUT_OF_TURN if self.phase == PLAYING else GAME_OVER)
-        self.hist.push(self.pos.hash, encode(PASS, colour, LOST_TURN), None, 0, 0)
-        self.ko = 0
-        self.passes = 0
-        self.to_move = 3 - colour
-
     def is_legal(self, colour, pt):
         """True if ``colour`` may play at ``pt`` now (the game is not changed)."""
         try:
@@ -317,28 +295,6 @@ class Game(Ending):
         self.cycle = False
 
     # -- repetition --------------------------------------------------------
-
-    def _repeats_earlier(self, same_side, since, needed):
-        """True if the last position's board (with the same player to move if
-        ``same_side``) occurred ``needed`` times at positions >= ``since``."""
-        hist = self.hist
-        last = hist.length - 1
-        h = hist.hashes[last]
-        side = hist.to_move(last)
-        cells = self.pos.cells
-        found = 0
-        slot = hist.next_match(h, h)
-        while slot >= 0:
-            k = hist.table[slot] - 1
-            if since <= k < last and (not same_side or hist.to_move(k) == side):
-                if hist.board_equals(k, cells):
-                    found += 1
-                    if found >= needed:
-                        return True
-            slot = hist.next_match(h, slot + 1)
-        return False
-
-    # -- helpers -----------------------------------------------------------
 
     def _ko_after(self, k):
         """The ko point after move k, the last move played: the point of the
