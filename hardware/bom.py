@@ -10,7 +10,7 @@ import os
 
 import firmware.board_config as cfg
 from firmware.leds import composer as leds
-from hardware.netlist import HERE, VARIANTS, Board
+from hardware.netlist import HERE, VARIANTS, VariantCircuit
 
 # symbol (or symbol + value) -> (role, part number / type). Quantities come from the netlists.
 PARTS = {
@@ -55,7 +55,7 @@ def bom_rows(boards=None):
     """[role, part number, symbol, value, qty per variant...] in a stable order."""
     counts = {}
     for variant in VARIANTS:
-        board = boards[variant] if boards else Board(variant)
+        board = boards[variant] if boards else VariantCircuit(variant)
         for part in board.circuit.parts:
             key = (part.name, part.value if (part.name, part.value) in PARTS else None)
             if key not in PARTS:

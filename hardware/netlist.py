@@ -88,7 +88,7 @@ def _part(lib, name, tag, value=None, ref=None):
     return p
 
 
-class Board:
+class VariantCircuit:
     """Builds one variant's circuit; ``gp(n)`` is the net on GPIO n."""
 
     def __init__(self, variant):
@@ -347,7 +347,7 @@ def main(argv=None):
     check_only = "--check" in argv
     failed = False
     for variant in VARIANTS:
-        board = Board(variant)
+        board = VariantCircuit(variant)
         errors, warnings = board.erc()
         print("%s: %d parts, ERC %d errors, %d warnings" % (variant, len(board.circuit.parts), errors, warnings))
         failed |= errors > 0

@@ -1,6 +1,6 @@
 """A link transport twin for tests: two byte queues, optional faults.
 
-``Pipe()`` is one cable: ``pipe.board`` is what firmware/link.py gets,
+``Pipe()`` is one cable: ``pipe.board`` is what firmware/host/link.py gets,
 ``pipe.host`` the other end (``send(bytes)``, ``take() -> bytes``).
 ``corrupt``/``drop`` are per-byte probabilities applied board-to-host, using
 a caller's ``rng`` (anything with ``random()``); ``unplugged`` loses all

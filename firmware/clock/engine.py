@@ -330,7 +330,7 @@ class Clock:
         return tuple(out)
 
     def save_into(self, out, now_ms):
-        """save() into a preallocated array("i", SAVED ints): no allocation (firmware/recorder.py)."""
+        """save() into a preallocated array("i", SAVED ints): no allocation (firmware/journal/recorder.py)."""
         self._check_flag(now_ms)
         out[0] = 1
         out[1] = self.turn

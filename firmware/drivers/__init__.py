@@ -1,1 +1,2 @@
-"""Hardware adapters (the only modules that touch pins) and their simulated twins."""
+"""Hardware adapters: the only modules that touch pins and buses (their simulated twins are in twins/,
+which is never deployed). pico.py builds the reference board's Hardware record (firmware/hardware.py)."""

@@ -5,9 +5,9 @@ so pressed reads 0); it never creates pins. ``poll(now_ms)`` samples every
 pin and returns a bit mask of the buttons that became pressed; ``at[i]`` is
 the tick when that press began (the first edge of the level that then stayed
 stable for ``debounce_ms``), which is the time the clock should be given.
-``SimButtons`` is the twin for tests and the simulator: same interface, with
-``hold(i)`` / ``release(i)`` instead of fingers. Nothing here allocates
-after construction.
+What the presses mean is firmware/controls.py's. The twin (twins/buttons.py)
+debounces the same way, with ``hold(i)`` / ``release(i)`` instead of
+fingers. Nothing here allocates after construction.
 """
 
 from ..micro import const, ticks_diff

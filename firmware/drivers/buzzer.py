@@ -5,7 +5,7 @@
 tick) steps it and silences the buzzer at the end; nothing blocks, nothing
 allocates. ``quiet = True`` silences everything. The patterns are a table
 (cue -> beeps of (frequency Hz, on ms, off ms)), replaceable per board.
-``SimBuzzer`` is the twin: it records (tick, frequency, ms) for every beep.
+The twin (twins/buzzer.py SimBuzzer) records (tick, frequency, ms) for every beep.
 """
 
 from ..clock.cues import CUE_COUNT, CUE_FLAG, CUE_LAST, CUE_PERIOD, CUE_TEN

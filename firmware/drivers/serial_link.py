@@ -1,7 +1,7 @@
 """Link transports on the device: USB CDC (sys.stdin/sys.stdout) and a UART.
 
 Both give ``read_into(buf) -> int`` (never blocks: 0 when nothing waits)
-and ``write(data) -> int`` as firmware/link.py expects.
+and ``write(data) -> int`` as firmware/host/link.py expects.
 """
 
 import select

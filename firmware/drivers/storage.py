@@ -2,7 +2,7 @@
 
 ``FileStorage("/journal.bin")`` keeps the journal in that file and a
 compaction in progress beside it (``/journal.bin.new``): names given to its
-methods are suffixes of the path (firmware/journal.py). The file being
+methods are suffixes of the path (firmware/journal/store.py). The file being
 appended stays open; ``flush()`` makes what was written durable (littlefs
 commits it on flush; on a host it reaches the operating system, which
 outlives a killed process).

@@ -1,7 +1,7 @@
 """WS2812B/SK6812 chains through MicroPython's ``neopixel`` (``machine.bitstream``).
 
 The pixel driver contract (this driver, ``pio_strip.PioStrip``, ``cp_strip.CpStrip``
-and the twin ``sim_strip.SimStrip``): ``show(buf)`` transmits a prepared
+and the twin ``twins/strip.py SimStrip``): ``show(buf)`` transmits a prepared
 buffer (``Leds.frame`` or a memoryview slice of it for one chain) as it is:
 3 bytes per LED in wire order, nothing converted, nothing allocated.
 

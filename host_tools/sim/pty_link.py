@@ -2,7 +2,7 @@
 tool (``host_tools.logger``, pyserial) opens by its path, as it would open
 ``/dev/ttyACM0``.
 
-``PtyLink`` has the transport interface firmware/link.py uses
+``PtyLink`` has the transport interface firmware/host/link.py uses
 (``read_into(buf)``, ``write(data)``): reads never block, and writes drop
 what the line cannot take, as a USB port with nobody reading does (the
 protocol resends). ``corrupt``/``drop`` are per-byte fault probabilities

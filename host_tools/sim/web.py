@@ -1,6 +1,6 @@
 """The simulator's web page: a small HTTP server on 127.0.0.1 (standard library only).
 
-    GET  /                 the page (host_tools/web/index.html, app.js, style.css)
+    GET  /                 the page (web/index.html, app.js, style.css)
     GET  /state            the board as JSON (live.py LiveBoard.state)
     GET  /events           Server-Sent Events: the state again whenever it changes
     GET  /options          rule sets, time-control presets, modes (for the forms)

@@ -1,6 +1,7 @@
 """`make deploy` end to end: mpremote flashes a simulated board over a pty (the MicroPython
 WebAssembly REPL, tests/mp/pty_board.py), which then imports and runs the deployed .mpy bundle."""
 
+import ast
 import json
 import subprocess
 
@@ -26,7 +27,19 @@ g = game.Game(9)
 g.play(1, parse_vertex(9, 'E5'))
 with open('/main.py') as f:
     main = f.read()
-print(json.dumps({'files': walk('/lib/firmware'), 'main': main, 'to_move': g.to_move, 'game': game.__file__}))
+from array import array
+from firmware.app import App
+from firmware.hardware import Hardware
+class Sensor:  # a sensor on the bench: nothing on it
+    nbytes = 46
+    bits_per_point = 1
+    point_at = array('H', [p if p < 361 else 0xFFFF for p in range(368)])
+    def read(self, buf):
+        pass
+app = App(Hardware(Sensor()))
+app.step(0)
+print(json.dumps({'files': walk('/lib/firmware'), 'main': main, 'to_move': g.to_move, 'game': game.__file__,
+                  'app': type(app.game).__name__ + ' ' + str(app.errors)}))
 """
 
 
@@ -61,6 +74,7 @@ def test_make_deploy_flashes_a_board_that_then_runs_the_bundle(board):
     assert found["game"] == "/lib/firmware/rules/game.mpy"
     assert found["main"] == (ROOT / "firmware" / "main.py").read_text()
     assert found["to_move"] == 2  # black played, white to move
+    assert found["app"] == "Game 0"  # the whole app, from the bundle, ran a round of its loop
     assert mpremote(board, "exec", "print(open('/journal.bin', 'rb').read())").strip() == "b'game'"  # data kept
 
 
@@ -70,3 +84,14 @@ def test_deploy_rejects_an_unknown_reset():
     assert done.returncode != 0
     assert "RESET must be hard, soft or none" in done.stderr
 
+
+def test_the_boot_script_imports_the_package_by_absolute_paths():
+    """main.py lies at the board's root, outside the package: a relative import there fails at boot."""
+    tree = ast.parse((ROOT / "firmware" / "main.py").read_text())
+    imports = [node for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)]
+    assert imports and all(node.level == 0 for node in imports)
+    for node in imports:
+        if node.module.startswith("firmware."):
+            module = ast.parse((ROOT / (node.module.replace(".", "/") + ".py")).read_text())
+            defined = {n.name for n in module.body if isinstance(n, ast.FunctionDef | ast.ClassDef)}
+            assert {alias.name for alias in node.names} <= defined, node.module

@@ -10,7 +10,7 @@ import pytest
 
 from firmware import board_config as C
 from hardware import bom, netlist
-from hardware.netlist import Board
+from hardware.netlist import VariantCircuit
 from hardware.pins import PICO_GPIO, pin_groups
 
 from .conftest import ROOT
@@ -20,7 +20,7 @@ HW = ROOT / "hardware"
 
 @pytest.fixture(scope="module")
 def boards():
-    return {v: Board(v) for v in netlist.VARIANTS}
+    return {v: VariantCircuit(v) for v in netlist.VARIANTS}
 
 
 @pytest.fixture(scope="module")
