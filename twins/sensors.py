@@ -84,13 +84,15 @@ class SimPresence(NullSensor):
     def __init__(self, stones):
         NullSensor.__init__(self, (stones.points + 7) // 8, 1, stones.points)
         self.stones = stones
+        self._met = bytearray(stones.points)
 
     def read(self, buf):
-        sensed = self.stones.sensed
+        met = self._met
+        self.stones.sensed_all(met)
         for i in range(self.nbytes):
             buf[i] = 0
-        for p in range(self.stones.points):
-            if sensed(p):
+        for p in range(len(met)):
+            if met[p]:
                 buf[p >> 3] |= 1 << (p & 7)
 
 
@@ -101,12 +103,14 @@ class SimPolarity(NullSensor):
     def __init__(self, stones):
         NullSensor.__init__(self, (stones.points + 3) // 4, 2, stones.points)
         self.stones = stones
+        self._met = bytearray(stones.points)
 
     def read(self, buf):
-        sensed = self.stones.sensed
+        met = self._met
+        self.stones.sensed_all(met)
         for i in range(self.nbytes):
             buf[i] = 0
-        for p in range(self.stones.points):
-            c = sensed(p)
+        for p in range(len(met)):
+            c = met[p]
             if c:
                 buf[p >> 2] |= c << ((p & 3) << 1)

@@ -34,6 +34,7 @@ class Simulation:
         self.now = 0
         self.hands = Hands(self.hw)
         self._dirty = True  # the board changed since the last scan
+        self._wait = 0  # ms until the app's next stage is due
 
     @property
     def game(self):
@@ -70,12 +71,12 @@ class Simulation:
                 if settle < 0 and hover < 0:
                     self.now = to_ms  # nothing can change before the next event
                     break
-                step = max(min(w for w in (settle, hover) if w >= 0), 1)
+                step = max(min(w for w in (settle, hover) if w >= 0), self._wait, 1)
             self.now = min(self.now + step, to_ms)
             stones.set_time(self.now)
             self._dirty = False
             self.hands.let_go(self.now)
-            self.app.step(self.now)
+            self._wait = self.app.step(self.now)
 
     def run(self, events, tail_ms=1000):
         """Play a whole script, then let the board settle."""
