@@ -77,12 +77,12 @@ class RawSensor(NullSensor):
             buf[i] = raw[i]
 
 
-class SimPresence(NullSensor):
-    """A presence twin reading a ``Stones`` directly (slot s = point s):
-    the fast stand-in for any 1-bit sensor in timing tests and the simulator."""
+class StonesReader(NullSensor):
+    """A sensor twin reading the ``Stones`` directly (slot s = point s), no wiring
+    simulated: 1 bit a point (presence: 1 a stone) or 2 (polarity: 1 black, 2 white)."""
 
-    def __init__(self, stones):
-        NullSensor.__init__(self, (stones.points + 7) // 8, 1, stones.points)
+    def __init__(self, stones, bits_per_point):
+        NullSensor.__init__(self, (stones.points * bits_per_point + 7) // 8, bits_per_point, stones.points)
         self.stones = stones
         self._met = bytearray(stones.points)
 
@@ -91,26 +91,23 @@ class SimPresence(NullSensor):
         self.stones.sensed_all(met)
         for i in range(self.nbytes):
             buf[i] = 0
-        for p in range(len(met)):
-            if met[p]:
-                buf[p >> 3] |= 1 << (p & 7)
-
-
-class SimPolarity(NullSensor):
-    """A polarity twin reading a ``Stones`` directly (slot s = point s, 2 bits:
-    0 empty, 1 black, 2 white): the fast stand-in for the Hall array."""
-
-    def __init__(self, stones):
-        NullSensor.__init__(self, (stones.points + 3) // 4, 2, stones.points)
-        self.stones = stones
-        self._met = bytearray(stones.points)
-
-    def read(self, buf):
-        met = self._met
-        self.stones.sensed_all(met)
-        for i in range(self.nbytes):
-            buf[i] = 0
+        bpp = self.bits_per_point
         for p in range(len(met)):
             c = met[p]
             if c:
-                buf[p >> 2] |= c << ((p & 3) << 1)
+                bit = p * bpp
+                buf[bit >> 3] |= (c if bpp == 2 else 1) << (bit & 7)
+
+
+class SimPresence(StonesReader):
+    """The fast stand-in for any 1-bit sensor (timing tests, the simulators)."""
+
+    def __init__(self, stones):
+        StonesReader.__init__(self, stones, 1)
+
+
+class SimPolarity(StonesReader):
+    """The fast stand-in for the Hall array (2 bits: 0 empty, 1 black, 2 white)."""
+
+    def __init__(self, stones):
+        StonesReader.__init__(self, stones, 2)

@@ -116,6 +116,8 @@ class Scanner:
             if not diff:
                 continue
             prev[i] = x
+            # The 2-bit and 1-bit branches repeat the candidate bookkeeping on purpose:
+            # unrolled per layout, with no call per point (MicroPython speed, make bench).
             if two:
                 slot = i << 2
                 for b in range(4):
