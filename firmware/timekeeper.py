@@ -68,8 +68,8 @@ class Timekeeper:
             return
         game = self.game
         if not self.started:
-            if not game.move_number:
-                return
+            if not game.move_number or game.phase != PLAYING:
+                return  # nothing played yet, or over before anyone pressed
             clock.start(now_ms, self.referee.awaiting_press or game.to_move)
             self.started = True
         phase = game.phase
