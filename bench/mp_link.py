@@ -12,7 +12,7 @@ import time
 from link_harness import attach, link_on
 from mp_referee import _longest_record
 
-from firmware.host import protocol as pr
+from firmware import protocol as pr
 from firmware.rules.game import Game
 
 

@@ -1,1 +1,1 @@
-"""Talking to a host computer: the serial protocol (both ends), the board's link, the host's commands."""
+"""Talking to a host computer: the board's link (firmware/protocol.py is the wire format) and the host's commands."""

@@ -10,11 +10,11 @@ link replies.
 
 from ..leds.marks import HINT
 from ..modes import NAMES as MODE_NAMES
+from ..protocol import E_MALFORMED, E_STATE, E_UNKNOWN, fields_dict
 from ..rules.coords import parse_vertex
 from ..rules.game import OVER, PLAYING
 from ..rules.result import parse_sgf
 from ..settings import from_fields
-from .protocol import E_MALFORMED, E_STATE, E_UNKNOWN, fields_dict
 
 
 class HostCommands:

@@ -25,13 +25,13 @@ changed is told by the follower before the reply. See docs/protocol.md.
 
 from array import array
 
+from .. import protocol as pr
 from ..follower import Listener
 from ..micro import const
 from ..modes import NAMES as MODE_NAMES
 from ..rules.coords import PASS, col_row
 from ..rules.history import LOST_TURN, move_colour, move_point
 from ..version import VERSION
-from . import protocol as pr
 
 K_SKIP = const(0)  # a reply no longer available: resent as SKIP
 K_HELLO = const(1)

@@ -16,8 +16,8 @@ The recorder writes them, the recovery reads them back. Payloads, little-endian:
 Journals outlive firmware updates: kinds and layouts only ever grow.
 """
 
-from ..host.protocol import fields_dict, quote
 from ..micro import const
+from ..protocol import fields_dict, quote
 from ..rules.result import CYCLE, FOUL, NO_POINTS, RESIGN, SCORE, TIME
 from ..settings import Settings
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from firmware.host import protocol as pr
+from firmware import protocol as pr
 from host_tools.logger.games import Games
 from host_tools.logger.serial_port import PortError, SerialPort
 from host_tools.logger.sync import LinkSync

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import time
 
-from firmware.host import protocol as pr
+from firmware import protocol as pr
 from firmware.rules.coords import PASS, point
 from firmware.rules.game import PLAYING, Game
 from firmware.rules.position import BLACK, WHITE

@@ -58,7 +58,7 @@ def linked(storage=None, **options):
 
 def host_says(hw, pipe, app, command, t):
     """The host sends ``command`` at t; the board's lines in the next 40 ms, decoded (kind, fields)."""
-    from firmware.host.protocol import decode, encode_command
+    from firmware.protocol import decode, encode_command
 
     pipe.send(encode_command(command))
     run(app, hw, t, t + 40)

@@ -1,8 +1,8 @@
 """The board's link on its own, for the protocol tests: a Follower and a Link on a cable twin, and a
 test-only control that runs games itself (the board's real one is firmware/host/commands.py)."""
 
+from firmware import protocol as pr
 from firmware.follower import Follower
-from firmware.host import protocol as pr
 from firmware.host.link import Link
 from firmware.rules.game import PLAYING, Game
 from firmware.rules.result import RESIGN, Result

@@ -7,7 +7,7 @@ from diagrams import Lcg
 from link_harness import GameControl, attach, link_on
 from support import check
 
-from firmware.host import protocol as pr
+from firmware import protocol as pr
 from firmware.rules.coords import parse_vertex
 from firmware.rules.game import Game
 from twins.link import Pipe

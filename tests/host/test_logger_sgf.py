@@ -3,7 +3,7 @@
 from link_harness import GameControl, attach, link_on
 from sgfmill import sgf as sgfmill
 
-from firmware.host import protocol as pr
+from firmware import protocol as pr
 from firmware.rules.coords import parse_vertex
 from host_tools.logger.cli import Logger
 from host_tools.logger.connection import BoardConnection

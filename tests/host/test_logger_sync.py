@@ -1,7 +1,7 @@
-"""The logger's sync core without a port: board lines (firmware.host.protocol.encode) in,
+"""The logger's sync core without a port: board lines (firmware.protocol.encode) in,
 commands and accepted lines out, time given as a number."""
 
-from firmware.host import protocol as pr
+from firmware import protocol as pr
 from host_tools.logger.sync import HEARTBEAT_S, RESEND_WAIT_S, SILENT_S, LinkSync
 
 

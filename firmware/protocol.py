@@ -27,8 +27,8 @@ hardware.
 
 import binascii
 
-from ..micro import const
-from ..modes import NAMES as MODE_NAMES
+from .micro import const
+from .modes import NAMES as MODE_NAMES
 
 PROTOCOL_VERSION = const(1)
 MAX_LINE = const(4096)  # longest board-to-host line (a 19x19 snapshot fits)
