@@ -6,7 +6,6 @@
 
 from ..micro import const
 from ..rules.position import BLACK
-from .spec import ING, NONE, SIMPLE, TV
 
 CUE_NONE = const(0)
 CUE_TEN = const(1)  # another 10 s of the period used
@@ -14,6 +13,12 @@ CUE_COUNT = const(2)  # one of the last seconds
 CUE_LAST = const(3)  # one of the last seconds of the last period (or of sudden death)
 CUE_PERIOD = const(4)  # a byo-yomi period was used up
 CUE_FLAG = const(5)
+
+# spec.py's time systems, as compile-time constants (cue() runs every tick; engine.py says why).
+_NONE = const(0)
+_SIMPLE = const(7)
+_TV = const(8)
+_ING = const(9)
 
 
 class Cues:
@@ -42,17 +47,17 @@ class Cues:
                 return CUE_FLAG
             return CUE_NONE
         side = clock.turn
-        if not side or snap.paused or clock.tc.system == NONE:
+        s = clock.tc.system
+        if not side or snap.paused or s == _NONE:
             return CUE_NONE
         v = snap.black if side == BLACK else snap.white
-        s = clock.tc.system
         last = clock.in_last_period(v)
-        if s == SIMPLE or (s == TV and not v.overtime):
+        if s == _SIMPLE or (s == _TV and not v.overtime):
             left = v.main_ms
             full = clock.tc.main_ms
         elif v.overtime:
             left = v.period_ms
-            full = 0 if s == ING else clock.tc.period_ms  # Ing blocks are long: only their last seconds
+            full = 0 if s == _ING else clock.tc.period_ms  # Ing blocks are long: only their last seconds
         elif clock.overtime_system:
             self._moves = -1
             return CUE_NONE

@@ -43,7 +43,20 @@ from ..events import (
 )
 from ..micro import const, ticks_add, ticks_diff
 from ..rules.position import BLACK, WHITE
-from .spec import BRONSTEIN, BYOYOMI, CANADIAN, DELAY, FISCHER, ING, NONE, SIMPLE, TV, TimeControl, parse
+from .spec import TimeControl, parse
+
+# The time systems (spec.py's numbers), as compile-time constants here: snapshot() and press() compare
+# with them on every call, and a name imported from another module is a lookup each time.
+# tests/host/test_clock_properties.py checks they equal spec.py's.
+_NONE = const(0)
+_BYOYOMI = const(2)
+_CANADIAN = const(3)
+_FISCHER = const(4)
+_DELAY = const(5)
+_BRONSTEIN = const(6)
+_SIMPLE = const(7)
+_TV = const(8)
+_ING = const(9)
 
 _FOREVER = const(0x3FFFFFFF)
 SAVED = const(20)  # ints in a saved state (Clock.save)
@@ -53,7 +66,7 @@ class SideView:
     """One side's clock as shown now (filled in place by Clock.snapshot)."""
 
     def __init__(self):
-        self.main_ms = 0  # main time left (NONE: time used so far)
+        self.main_ms = 0  # main time left (_NONE: time used so far)
         self.periods = 0  # byo-yomi periods left, the one in use included
         self.period_ms = 0  # time left in the current byo-yomi / Canadian period
         self.stones = 0  # Canadian: stones still to play in this period
@@ -115,16 +128,16 @@ class Clock:
         tc = self.tc
         s = tc.system
         m = self.main[side]
-        if s == NONE:
+        if s == _NONE:
             return _FOREVER
-        if s == BYOYOMI or s == TV:
+        if s == _BYOYOMI or s == _TV:
             return m + self.periods[side] * tc.period_ms
-        if s == ING:
+        if s == _ING:
             n = self.periods[side]
             return m + self.period_ms[side] + (n - 1) * tc.period_ms if n > 0 else m
-        if s == CANADIAN:
+        if s == _CANADIAN:
             return m + self.period_ms[side]
-        if s == DELAY:
+        if s == _DELAY:
             return m + tc.delay_ms
         return m
 
@@ -138,9 +151,9 @@ class Clock:
         v.stones = self.stones[side]
         v.delay_ms = 0
         v.overtime = False
-        if s == NONE:
+        if s == _NONE:
             v.main_ms = self.used[side] + e
-        elif s == DELAY:
+        elif s == _DELAY:
             d = tc.delay_ms - e if side == self.turn else 0  # only the side to move has a delay
             if d > 0:
                 v.delay_ms = d
@@ -154,11 +167,11 @@ class Clock:
             v.main_ms = 0
             v.overtime = True
             p = tc.period_ms
-            if s == BYOYOMI or s == TV:
+            if s == _BYOYOMI or s == _TV:
                 k = over // p
                 v.periods -= k
                 v.period_ms = p - (over - k * p)
-            elif s == ING:
+            elif s == _ING:
                 if over >= v.period_ms:
                     over -= v.period_ms
                     k = over // p
@@ -212,17 +225,17 @@ class Clock:
         self._view(side, e, v)
         self.main[side] = v.main_ms
         self.periods[side] = v.periods
-        if s == NONE:
+        if s == _NONE:
             self.main[side] = 0
-        elif s == BYOYOMI:
+        elif s == _BYOYOMI:
             self.period_ms[side] = tc.period_ms
-        elif s == SIMPLE or s == TV:
+        elif s == _SIMPLE or s == _TV:
             self.main[side] = tc.main_ms
-            if v.overtime:  # TV: the thinking period in use is used up, whatever is left of it
+            if v.overtime:  # _TV: the thinking period in use is used up, whatever is left of it
                 self.periods[side] = v.periods - 1
-        elif s == ING:
+        elif s == _ING:
             self.period_ms[side] = v.period_ms
-        elif s == CANADIAN:
+        elif s == _CANADIAN:
             if v.overtime:
                 if v.stones <= 1:
                     self.stones[side] = tc.stones
@@ -230,12 +243,12 @@ class Clock:
                 else:
                     self.stones[side] = v.stones - 1
                     self.period_ms[side] = v.period_ms
-        elif s == FISCHER:
+        elif s == _FISCHER:
             m = v.main_ms + tc.increment_ms
             if tc.cap_ms and m > tc.cap_ms:
                 m = tc.cap_ms if v.main_ms < tc.cap_ms else v.main_ms
             self.main[side] = m
-        elif s == BRONSTEIN:
+        elif s == _BRONSTEIN:
             self.main[side] = v.main_ms + (e if e < tc.delay_ms else tc.delay_ms)
         self.used[side] += e
         self._log(EV_PRESS, side, now_ms, e)
@@ -280,7 +293,7 @@ class Clock:
 
     def adjust(self, side, delta_ms, now_ms):
         """The referee adds (or takes, if negative) main time (Korean Art.18-1-4). Not after a flag."""
-        if self.flag is not None or self.tc.system == NONE:
+        if self.flag is not None or self.tc.system == _NONE:
             return False
         m = self.main[side] + delta_ms
         self.main[side] = m if m > 0 else 0
@@ -300,7 +313,7 @@ class Clock:
         if self.flag is not None:
             v = snap.black if self.flag == "B" else snap.white
             v.main_ms = v.period_ms = v.delay_ms = 0
-            if self.tc.system == BYOYOMI or self.tc.system == TV or self.tc.system == ING:
+            if self.tc.system == _BYOYOMI or self.tc.system == _TV or self.tc.system == _ING:
                 v.periods = 0
         snap.flag = self.flag
         snap.running = turn
@@ -310,16 +323,16 @@ class Clock:
     def in_byoyomi(self, v):
         """Is the side of view v in byo-yomi (its main time spent, or none to spend)?"""
         s = self.tc.system
-        return v.overtime or s == SIMPLE or s == TV or (s == BYOYOMI and self.tc.main_ms == 0)
+        return v.overtime or s == _SIMPLE or s == _TV or (s == _BYOYOMI and self.tc.main_ms == 0)
 
     def in_last_period(self, v):
         """Is the side of view v in its last period (the LAST mark and cue)?"""
         s = self.tc.system
-        if s == SIMPLE:
+        if s == _SIMPLE:
             return True
-        if s == TV:
+        if s == _TV:
             return v.periods == 0 or (v.overtime and v.periods == 1)
-        return (s == BYOYOMI or s == ING) and v.overtime and v.periods == 1
+        return (s == _BYOYOMI or s == _ING) and v.overtime and v.periods == 1
 
     # -- power-loss safety ---------------------------------------------------
 
