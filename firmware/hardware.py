@@ -9,7 +9,8 @@ never asks which. Every part but the sensor may be None: not fitted.
     The sensing seam (firmware/sensing/scanner.py): ``nbytes``,
     ``bits_per_point`` (1 presence, 2 colour by polarity), ``point_at``
     (array 'H': raw slot -> physical point, 0xFFFF unused) and ``read(buf)``,
-    allocation-free. drivers/shift165.py, matrix.py, hall.py.
+    allocation-free; an analog array also has ``baseline`` (its calibration,
+    which the sensor check inspects). drivers/shift165.py, matrix.py, hall.py.
 ``buttons``
     Debounced buttons, in the order black, white, pause, menu
     (drivers/buttons.py): ``poll(now_ms)`` -> the mask of buttons newly
