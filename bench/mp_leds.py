@@ -15,7 +15,7 @@ from led_scenes import mid_game_marks
 
 from firmware.drivers.pio_strip import PioStrip
 from firmware.drivers.strip import NeoStrip
-from firmware.leds.composer import CASUAL, TEACHING, Leds
+from firmware.leds import CASUAL, TEACHING, Leds
 from firmware.leds.marks import HINT, PUT_BACK, Marks
 
 ROUNDS = 2000

@@ -131,7 +131,6 @@ class App:
         clock = settings.clock(self.events)
         referee = Referee(game, self.marks, self.events, self.polarity, mode, clock is not None, settings.handicap)
         self.marks.clear(HINT)  # the last game's hints (the referee painted its own marks)
-        self.settings = settings
         self.game = game
         self.clock = clock
         self.referee = referee

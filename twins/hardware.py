@@ -39,10 +39,10 @@ class SimHardware(Hardware):
         self.strip = SimStrip(keep=self.frames_kept)
 
 
-def simulated(sensors="presence", transport=None, storage=None, stones=None, frames_kept=64):
+def simulated(sensors="presence", transport=None, storage=None, frames_kept=64):
     """Twins of every part. ``sensors``: twins/sensors.py's kinds (presence,
     polarity, or the real driver of shift, matrix, hall over simulated wiring);
     ``transport``: a cable (twins/link.py, a pty); ``storage``: the flash
-    (twins/storage.py, or a file); ``stones``: the board's (a new empty one)."""
-    stones = Stones() if stones is None else stones
+    (twins/storage.py, or a file). The stones start empty (``hw.stones``)."""
+    stones = Stones()
     return SimHardware(stones, twin(stones, sensors), transport, storage, frames_kept)

@@ -20,6 +20,7 @@ from firmware.board_config import SENSORS
 from .hall import SimHallBus
 from .matrix import SimDiodeMatrix
 from .shift165 import SimShiftChain
+from .stones import NPOINTS
 
 
 def twin(stones, kind=SENSORS, **options):
@@ -37,9 +38,6 @@ def twin(stones, kind=SENSORS, **options):
     if kind == "polarity":
         return SimPolarity(stones)
     raise ValueError("unknown sensor kind: " + kind)
-
-
-NPOINTS = 361
 
 
 class NullSensor:

@@ -3,4 +3,5 @@
 ``from firmware.leds import Leds, CASUAL`` is the documented entry point (docs/leds.md).
 """
 
-from .composer import CASUAL, OFF, TEACHING, TOURNAMENT, Leds  # noqa: F401
+from ..modes import CASUAL, TEACHING, TOURNAMENT  # noqa: F401
+from .composer import OFF, Leds  # noqa: F401

@@ -41,7 +41,7 @@ from ..board_config import (
     LED_START_CORNER,
 )
 from ..micro import const
-from ..modes import CASUAL, TEACHING, TOURNAMENT  # noqa: F401  (re-exported: the LED modes)
+from ..modes import CASUAL, TOURNAMENT
 from ..modes import NAMES as MODES
 from .marks import (
     ATARI,

@@ -102,7 +102,7 @@ def read_script(args, err):
     return events, bool(errors)
 
 
-def settings(args, time_spec):
+def game_settings(args, time_spec):
     return Settings(args.size, args.rules, args.komi, args.handicap, time_spec)
 
 
@@ -116,7 +116,7 @@ def run_headless(args, out=sys.stdout, err=sys.stderr) -> int:
         raise ValueError(args.hardware + " sensors cannot " + ("tell" if args.sensors == "polarity" else "ignore")
                          + " colours")
     time_spec = "absolute 99h" if args.clock and args.time == "none" else args.time  # a clock that never runs out
-    sim = Simulation(settings(args, time_spec), MODE_NAMES.index(args.mode), sensors)
+    sim = Simulation(game_settings(args, time_spec), MODE_NAMES.index(args.mode), sensors)
     sim.run(events)
     game = sim.game
     record = sgf.write(game, {"AP": (NAME, VERSION)}).decode("utf-8")
@@ -138,7 +138,7 @@ def run_live(args, out=sys.stdout, err=sys.stderr) -> int:
     args.games.mkdir(parents=True, exist_ok=True)
     line = PtyLink()
     try:
-        live = LiveBoard(settings(args, args.time), args.mode,
+        live = LiveBoard(game_settings(args, args.time), args.mode,
                          sensors=args.hardware if args.hardware != "fast" else args.sensors,
                          transport=line, board_id=BOARD_ID, boot=int(time.time()), state=args.state)
     except ValueError as error:  # a bad time spec, a handicap the rules do not have...

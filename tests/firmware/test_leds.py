@@ -26,6 +26,7 @@ from firmware.leds.marks import (
     WRONG_COLOUR,
     Marks,
 )
+from firmware.modes import CASUAL, TEACHING, TOURNAMENT
 from twins.strip import FakeNeoPixel, FakeStateMachine, SimStrip
 
 N = 19
@@ -137,7 +138,7 @@ def test_every_point_lights_its_own_led_on_the_simulated_chain():
     for opts in ((True, True, 0, 0, 1), (False, True, 2, 90, 3)):
         chain = walk(*opts)
         marks = Marks()
-        leds = L.Leds(mode=L.CASUAL, led_of=L.layout(*opts))
+        leds = L.Leds(mode=CASUAL, led_of=L.layout(*opts))
         strip = SimStrip()
         want_rgb = expected_rgb(HINT, 0)
         for led in range(N * N):
@@ -177,11 +178,11 @@ SCENE = [
 # mode (and last-move option) -> the kind shown at each SCENE point (0: dark).
 EXPECT = [
     (L.OFF, True, (0,) * 14),
-    (L.TOURNAMENT, False, (ERROR, 0, 0, 0, 0, 0, PUT_BACK, PUT_BACK, 0, 0, LIFT, WRONG_COLOUR, 0, 0)),
-    (L.TOURNAMENT, True, (ERROR, 0, 0, LAST_MOVE, 0, 0, PUT_BACK, PUT_BACK, 0, 0, LIFT, WRONG_COLOUR, 0, 0)),
-    (L.CASUAL, True, (ERROR, 0, DAME, LAST_MOVE, TERRITORY, TERRITORY, PUT_BACK, PUT_BACK, HINT, KO, LIFT,
+    (TOURNAMENT, False, (ERROR, 0, 0, 0, 0, 0, PUT_BACK, PUT_BACK, 0, 0, LIFT, WRONG_COLOUR, 0, 0)),
+    (TOURNAMENT, True, (ERROR, 0, 0, LAST_MOVE, 0, 0, PUT_BACK, PUT_BACK, 0, 0, LIFT, WRONG_COLOUR, 0, 0)),
+    (CASUAL, True, (ERROR, 0, DAME, LAST_MOVE, TERRITORY, TERRITORY, PUT_BACK, PUT_BACK, HINT, KO, LIFT,
                       WRONG_COLOUR, TERRITORY, 0)),
-    (L.TEACHING, True, (ERROR, LIBERTY, ATARI, LAST_MOVE, TERRITORY, TERRITORY, PUT_BACK, PUT_BACK, HINT, KO,
+    (TEACHING, True, (ERROR, LIBERTY, ATARI, LAST_MOVE, TERRITORY, TERRITORY, PUT_BACK, PUT_BACK, HINT, KO,
                         LIFT, WRONG_COLOUR, TERRITORY, ATARI)),
 ]
 
@@ -229,7 +230,7 @@ def test_blinking_follows_injected_time_and_renders_only_on_a_phase_change():
     marks = Marks()
     marks.set(40, ERROR)  # 128 ms half-period
     marks.set(41, ATARI)  # steady
-    leds = L.Leds(mode=L.TEACHING)
+    leds = L.Leds(mode=TEACHING)
     strip = SimStrip()
     # (now_ms, composes?, ERROR lit?)
     for now, composes, lit in ((0, True, True), (50, False, True), (127, False, True), (128, True, False),
@@ -256,13 +257,13 @@ def test_blinking_follows_injected_time_and_renders_only_on_a_phase_change():
 def test_renders_only_when_marks_mode_or_brightness_change():
     failures = []
     marks = Marks()
-    leds = L.Leds(mode=L.CASUAL)
+    leds = L.Leds(mode=CASUAL)
     steps = [
         ("first", lambda: None, True),
         ("again", lambda: None, False),
         ("set", lambda: marks.set(3, KO), True),
         ("same set", lambda: marks.set(3, KO), False),
-        ("mode", lambda: setattr(leds, "mode", L.TEACHING), True),
+        ("mode", lambda: setattr(leds, "mode", TEACHING), True),
         ("brightness", lambda: leds.set_brightness(10), True),
         ("clear", lambda: marks.clear(KO), True),
         ("clear again", lambda: marks.clear(KO), False),
@@ -322,7 +323,7 @@ def test_composer_never_exceeds_its_budget():
     for p in range(361):
         marks.set(p, HINT if p % 2 else PUT_BACK, 2)
     for budget in (400, 1000, 2000):
-        leds = L.Leds(mode=L.TEACHING, brightness=255, budget_ma=budget)
+        leds = L.Leds(mode=TEACHING, brightness=255, budget_ma=budget)
         leds.update(marks, 0)
         ma = L.estimate_ma(leds.frame, 361)
         if ma > budget or leds.ma != ma:
@@ -333,7 +334,7 @@ def test_composer_never_exceeds_its_budget():
 def test_neostrip_lends_the_frame_to_neopixel_and_writes():
     failures = []
     marks = scene_marks()
-    leds = L.Leds(mode=L.TEACHING)
+    leds = L.Leds(mode=TEACHING)
     np = FakeNeoPixel(None, 361)
     strip = NeoStrip(np)
     leds.update(marks, 0)
@@ -350,7 +351,7 @@ def test_neostrip_lends_the_frame_to_neopixel_and_writes():
 def test_several_chains_each_get_their_slice():
     failures = []
     chains = 3
-    leds = L.Leds(mode=L.CASUAL, led_of=L.layout(True, True, 0, 0, chains))
+    leds = L.Leds(mode=CASUAL, led_of=L.layout(True, True, 0, 0, chains))
     marks = Marks()
     bounds = L.chain_bounds(chains)
     strips = [SimStrip(count=n) for _first, n in bounds]
@@ -373,7 +374,7 @@ def test_render_allocates_nothing_under_micropython():
 
     failures = []
     marks = scene_marks()
-    leds = L.Leds(mode=L.TEACHING, brightness=255, budget_ma=300)  # the limiter runs too
+    leds = L.Leds(mode=TEACHING, brightness=255, budget_ma=300)  # the limiter runs too
     leds.update(marks, 0)
     before = gc.mem_alloc()
     for _ in range(20):
@@ -391,7 +392,7 @@ def test_render_allocates_nothing_under_micropython():
 
 def test_pio_strip_feeds_each_byte_msb_first_and_waits_for_the_latch():
     failures = []
-    leds = L.Leds(mode=L.TEACHING)
+    leds = L.Leds(mode=TEACHING)
     leds.update(scene_marks(), 0)
     sm = FakeStateMachine()
     slept = []
@@ -417,11 +418,11 @@ def test_composer_limiter_equals_limit_on_the_unlimited_frame():
     for p in range(20, 361):
         marks.set(p, HINT if p % 3 else PUT_BACK, 1 + p % 2)
     for budget in (400, 700, 1500, 3000):
-        free = L.Leds(mode=L.TEACHING, brightness=255, budget_ma=100000)
+        free = L.Leds(mode=TEACHING, brightness=255, budget_ma=100000)
         free.update(marks, 0)
         want = bytearray(free.frame)
         L.limit(want, 361, budget)
-        leds = L.Leds(mode=L.TEACHING, brightness=255, budget_ma=budget)
+        leds = L.Leds(mode=TEACHING, brightness=255, budget_ma=budget)
         leds.update(marks, 0)
         if leds.frame != want:
             failures.append("budget %d: composer frame differs from limit()" % budget)

@@ -16,6 +16,7 @@ import pytest
 
 from firmware.leds import composer as L
 from firmware.leds.marks import ERROR, HINT, LIFT, PUT_BACK, TERRITORY, Marks
+from firmware.modes import TEACHING
 
 from .conftest import ROOT
 
@@ -87,7 +88,7 @@ def test_frames_reach_the_wire_unchanged_through_the_library(adafruit, order):
     pixels = neopixel.NeoPixel(sys.modules["board"].GP16, 361, brightness=1.0, auto_write=False,
                                pixel_order=order)
     strip = CpStrip(pixels, order)
-    leds = L.Leds(mode=L.TEACHING, order=order)
+    leds = L.Leds(mode=TEACHING, order=order)
     marks = scene()
     assert leds.update(marks, 0)
     strip.show(leds.frame)
@@ -104,7 +105,7 @@ def test_frames_reach_the_wire_unchanged_through_the_library(adafruit, order):
 
 
 def frame_at(marks, now, order):
-    leds = L.Leds(mode=L.TEACHING, order=order)
+    leds = L.Leds(mode=TEACHING, order=order)
     leds.update(marks, now)
     return leds.frame
 

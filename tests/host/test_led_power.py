@@ -6,6 +6,7 @@ from led_scenes import mid_game_marks
 
 from firmware import board_config as C
 from firmware.leds import composer as L
+from firmware.modes import TEACHING
 
 from .conftest import ROOT
 
@@ -36,7 +37,7 @@ def test_figures():
     brightest = max(sum(L.GAMMA[v * C.LED_BRIGHTNESS // 255] for v in rgb) for pair in L.PALETTE for rgb in pair)
     assert row("every LED lit with the brightest") == n * C.LED_IDLE_MA + n * brightest * C.LED_CHANNEL_MA // 255
     marks = mid_game_marks()
-    leds = L.Leds(mode=L.TEACHING)
+    leds = L.Leds(mode=TEACHING)
     leds.update(marks, 0)
     assert row("a teaching-mode mid-game frame") == leds.ma
     assert row("every LED lit with the brightest") < C.LED_BUDGET_MA
