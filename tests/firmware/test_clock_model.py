@@ -10,7 +10,7 @@ MicroPython.
 import sys
 
 from diagrams import Lcg
-from support import check
+from support import TICKS_PERIOD, check
 
 from firmware.clock.engine import Clock
 from firmware.clock.spec import (
@@ -162,7 +162,7 @@ def run(seed, sequences, steps):
         tc = random_tc(rng)
         clock = Clock(tc)
         model = Model(tc)
-        base = rng.below(1 << 30)  # ticks anywhere, wrap included
+        base = TICKS_PERIOD - 1 - rng.below(steps * 40)  # the ticks wrap falls inside the sequence
         first = BLACK if rng.below(4) else WHITE
         clock.start(base, first)
         model.turn = first
@@ -170,7 +170,7 @@ def run(seed, sequences, steps):
         for step in range(steps):
             now += rng.below(40)
             model.advance(now)
-            t = (base + now) & 0x3FFFFFFF
+            t = (base + now) % TICKS_PERIOD
             r = rng.below(10)
             if r < 6:
                 side = model.turn if r < 5 else 3 - model.turn

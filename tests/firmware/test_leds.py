@@ -4,7 +4,7 @@ blinking, render-on-change, the current limiter, and the drivers on their twins.
 import sys
 
 from diagrams import Lcg
-from support import check
+from support import TICKS_PERIOD, check
 
 from firmware.drivers.pio_strip import LATCH_US as PIO_LATCH_US
 from firmware.drivers.pio_strip import PioStrip
@@ -234,7 +234,7 @@ def test_blinking_follows_injected_time_and_renders_only_on_a_phase_change():
     strip = SimStrip()
     # (now_ms, composes?, ERROR lit?)
     for now, composes, lit in ((0, True, True), (50, False, True), (127, False, True), (128, True, False),
-                               (200, False, False), (256, True, True), ((1 << 30) - 1, True, False)):
+                               (200, False, False), (256, True, True), (TICKS_PERIOD - 1, True, False)):
         r = leds.update(marks, now)
         if r:
             strip.show(leds.frame)

@@ -1,7 +1,7 @@
 """Scanner settle tables (virtual timer, several scan rates) and the 74HC165 chain, bit-exact."""
 
 from diagrams import Lcg
-from support import check
+from support import TICKS_PERIOD, check
 
 from firmware.drivers.shift165 import A_FIRST, FAR_FIRST, H_FIRST, NEAR_FIRST, ShiftChain
 from firmware.sensing.scanner import Scanner
@@ -11,11 +11,10 @@ from twins.stones import Stones
 
 SETTLE = 150
 RATES = (1, 5, 10, 16, 33, 50)  # scan periods, ms
-TICKS_WRAP = 1 << 30  # MicroPython's ticks period
 
 
 def ticks(t):
-    return t % TICKS_WRAP
+    return t % TICKS_PERIOD
 
 
 def replay(events, period, polarity=False, settle=SETTLE, t0=1000, until=2000):
@@ -77,7 +76,7 @@ def test_place_and_lift_settle_after_settle_ms_at_every_rate():
         events = [(100, "place", 60, colour), (700, "lift", 60, 0), (103, "place", 360, colour),
                   (0, "place", 0, colour)]
         for period in RATES:
-            for t0 in (1000, TICKS_WRAP - 400):  # also across the ticks wrap
+            for t0 in (1000, TICKS_PERIOD - 400):  # also across the ticks wrap
                 _, changes = replay(events, period, polarity, t0=t0, until=1000)
                 want = sorted([(settled_at(100, period), 60, value), (settled_at(700, period), 60, 0),
                                (settled_at(103, period), 360, value), (settled_at(0, period), 0, value)])
