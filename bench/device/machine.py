@@ -1,0 +1,91 @@
+"""Stand-in for MicroPython's ``machine`` on the unix port: the parts firmware/drivers/pico.py builds.
+
+Only what the device-fit run (bench/device/play.py) needs, on the pins of
+firmware/board_config.py: a ``Pin`` keeps its level (the hands set a
+button's), ``SPI.write_readinto`` hands the 74HC165 chain's bytes
+(``SPI.raw``, set by the hands), ``UART`` is the cable to a host (``rx`` what
+the host sent, ``on_write`` what the board wrote), ``I2C`` and ``PWM`` take
+what a display and a buzzer would. Never deployed: the device has the real
+``machine``.
+"""
+
+PINS = {}  # pin number -> Pin, for the hands
+
+
+class Pin:
+    IN = 0
+    OUT = 1
+    PULL_UP = 1
+
+    def __init__(self, number, mode=-1, pull=-1, value=None):
+        self.number = number
+        self.level = 1 if value is None else value  # a button's pull-up reads 1 until pressed
+        PINS[number] = self
+
+    def value(self, level=None):
+        if level is None:
+            return self.level
+        self.level = level
+        return None
+
+
+class SPI:
+    raw = None  # the chain's bytes as the switches set them (bytearray, set by the hands)
+
+    def __init__(self, spi_id, baudrate=0, sck=None, mosi=None, miso=None):
+        pass
+
+    def write_readinto(self, tx, rx):
+        if SPI.raw is None:
+            SPI.raw = bytearray(len(rx))  # an empty board
+        rx[:] = SPI.raw
+
+
+class I2C:
+    writes = 0
+
+    def __init__(self, i2c_id, sda=None, scl=None):
+        pass
+
+    def writeto(self, addr, data):
+        I2C.writes += 1
+
+
+class PWM:
+    def __init__(self, pin):
+        self.pin = pin
+
+    def freq(self, hz):
+        pass
+
+    def duty_u16(self, duty):
+        pass
+
+
+class ADC:
+    def __init__(self, pin):
+        self.pin = pin
+
+    def read_u16(self):
+        return 32768
+
+
+class UART:
+    rx = bytearray()  # bytes from the host, not yet read by the board
+    on_write = None  # the host's reader of the board's bytes
+
+    def __init__(self, uart_id, baudrate=0, tx=None, rx=None):
+        pass
+
+    def any(self):
+        return len(UART.rx)
+
+    def readinto(self, buf):
+        n = min(len(buf), len(UART.rx))
+        buf[:n] = UART.rx[:n]
+        UART.rx[:n] = b""
+        return n
+
+    def write(self, data):
+        UART.on_write(data)
+        return len(data)

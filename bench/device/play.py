@@ -1,0 +1,231 @@
+"""The device-fit game: the whole application as a Pico runs it, in MicroPython's unix port.
+
+    MICROPYPATH=.frozen:build/mpy:bench/device micropython -X heapsize=192K bench/device/play.py SCRIPT JOURNAL
+
+bench/device_fit.py runs this (and prepares SCRIPT). What runs is the
+device's own code from the ``make mpy`` bundle: firmware/drivers/pico.py
+builds the Hardware record from its real drivers, on stand-ins for
+``machine`` and ``rp2`` (this folder), and ``App.run()``, the device's
+asyncio loop, plays. Only its clock and sleep are virtual: each sleep moves
+time on by what the loop asked for, and the hands do what SCRIPT says is
+due (a physical event script, host_tools/sim/script.py: place, lift,
+hover, press black|white, button undo|ok = MENU). The host on the UART
+starts the game with a ``new`` (byo-yomi clock), asks ``hello``, ``state``,
+``show`` and a ``resend`` on the way, and reads every line.
+
+The last line printed is ``FIT ok=<0|1> base= code= data= free= ...`` (bytes);
+exit status 0 only when the game finished as scripted in this heap.
+"""
+
+import gc
+import sys
+
+gc.collect()
+BARE = gc.mem_alloc()  # the interpreter and this script's module
+
+import asyncio  # noqa: E402
+
+import machine  # noqa: E402
+
+SCRIPT, JOURNAL = sys.argv[1], sys.argv[2]
+PRESS_MS = 60  # a finger on a button
+HOST_AT = (  # (ms, command) the host sends; the game's settings first
+    (5, "hello"),
+    (10, "new rules=japanese size=19 komi=6.5 time=byoyomi%205m%203x30s pb=Hands%20B pw=Hands%20W"),
+    (200_000, "show hint D4 Q16"),
+    (200_100, "show clear"),
+    (400_000, "state"),
+    (400_050, "resend 3"),
+)
+
+
+class Host:
+    """The host's end of the UART: sends HOST_AT, reads the board's lines."""
+
+    def __init__(self):
+        self.lines = 0
+        self.moves = 0  # the highest move number in a MOVE line
+        self.ended = False
+        self.undos = 0
+        self.errors = 0
+        self.seq = -1  # the highest line number read
+        self.resent = 0  # lines read again (the host's resend)
+        self.next = 0
+        self.line = bytearray(40)  # the start of the line being read
+        self.n = 0
+        from firmware.protocol import encode_command
+
+        self.commands = [(t, encode_command(text)) for t, text in HOST_AT]
+        machine.UART.on_write = self.read
+
+    def read(self, data):
+        """The board's bytes (a memoryview of its line buffer, as a UART driver gets
+        them): kept line by line in a small buffer, never copied whole."""
+        line = self.line
+        for byte in data:
+            if byte != 10:
+                if self.n < len(line):
+                    line[self.n] = byte
+                    self.n += 1
+                continue
+            self.lines += 1
+            words = bytes(line[:self.n]).split(None, 3)
+            self.n = 0
+            kind = words[1] if len(words) > 1 else b""
+            seq = int(words[0])
+            if seq <= self.seq:
+                self.resent += 1
+                continue
+            self.seq = seq
+            if kind == b"UNDO":
+                self.undos += 1
+            elif kind == b"MOVE":
+                self.moves = max(self.moves, int(words[2]))
+            elif kind == b"END":
+                self.ended = True
+            elif kind == b"ERR":
+                self.errors += 1
+                print("host: the board refused:", bytes(line))
+
+    def due(self, now):
+        while self.next < len(self.commands) and self.commands[self.next][0] <= now:
+            machine.UART.rx.extend(self.commands[self.next][1])
+            self.next += 1
+
+
+class Hands:
+    """The players' hands on the stand-in hardware, following the script."""
+
+    def __init__(self, app, cfg):
+        from firmware.rules.coords import parse_vertex
+
+        self.app = app
+        self.parse_vertex = parse_vertex
+        sensor = app.hw.sensor
+        self.slot_of = bytearray(2 * 361)  # physical point -> raw slot (little-endian 16 bits)
+        for slot in range(len(sensor.point_at)):
+            p = sensor.point_at[slot]
+            if p != 0xFFFF:
+                self.slot_of[2 * p] = slot & 0xFF
+                self.slot_of[2 * p + 1] = slot >> 8
+        self.button = {"black": machine.PINS[cfg.BUTTON_BLACK], "white": machine.PINS[cfg.BUTTON_WHITE],
+                       "menu": machine.PINS[cfg.BUTTON_MENU]}
+        self.release = []  # (ms, pin) fingers to lift
+        self.unhover = []  # (ms, physical point)
+        self.file = open(SCRIPT)
+        self.event = None
+        self.events = 0
+        self._next()
+
+    def _next(self):
+        line = self.file.readline()
+        while line and (line[0] == "#" or not line.strip()):
+            line = self.file.readline()
+        self.event = line.split() if line else None
+
+    def _stone(self, vertex, on):
+        """Set the switch under ``vertex``; False if it already was."""
+        p = self.app.referee.region.phys_of[self.parse_vertex(19, vertex)]
+        slot = self.slot_of[2 * p] | self.slot_of[2 * p + 1] << 8
+        raw = machine.SPI.raw
+        bit = 1 << (slot & 7)
+        if bool(raw[slot >> 3] & bit) == on:
+            return False
+        raw[slot >> 3] ^= bit
+        return True
+
+    def due(self, now):
+        """Do what is due at ``now``; False when the script is done and every finger is up."""
+        for item in self.release:
+            if item[0] <= now:
+                item[1].value(1)
+                self.release.remove(item)
+        for item in self.unhover:
+            if item[0] <= now:
+                self._stone(item[1], False)
+                self.unhover.remove(item)
+        while self.event is not None and int(self.event[0]) <= now:
+            e = self.event
+            action = e[1]
+            if action == "place":
+                self._stone(e[2], True)
+            elif action == "lift":
+                self._stone(e[2], False)
+            elif action == "hover":  # a magnet passing over a stone changes nothing
+                if self._stone(e[2], True):
+                    self.unhover.append((now + int(e[3]), e[2]))
+            else:  # press black|white, button undo|ok (MENU)
+                pin = self.button[e[2] if action == "press" else "menu"]
+                pin.value(0)
+                self.release.append((now + PRESS_MS, pin))
+            self.events += 1
+            self._next()
+        return self.event is not None or bool(self.release)
+
+
+class World:
+    """The loop's virtual clock and sleep: time moves on by what the loop asks."""
+
+    def __init__(self, app, hands, host):
+        self.app = app
+        self.hands = hands
+        self.host = host
+        self.now = 0
+        self.idle_until = None  # the script is done: run 3 s more, then stop
+
+    def ticks(self):
+        return self.now
+
+    async def sleep_ms(self, ms):
+        self.now += ms if ms > 0 else 1
+        self.host.due(self.now)
+        if not self.hands.due(self.now) and self.idle_until is None:
+            self.idle_until = self.now + 3000
+        if self.idle_until is not None and self.now >= self.idle_until:
+            self.app.running = False
+        await asyncio.sleep_ms(0)
+
+
+def main():
+    gc.collect()
+    harness = gc.mem_alloc() - BARE
+    from firmware import board_config as cfg
+    from firmware.app import App
+    from firmware.drivers import pico
+
+    gc.collect()
+    code = gc.mem_alloc() - BARE - harness
+    cfg.LINK = "uart"  # the host on the UART stand-in (USB is this process's terminal)
+    pico.JOURNAL_PATH = JOURNAL
+    app = App(pico.hardware(), now_ms=0)
+    host = Host()
+    hands = Hands(app, cfg)
+    world = World(app, hands, host)
+    gc.collect()
+    start = gc.mem_alloc() - BARE - harness - code
+    asyncio.run(app.run(world.ticks, world.sleep_ms))
+    game = app.game
+    result = game.result
+    snap = app.clock.snapshot(world.now) if app.clock is not None else None
+    byoyomi = snap is not None and snap.black.overtime and snap.white.overtime
+    gc.collect()
+    data = gc.mem_alloc() - BARE - harness - code
+    ok = (result is not None and app.errors == 0 and host.errors == 0 and host.ended and host.undos == 1
+          and host.resent > 0
+          and host.moves == game.move_number and hands.event is None and byoyomi)
+    print("game: %d moves, result %s; %d script events; %d stage errors; both clocks in byo-yomi: %s;"
+          " host read %d lines (%d resent; last MOVE %d, %d UNDO, END %s)"
+          % (game.move_number, result and result.sgf(), hands.events, app.errors, byoyomi, host.lines, host.resent, host.moves,
+             host.undos, host.ended))
+    print("FIT ok=%d base=%d harness=%d code=%d data_start=%d data=%d free=%d ms=%d"
+          % (ok, BARE, harness, code, start, data, gc.mem_free(), world.now))
+    return ok
+
+
+try:
+    passed = main()
+except MemoryError as error:
+    sys.print_exception(error)  # where the heap ran out
+    print("FIT ok=0 memory=%s" % error)
+    passed = False
+sys.exit(0 if passed else 1)

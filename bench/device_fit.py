@@ -1,0 +1,192 @@
+"""Does the whole application fit a Pico's heap? The device-fit game in MicroPython's unix port.
+
+    .venv/bin/python bench/device_fit.py --heap 192     # exit 0 exactly when the game finishes in 192 KB
+    .venv/bin/python bench/device_fit.py --find         # the smallest heap that finishes it (bisection)
+
+The game: the longest bundled professional record (tests/data/sgf), carried
+on to 400 moves with legal moves, then two passes; played by simulated hands
+(host_tools/sim/physical.py: hovering hands, captures lifted in random
+order, a clock press after every move) with one move taken back (MENU, then
+the stone lifted and played again) and the count accepted (MENU); a host on
+the UART starts it (byo-yomi 5m 3x30s) and reads every line; the journal is
+a file. bench/device/play.py runs it on the device's own modules, loaded from
+the ``make mpy`` bundle (build/mpy), through the device's ``App.run()`` loop.
+
+The unix port is 64-bit: its objects are at least as big as the RP2040's
+(a 32-bit build needs ~85-90% of this heap), so a fit here is a fit there.
+"""
+
+import argparse
+import os
+import pathlib
+import random
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from firmware.rules.coords import PASS, point  # noqa: E402
+from firmware.rules.game import COUNTING, Game, IllegalMove  # noqa: E402
+from host_tools import sgf  # noqa: E402
+from host_tools.sim.physical import script_lines  # noqa: E402
+
+BUDGET_KB = 192
+MOVES = 400
+UNDO_AT = 120  # the move taken back and played again
+WORK = ROOT / "build" / "device_fit"
+
+
+def longest_record():
+    paths = sorted((ROOT / "tests" / "data" / "sgf").glob("*.sgf"))
+    records = [(path, sgf.read(path.read_bytes())) for path in paths]
+    records = [(path, r) for path, r in records if r.size == 19 and not r.black and not r.white]
+    return max(records, key=lambda item: len(item[1].moves))
+
+
+def game_moves(record, total=MOVES, seed=7):
+    """The record's moves (to its first illegal one), then legal moves that fill
+    no own eye until ``total``, then two passes."""
+    game = Game(19, "japanese", strict_turns=False)
+    moves = []
+    for colour, pt in record.moves:
+        try:
+            if game.phase == COUNTING:
+                game.resume(3 - colour)
+            game.play(colour, pt)
+        except IllegalMove:
+            break
+        moves.append((colour, pt))
+    rng = random.Random(seed)
+    order = [point(19, c, r) for c in range(19) for r in range(19)]
+    colour = 3 - moves[-1][0]
+    while len(moves) < total:
+        rng.shuffle(order)
+        for pt in order:
+            if game.pos.cells[pt] == 0 and not own_eye(game, pt, colour) and game.is_legal(colour, pt):
+                game.play(colour, pt)
+                moves.append((colour, pt))
+                break
+        else:
+            raise RuntimeError("no legal move left at move %d" % (len(moves) + 1))
+        colour = 3 - colour
+    moves += [(colour, PASS), (3 - colour, PASS)]
+    return moves
+
+
+def own_eye(game, pt, colour):
+    cells, stride = game.pos.cells, game.pos.stride
+    return all(cells[q] in (colour, 3) for q in (pt - 1, pt + 1, pt - stride, pt + stride))
+
+
+def with_undo(lines, move):
+    """Take back move ``move`` right after its press (MENU), lift it, put it back
+    and press again: 2.5 s of play inserted, every later event shifted."""
+    places = 0
+    for i, line in enumerate(lines):
+        t, action, *args = line.split()
+        if action == "place":
+            places += 1
+        if places >= move and action == "press" and i + 1 < len(lines) and lines[i - 1].split()[1] == "place":
+            vertex = lines[i - 1].split()[2]
+            at = int(t)
+            undo = [f"{at + 400} button undo", f"{at + 900} lift {vertex}", f"{at + 1600} place {vertex}",
+                    f"{at + 2100} press {args[0]}"]
+            later = [f"{int(t2) + 2500} {rest}" for t2, rest in (x.split(" ", 1) for x in lines[i + 1:])]
+            return lines[:i + 1] + undo + later
+    raise RuntimeError("no move to take back")
+
+
+def prepare():
+    """Write the game's script; (its path, the record's name, moves)."""
+    path, record = longest_record()
+    moves = game_moves(record)
+    lines, expected = script_lines(19, moves, clock=True, seed=3)
+    lines = with_undo(lines, UNDO_AT)
+    last = int(lines[-1].split()[0])
+    lines.append(f"{last + 1500} button ok")  # the count accepted
+    WORK.mkdir(parents=True, exist_ok=True)
+    script = WORK / "game.script"
+    script.write_text(f"# {path.name}: {len(expected)} moves\n" + "\n".join(lines) + "\n")
+    return script, path.name, len(expected)
+
+
+def build_mpy():
+    subprocess.run(["make", "--no-print-directory", "-s", "mpy"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+
+
+def micropython():
+    here = pathlib.Path(sys.executable).with_name("micropython")
+    return str(here) if here.exists() else "micropython"
+
+
+def play(script, heap_kb):
+    """Run the game in a heap of ``heap_kb`` KB: (finished, figures dict, output)."""
+    journal = WORK / "journal.bin"
+    for name in (journal, journal.with_name(journal.name + ".new")):
+        name.unlink(missing_ok=True)
+    env = dict(os.environ, MICROPYPATH=".frozen:%s:%s" % (ROOT / "build" / "mpy", ROOT / "bench" / "device"))
+    done = subprocess.run([micropython(), "-X", "heapsize=%dK" % heap_kb, str(ROOT / "bench" / "device" / "play.py"),
+                           str(script), str(journal)], capture_output=True, text=True, env=env, timeout=900)
+    output = done.stdout + done.stderr
+    figures = {}
+    for line in done.stdout.splitlines():
+        if line.startswith("FIT "):
+            for item in line.split()[1:]:
+                key, _, value = item.partition("=")
+                figures[key] = value
+    return done.returncode == 0 and figures.get("ok") == "1", figures, output
+
+
+def smallest_heap(script, low=64, high=1024, step=4):
+    """The smallest heap (KB, a multiple of ``step``) that finishes the game, by bisection."""
+    ok, _, output = play(script, high)
+    if not ok:
+        raise SystemExit("the game does not finish even in %d KB:\n%s" % (high, output[-3000:]))
+    while high - low > step:
+        mid = (low + high) // 2 // step * step
+        if play(script, mid)[0]:
+            high = mid
+        else:
+            low = mid
+        print("  bisecting: %d-%d KB" % (low, high), file=sys.stderr, flush=True)
+    return high
+
+
+def report(figures, heap_kb):
+    kb = lambda key: int(figures[key]) / 1024  # noqa: E731
+    live = kb("base") + kb("harness") + kb("code") + kb("data")
+    print("  heap %d KB: interpreter %.1f KB + bench harness %.1f KB + firmware code %.1f KB"
+          " + live data %.1f KB at the end (%.1f KB after start-up) = %.1f KB live;"
+          " peak transient and fragmentation %.1f KB"
+          % (heap_kb, kb("base"), kb("harness"), kb("code"), kb("data"), kb("data_start"), live, heap_kb - live))
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--heap", type=int, default=BUDGET_KB, help="the heap in KB (default: the budget, %(default)s)")
+    group.add_argument("--find", action="store_true", help="find the smallest heap that finishes the game")
+    args = parser.parse_args(argv)
+    build_mpy()
+    script, name, moves = prepare()
+    print("device fit: %s carried on to %d moves, played by hands through App.run() (unix port %s)"
+          % (name, moves, "64-bit"))
+    if args.find:
+        heap = smallest_heap(script)
+        _, figures, _ = play(script, heap)
+        print("  smallest heap that finishes the game: %d KB (budget %d KB)" % (heap, BUDGET_KB))
+        report(figures, heap)
+        return 0
+    ok, figures, output = play(script, args.heap)
+    print("\n".join(line for line in output.splitlines() if line.startswith(("game:", "host:"))))
+    if not ok:
+        print(output[-3000:])
+        print("  the game did NOT finish in %d KB" % args.heap)
+        return 1
+    report(figures, args.heap)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
