@@ -27,6 +27,13 @@ board. Baselines are fixed point (x16), integers only.
 Raw slots (the Scanner contract): 2 bits per point, slot s = point s;
 0 empty, 1 black, 2 white, 3 untrusted.
 
+Speed (a sweep must fit the 10 ms scan on an RP2040): the muxes are
+walked in a Gray-like order (``_CODE``), one select line changing per step
+instead of four; the classification runs as viper code where the port
+compiles it (rp2, unix: the source is compiled at import, so ``make mpy``
+stays bytecode-only), else as the Python loop it mirrors (CPython, the
+WebAssembly port). Both give the same readings and baselines.
+
 The calibration is kept on flash (``save(path)``, ``load(path)``): after a
 power cut the stones of the game are still on the board, and calibrating
 then would take their magnets for the sensors' quiet levels.
@@ -40,29 +47,150 @@ from ..micro import const
 
 _PER_MUX = const(16)
 _PER_ADC = const(12)  # first-level muxes per second-level mux
+_STEPS = const(192)  # mux settings in a sweep: _PER_MUX * _PER_ADC
 _FIX = const(4)  # baselines are stored x16
 _RAIL_LOW = const(512)
 _RAIL_HIGH = const(65024)
+
+
+def _sweep():
+    """The mux settings of a sweep, each one select line away from the last
+    (the first from the settings ``sample`` starts at): ``_CODE[k]`` = the
+    line (0-3: S0-S3 of the first level, 4-7: the second's) | its level << 3;
+    ``_CHAN[k]`` = the point ADC 0 sees then (ADC a: + a * _STEPS)."""
+    order2 = b"\x04\x05\x07\x06\x02\x03\x01\x00\x08\x09\x0b\x0a"  # 0-11, one bit apart
+    code = bytearray(_STEPS)
+    chan = bytearray(_STEPS)
+    ch1 = 0
+    ch2 = order2[0]
+    k = 0
+    for i in range(_PER_MUX):
+        g = i ^ (i >> 1)  # Gray code: one bit from the last
+        line = 0
+        if g != ch1:
+            line = (1, 2, 4, 8).index(g ^ ch1)
+        ch1 = g
+        for j in range(_PER_ADC):
+            c2 = order2[j if i & 1 == 0 else _PER_ADC - 1 - j]
+            if j:
+                line = 4 + (1, 2, 4, 8).index(c2 ^ ch2)
+            ch2 = c2
+            level = (ch2 >> (line - 4) if line >= 4 else ch1 >> line) & 1
+            code[k] = line | level << 3
+            chan[k] = (ch2 << 4) + ch1
+            k += 1
+    return bytes(code), bytes(chan)
+
+
+_CODE, _CHAN = _sweep()
+
+# The classification loop of ``HallArray._classify`` as viper code, compiled
+# where the port has a native emitter. ptr32 zero-extends on a 64-bit port:
+# a baseline is sign-extended by hand (top + top wraps to 0 on a 32-bit one).
+_VIPER = """
+@micropython.viper
+def classify(self, buf):
+    samples = ptr16(self.samples)
+    base = ptr32(self.baseline)
+    state = ptr8(self.state)
+    held = ptr16(self._held)
+    out = ptr8(buf)
+    sums = ptr32(self._sums)
+    on = int(self.on)
+    off = int(self.off)
+    shift = int(self.drift_shift)
+    quiet = off >> 1
+    half = (1 << shift) >> 1
+    top = 1
+    top <<= 31
+    n = int(self.nbytes)
+    i = 0
+    while i < n:
+        out[i] = 0
+        i += 1
+    nheld = 0
+    total = 0
+    ntracked = 0
+    points = int(self.points)
+    p = 0
+    while p < points:
+        x = int(samples[p])
+        if x <= %d or x >= %d:
+            v = 3
+        else:
+            b = int(base[p])
+            if b & top:
+                b -= top + top
+            d = x - (b >> %d)
+            s = int(state[p])
+            if s == 1 and d > off:
+                v = 1
+            elif s == 2 and d < 0 - off:
+                v = 2
+            elif d >= on:
+                v = 1
+            elif d <= 0 - on:
+                v = 2
+            else:
+                v = 0
+            if v == 0 and 0 - quiet < d and d < quiet:
+                step = ((x << %d) - b + half) >> shift
+                base[p] = b + step
+                total += step
+                ntracked += 1
+            else:
+                held[nheld] = p
+                nheld += 1
+        state[p] = v
+        if v:
+            out[p >> 2] |= v << ((p & 3) << 1)
+        p += 1
+    sums[0] = total
+    sums[1] = ntracked
+    sums[2] = nheld
+
+
+@micropython.viper
+def nudge(base_arr, held_arr, n: int, step: int):
+    base = ptr32(base_arr)
+    held = ptr16(held_arr)
+    i = 0
+    while i < n:
+        p = held[i]
+        base[p] = int(base[p]) + step
+        i += 1
+""" % (_RAIL_LOW, _RAIL_HIGH, _FIX, _FIX)
+
+try:
+    import micropython
+
+    _native = {"micropython": micropython}
+    exec(_VIPER, _native)
+except (ImportError, SyntaxError, ValueError, NotImplementedError):  # CPython; a port without native code
+    _native = None
 
 
 class HallArray:
     """The analog Hall array's driver; see the module doc.
 
     ``adcs``: the ADC objects (``read_u16``) of the second-level muxes;
-    ``select1``/``select2``: the output Pins S0..S3 of each mux level.
+    ``select1``/``select2``: the output Pins S0..S3 of each mux level;
+    ``native``: use the viper classification where the port has it (False:
+    the Python loop, as on ports without a native emitter).
     """
 
     bits_per_point = 2
 
     def __init__(self, adcs, select1, select2, points=361, settle_us=0, on=HALL_ON, off=HALL_OFF,
-                 drift_shift=HALL_DRIFT_SHIFT):
+                 drift_shift=HALL_DRIFT_SHIFT, native=True):
         if off >= on:
             raise ValueError("hysteresis needs off < on")
-        if len(adcs) * _PER_ADC * _PER_MUX < points:
+        if len(adcs) * _STEPS < points:
             raise ValueError("not enough mux channels")
         self._adcs = adcs
         self._s1 = select1
         self._s2 = select2
+        self._lines = tuple(select1) + tuple(select2)
         self.points = points
         self.settle_us = settle_us
         self.on = on
@@ -74,6 +202,8 @@ class HallArray:
         self.samples = array("H", bytes(2 * points))  # the last raw sample of each point
         self.state = bytearray(points)  # the last reading of each point (0-3)
         self._held = array("H", bytes(2 * points))  # points whose baseline did not track this read
+        self._sums = array("i", [0, 0, 0])  # the classification's tracked total, tracked and held counts
+        self.native = bool(native and _native)
 
     def _select(self, pins, n):
         pins[0].value(n & 1)
@@ -85,21 +215,21 @@ class HallArray:
         """Read every sensor once into ``samples`` (read_u16 counts)."""
         samples = self.samples
         adcs = self._adcs
-        nadc = len(adcs)
-        s1 = self._s1
-        s2 = self._s2
+        lines = self._lines
         points = self.points
         settle = self.settle_us
-        for ch1 in range(_PER_MUX):
-            self._select(s1, ch1)
-            for ch2 in range(_PER_ADC):
-                self._select(s2, ch2)
-                if settle:
-                    time.sleep_us(settle)
-                for a in range(nadc):
-                    p = ((a * _PER_ADC + ch2) << 4) + ch1
-                    if p < points:
-                        samples[p] = adcs[a].read_u16()
+        self._select(self._s1, _CHAN[0] & 15)
+        self._select(self._s2, _CHAN[0] >> 4)
+        for k in range(_STEPS):
+            c = _CODE[k]
+            lines[c & 7].value(c >> 3)
+            if settle:
+                time.sleep_us(settle)
+            p = _CHAN[k]
+            for adc in adcs:
+                if p < points:
+                    samples[p] = adc.read_u16()
+                p += _STEPS
 
     def calibrate(self, n=HALL_CAL_SAMPLES):
         """Baselines from ``n`` sweeps of an empty board; states reset to empty."""
@@ -140,6 +270,31 @@ class HallArray:
     def read(self, buf):
         """Sample every point and classify it into ``buf`` (2 bits a point)."""
         self.sample()
+        if self.native:
+            _native["classify"](self, buf)
+        else:
+            self._classify(buf)
+        # Points that cannot track (a stone on them, a hand near) follow the
+        # mean step of those that did: the common part of the drift.
+        total, ntracked, nheld = self._sums
+        if ntracked and nheld:
+            if total >= 0:
+                step = (total + (ntracked >> 1)) // ntracked
+            else:
+                step = -((-total + (ntracked >> 1)) // ntracked)
+            if not step:
+                return
+            if self.native:
+                _native["nudge"](self.baseline, self._held, nheld, step)
+                return
+            base = self.baseline
+            held = self._held
+            for i in range(nheld):
+                base[held[i]] += step
+
+    def _classify(self, buf):
+        """Each point's reading into ``buf`` and ``state``, baselines tracked;
+        the points held back into ``_held``, the counts into ``_sums``."""
         samples = self.samples
         base = self.baseline
         state = self.state
@@ -183,14 +338,7 @@ class HallArray:
             state[p] = v
             if v:
                 buf[p >> 2] |= v << ((p & 3) << 1)
-        # Points that cannot track (a stone on them, a hand near) follow the
-        # mean step of those that did: the common part of the drift.
-        if ntracked and nheld:
-            if total >= 0:
-                step = (total + (ntracked >> 1)) // ntracked
-            else:
-                step = -((-total + (ntracked >> 1)) // ntracked)
-            if step:
-                for i in range(nheld):
-                    p = held[i]
-                    base[p] += step
+        sums = self._sums
+        sums[0] = total
+        sums[1] = ntracked
+        sums[2] = nheld
