@@ -42,7 +42,6 @@ from .follower import Follower
 from .host.commands import HostCommands
 from .host.link import Link
 from .journal.recorder import Recorder
-from .journal.recovery import recover
 from .journal.store import Journal
 from .leds.composer import Leds
 from .leds.marks import HINT, Marks
@@ -52,7 +51,6 @@ from .referee.machine import Referee
 from .referee.states import COUNTING
 from .rules.game import OVER
 from .rules.position import BLACK, WHITE
-from .sensing.diagnostics import Diagnostics
 from .sensing.scanner import Scanner
 from .settings import Settings
 from .timekeeper import Timekeeper
@@ -73,6 +71,15 @@ class App:
 
     def __init__(self, hw, settings=None, mode=CASUAL, board_id="board", boot=0, now_ms=0):
         self.hw = hw
+        got = None
+        self.journal = None
+        if hw.storage is not None:
+            # First: the recovery's code and reading are let go before the long-lived
+            # buffers are made, so they leave no holes between them (a Pico's heap is small).
+            self.journal = Journal(hw.storage)
+            got = _recover(self.journal)
+            if got is not None:
+                boot = got.boot
         self.polarity = hw.sensor.bits_per_point == 2
         self.scanner = Scanner(hw.sensor)
         self.marks = Marks()
@@ -85,14 +92,8 @@ class App:
         self.errors = 0  # stage failures reported and survived
         self.last_error = None
         self.running = False
-        got = None
-        self.journal = None
         self.recorder = None
-        if hw.storage is not None:
-            self.journal = Journal(hw.storage)
-            got = recover(self.journal)
-            if got is not None:
-                boot = got.boot
+        if self.journal is not None:
             self.recorder = Recorder(self.journal, follower, boot, 0 if got is None else got.seq_mark)
             follower.listen(self.recorder)
         self.link = None
@@ -124,8 +125,14 @@ class App:
     def new_game(self, settings, mode=None):
         """Start a game with these settings (the host's ``new``, the simulator's
         page). Raises ValueError for settings the rules refuse (a bad time spec
-        names its bad part); the current game is then kept."""
-        self._begin(settings, settings.game(), self.referee.mode if mode is None else mode, self.follower.gid + 1)
+        names its bad part); the current game is then kept. The current game is let
+        go before the new one is built: a Pico's heap has room for one."""
+        settings.check()
+        mode = self.referee.mode if mode is None else mode
+        gid = self.follower.gid + 1
+        self.follower.detach()
+        self.game = self.clock = self.referee = self.timekeeper = None
+        self._begin(settings, settings.game(), mode, gid)
 
     def _begin(self, settings, game, mode, gid, recovered=None):
         clock = settings.clock(self.events)
@@ -172,6 +179,8 @@ class App:
         if self.game.phase != OVER and (self.game.move_number or self.timekeeper.started):
             return False
         if self.diag is None:
+            from .sensing.diagnostics import Diagnostics  # loaded when asked for: code costs heap
+
             self.diag = Diagnostics(self.hw.sensor, Marks())
             self.diag.reset(now_ms)
         return True
@@ -292,3 +301,18 @@ class App:
         self.follower.follow()
         if self.recorder is not None:
             self.recorder.record(now_ms, self.clock, 0 if self.link is None else self.link.next)
+
+
+def _recover(journal):
+    """The journal's game (firmware/journal/recovery.py), whose code runs once at
+    power-up and is then dropped from the heap."""
+    import sys
+
+    from .journal import recovery
+
+    try:
+        return recovery.recover(journal)
+    finally:
+        name = recovery.__name__
+        del sys.modules[name]
+        delattr(sys.modules[name.rsplit(".", 1)[0]], name.rsplit(".", 1)[1])  # the package's reference

@@ -103,6 +103,11 @@ class Follower:
         self.follow()
         self._preset = 0
 
+    def detach(self):
+        """Let the game go (the app builds the next one: ``attach`` follows)."""
+        self.game = None
+        self.clock = None
+
     def set_mode(self, mode):
         self.mode = mode
         for listener in self.listeners:

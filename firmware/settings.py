@@ -1,7 +1,11 @@
 """A game's settings: what a host's ``new`` asks, the journal's NEW record keeps, the link's GAME line tells."""
 
 from .clock.engine import Clock
+from .clock.spec import parse
+from .rules.coords import check_size
+from .rules.ending import komi2_of
 from .rules.game import Game
+from .rules.rulesets import by_name
 
 
 class Settings:
@@ -17,6 +21,18 @@ class Settings:
         self.handicap = handicap
         self.time_spec = time_spec
         self.players = players
+
+    def check(self):
+        """Raise ValueError (a bad time spec: a SpecError naming its bad part) for
+        settings the rules refuse, building nothing big: the app checks a new
+        game's settings before it lets the last game go (a Pico's heap holds one)."""
+        check_size(self.size)
+        rules = by_name(self.rules)
+        if self.komi is not None:
+            komi2_of(self.komi)
+        rules.check_handicap(self.size, self.handicap)
+        if self.time_spec != "none":
+            parse(self.time_spec)
 
     def game(self):
         """A new rules Game with these settings; ValueError names what the rules refuse."""

@@ -60,7 +60,7 @@ class DiodeMatrix:
         for r in range(rows):
             level = 0xFFFF & ~(1 << (r & 15))
             self._patterns.append(bytearray((level & 0xFF, level >> 8)))
-        at = array("H", [0xFFFF] * (self.nbytes * 8))
+        at = array("H", b"\xff\xff" * (self.nbytes * 8))  # all unused
         for r in range(rows):
             for c in range(cols):
                 j = c >> 4

@@ -16,25 +16,28 @@ from ..hardware import Hardware
 from .buttons import Buttons
 from .buzzer import Buzzer
 from .clock_display import ClockDisplay, Ssd1306
-from .hall import HallArray
-from .matrix import DiodeMatrix
 from .pio_strip import PioStrip, state_machine
-from .serial_link import Uart, UsbCdc
-from .shift165 import ShiftChain
 from .storage import FileStorage
 
 JOURNAL_PATH = "/journal.bin"
 HALL_CALIBRATION_PATH = "/hall_calibration.bin"
 
 
+# Each variant's driver is imported only when the board has it: code costs heap on a Pico.
 def _sensor():
     if cfg.SENSORS == "shift":
+        from .shift165 import ShiftChain
+
         spi = SPI(cfg.SR_SPI_ID, baudrate=cfg.SR_BAUD, sck=Pin(cfg.SR_SCK), mosi=Pin(cfg.SR_MOSI),
                   miso=Pin(cfg.SR_MISO))
         return ShiftChain(spi, Pin(cfg.SR_LOAD, Pin.OUT, value=1))
     if cfg.SENSORS == "matrix":
+        from .matrix import DiodeMatrix
+
         return DiodeMatrix(I2C(cfg.MX_I2C_ID, sda=Pin(cfg.MX_SDA), scl=Pin(cfg.MX_SCL)))
     if cfg.SENSORS == "hall":
+        from .hall import HallArray
+
         adcs = [ADC(Pin(p)) for p in cfg.HALL_ADC]
         select1 = [Pin(p, Pin.OUT, value=0) for p in cfg.HALL_SELECT_1]
         select2 = [Pin(p, Pin.OUT, value=0) for p in cfg.HALL_SELECT_2]
@@ -48,8 +51,12 @@ def _sensor():
 
 def _transport():
     if cfg.LINK == "usb":
+        from .serial_link import UsbCdc
+
         return UsbCdc()
     if cfg.LINK == "uart":
+        from .serial_link import Uart
+
         return Uart(UART(cfg.UART_ID, baudrate=cfg.UART_BAUD, tx=Pin(cfg.UART_TX), rx=Pin(cfg.UART_RX)))
     if cfg.LINK == "none":
         return None

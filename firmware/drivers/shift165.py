@@ -61,7 +61,7 @@ class ShiftChain:
         self._tx = bytearray(chips)
         self._invert = active_low
         load.value(1)
-        at = array("H", [0xFFFF] * (chips * 8))
+        at = array("H", b"\xff\xff" * (chips * 8))  # all unused
         for p in range(points):
             chip, pin = wiring(p, chips, chain_order, bit_order)
             bit = pin if msb_first else 7 - pin

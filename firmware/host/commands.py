@@ -25,15 +25,15 @@ class HostCommands:
 
     def command(self, name, args, now_ms):
         app = self.app
-        game = app.game
-        if name == "new":
-            if game.phase == PLAYING and game.move_number:
+        if name == "new":  # no local keeps the last game alive while the next is built
+            if app.game.phase == PLAYING and app.game.move_number:
                 return E_STATE, "a game is in progress: end it first"
             try:
                 app.new_game(from_fields(fields_dict(args)))
             except ValueError as error:
                 return E_MALFORMED, "new: " + str(error)[:60]
             return None
+        game = app.game
         if name == "mode":
             app.set_mode(MODE_NAMES.index(args[0]))
             return None

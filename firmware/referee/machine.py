@@ -46,9 +46,8 @@ from ..rules.coords import PASS
 from ..rules.game import COUNTING as GAME_COUNTING
 from ..rules.game import OVER as GAME_OVER
 from ..rules.game import IllegalMove
-from ..rules.handicap import fixed_sets
 from ..rules.history import LOST_TURN, SELF_CAPTURE, move_colour, move_point
-from ..rules.rulesets import HANDICAP_FIXED, HANDICAP_NONE, ILLEGAL_LOSS, ILLEGAL_REJECT, ILLEGAL_WARN
+from ..rules.rulesets import HANDICAP_FIXED, ILLEGAL_LOSS, ILLEGAL_REJECT, ILLEGAL_WARN
 from .comparison import Comparison
 from .paint import Painter
 from .region import NONE, POINTS, Region
@@ -82,10 +81,13 @@ class Referee:
         self.reason = ""  # why the board waits (for messages)
         self.awaiting_press = 0  # colour whose move's turn ends with its clock press
         self.handicap = handicap
-        if handicap and (game.rules.handicap == HANDICAP_NONE or not 2 <= handicap < game.size * game.size):
-            raise ValueError("no handicap of %d stones under %s rules" % (handicap, game.rules.name))
+        game.rules.check_handicap(game.size, handicap)
         fixed = handicap and game.rules.handicap == HANDICAP_FIXED
-        self._handicap_sets = fixed_sets(game.size, handicap) if fixed else ()  # empty: free placement
+        self._handicap_sets = ()  # empty: free placement
+        if fixed:
+            from ..rules.handicap import fixed_sets
+
+            self._handicap_sets = fixed_sets(game.size, handicap)
         self.chain_buf = array("H", bytes(2 * game.size * game.size))
         self.painter = Painter(self)
         self.state = SETUP if handicap and not game.handicap else PLAY

@@ -9,7 +9,6 @@ not yet let go would be illegal or in atari. Allocation-free.
 
 from ..leds import marks as mk
 from ..rules.game import IllegalMove
-from ..rules.scoring import DAME, DEAD, KIND, OWNER, SEKI, TERRITORY
 from .region import NONE, POINTS
 from .states import COUNTING, UNKNOWN
 
@@ -83,6 +82,8 @@ class Painter:
                     m.set(phys_of[r], mk.LIBERTY, cells[g])
 
     def _counting(self):
+        from ..rules.scoring import DAME, DEAD, KIND, OWNER, SEKI, TERRITORY
+
         ref = self.referee
         game = ref.game
         m = ref.marks

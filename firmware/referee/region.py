@@ -26,8 +26,8 @@ class Region:
         self.top = top
         self.left = left
         stride = size + 2
-        self.game_of = array("H", [NONE] * POINTS)
-        self.phys_of = array("H", [NONE] * (stride * stride))
+        self.game_of = array("H", b"\xff\xff" * POINTS)  # all NONE (bytes: a list would cost 4x more)
+        self.phys_of = array("H", b"\xff\xff" * (stride * stride))
         for r in range(size):
             for c in range(size):
                 p = (top + r) * PHYS + left + c

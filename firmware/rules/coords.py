@@ -18,6 +18,12 @@ MAX_SIZE = const(19)
 COLUMNS = "ABCDEFGHJKLMNOPQRST"
 
 
+def check_size(size):
+    """Raise ValueError unless ``size`` is a board size the rules core plays."""
+    if size < MIN_SIZE or size > MAX_SIZE:
+        raise ValueError("board size must be 5..19, not " + str(size))
+
+
 def point(size, col, row):
     """Return the index of (col, row), row 0 being the top row."""
     return (row + 1) * (size + 2) + col + 1

@@ -9,16 +9,13 @@ a Thai lost turn (``lose_turn``) is a penalty, not a pass. Play stops (``COUNTIN
 the passes the rule set needs; the game is ``OVER`` once it has a result.
 """
 
-from . import op as op_rules
 from .const import const
 from .coords import PASS
 from .history import LOST_TURN, History, encode
 from .illegal import GAME_OVER, OUT_OF_TURN, IllegalMove
-from .op import Ledger
 from .position import Position
 from .result import CYCLE, DRAW, FOUL, RESIGN, SCORE, TIME, Result
 from .rulesets import CYCLE_AGREE, CYCLE_DRAW, ILLEGAL_LOSS, ILLEGAL_WARN, SCORE_OP, RuleSet
-from .scoring import Counter
 
 # Phases of a game.
 PLAYING = const(0)
@@ -29,6 +26,14 @@ _BLACK = const(1)
 _WHITE = const(2)
 
 
+def komi2_of(komi):
+    """Komi in half points; ValueError unless it is a whole or half number."""
+    komi2 = round(komi * 2)
+    if komi2 != komi * 2:
+        raise ValueError("komi must be a whole or half number, not " + str(komi))
+    return int(komi2)
+
+
 class Ending:
     """The end of a game: see the module doc (the methods of ``Game`` that end it)."""
 
@@ -36,7 +41,7 @@ class Ending:
     rules: RuleSet
     pos: Position
     hist: History
-    op: "Ledger | None"
+    op: object  # op.Ledger under the OP rules, else None
     phase: int
     to_move: int
     ko: int
@@ -46,7 +51,7 @@ class Ending:
     warnings: bytearray
     result: "Result | None"
     cycle: bool
-    _counter: "Counter | None"
+    _counter: object  # scoring.Counter, made at the first count
 
     @property
     def komi(self):
@@ -55,14 +60,13 @@ class Ending:
 
     @komi.setter
     def komi(self, value):
-        komi2 = round(value * 2)
-        if komi2 != value * 2:
-            raise ValueError("komi must be a whole or half number, not " + str(value))
-        self.komi2 = int(komi2)
+        self.komi2 = komi2_of(value)
 
     def counter(self):
         """The game's Counter (dead-stone marks, count map), made on first use."""
         if self._counter is None:
+            from .scoring import Counter  # imported at the first count: code costs a Pico's heap
+
             self._counter = Counter(self)
         return self._counter
 
@@ -97,7 +101,9 @@ class Ending:
     def result_of(self, score):
         """The Result a Score gives under this rule set."""
         if self.rules.scoring == SCORE_OP:
-            return op_rules.result(score)
+            from .op import result
+
+            return result(score)
         margin2 = score.margin2()
         if margin2 > 0:
             return Result(_BLACK, SCORE, margin2)

@@ -15,10 +15,8 @@ leave the game exactly as it was.
 
 from array import array
 
-from . import op as op_rules
 from .coords import PASS
 from .ending import COUNTING, OVER, PLAYING, Ending  # noqa: F401  (the phases, also game.COUNTING...)
-from .handicap import fixed_points
 from .history import SELF_CAPTURE, History, encode, is_pass, move_colour, move_point
 from .illegal import (  # noqa: F401  (also game.IllegalMove, game.OCCUPIED...)
     GAME_OVER,
@@ -73,7 +71,11 @@ class Game(Ending):
         self.captures = array("H", (0, 0, 0))
         self.warnings = bytearray(3)  # penalty warnings per colour (Thai, Korean)
         self.hist = History(size, BLACK)
-        self.op = op_rules.Ledger(self) if self.rules.stone_supply else None
+        self.op = None
+        if self.rules.stone_supply:  # OP only: its module is loaded for it alone
+            from .op import Ledger
+
+            self.op = Ledger(self)
         self.handicap = 0
         self.setup_stones = ((), ())  # (black, white) points placed before the first move
         self._counter = None
@@ -129,6 +131,8 @@ class Game(Ending):
 
     def fixed_handicap(self, stones):
         """Place ``stones`` handicap stones on the standard points; returns them."""
+        from .handicap import fixed_points
+
         points = fixed_points(self.size, stones)
         self.place_handicap(points)
         return points

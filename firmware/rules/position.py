@@ -12,7 +12,7 @@ stay MicroPython small ints (no heap allocation).
 from array import array
 
 from .const import const
-from .coords import MAX_SIZE, MIN_SIZE, point
+from .coords import check_size, point
 
 EMPTY = const(0)
 BLACK = const(1)
@@ -58,8 +58,7 @@ class Position:
     """
 
     def __init__(self, size):
-        if size < MIN_SIZE or size > MAX_SIZE:
-            raise ValueError("board size must be 5..19, not " + str(size))
+        check_size(size)
         self.size = size
         stride = size + 2
         self.stride = stride

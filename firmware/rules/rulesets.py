@@ -81,6 +81,11 @@ class RuleSet:
         self.sgf = sgf or title
         self.kgs = kgs
 
+    def check_handicap(self, size, stones):
+        """Raise ValueError unless a game on ``size`` may start with ``stones`` handicap stones (0: none)."""
+        if stones and (self.handicap == HANDICAP_NONE or not 2 <= stones < size * size):
+            raise ValueError("no handicap of %d stones under %s rules" % (stones, self.name))
+
     def default_komi(self, handicap=0):
         """Default komi in points for a game with this many handicap stones."""
         return (self.komi2_handicap if handicap else self.komi2) / 2
