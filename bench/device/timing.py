@@ -1,0 +1,323 @@
+"""The device loop's time budget, task by task, in MicroPython's unix port.
+
+    MICROPYPATH=.frozen:build/mpy:.:tests/firmware micropython -X heapsize=4M bench/device/timing.py JOURNAL
+
+bench/device_time.py runs this on the ``make mpy`` bundle and turns its
+lines into a table with RP2040 estimates. Each line printed is
+``TASK name|typical us|worst us|runs|code``: typical is the median, worst
+the maximum of ``runs`` timings with time.ticks_us; code is ``bytecode``
+(the x100 calibration holds) or ``viper`` (it does not: the driver bounds
+it from instruction counts). Whole stages are timed on a real App on
+twins (19x19, byo-yomi, a journal on a real file, a cable to a host); the
+sensor twin's own read (a Python loop over the simulated stones, not the
+device's transfer) is left out of the stage timings.
+"""
+
+import os
+import sys
+import time
+
+from harness import board
+from pro_games import load_games
+
+from firmware.drivers.storage import FileStorage
+from firmware.protocol import encode_command
+from firmware.sensing.scanner import Scanner
+from twins.link import Pipe
+from twins.sensors import NullSensor
+
+ticks_us = time.ticks_us
+ticks_diff = time.ticks_diff
+JOURNAL = sys.argv[1]
+excluded = [0, 0]  # the sensor twin's read time inside the stage, the step being timed
+
+
+def report(name, times, code="bytecode"):
+    times.sort()
+    print("TASK %s|%.2f|%.2f|%d|%s" % (name, times[len(times) // 2], times[-1], len(times), code))
+
+
+def timed(fn, runs, prepare=None, batch=1):
+    """``runs`` timings of fn(i); each the mean of ``batch`` calls (tasks shorter
+    than the ticks' microsecond)."""
+    times = []
+    for i in range(runs):
+        if prepare is not None:
+            prepare(i)
+        t0 = ticks_us()
+        for _ in range(batch):
+            fn(i)
+        times.append(ticks_diff(ticks_us(), t0) / batch)
+    return times
+
+
+def scans():
+    for nbytes, bpp, label in ((46, 1, "1-bit presence"), (91, 2, "2-bit polarity")):
+        scanner = Scanner(NullSensor(nbytes, bpp))
+        scanner.scan(0)
+        report("Scanner.scan idle, " + label, timed(lambda i, s=scanner: s.scan(10 * i), 300, batch=20))
+        raw = scanner.raw
+        changes = []
+        settles = []
+        t = 0
+        for _ in range(1000):
+            raw[20] ^= 1  # a point's reading changes: decoded, pending...
+            t0 = ticks_us()
+            scanner.scan(t)
+            changes.append(ticks_diff(ticks_us(), t0))
+            t += scanner.settle_ms
+            t0 = ticks_us()
+            if not scanner.scan(t):  # ...and settles settle_ms later
+                raise AssertionError("the change did not settle")
+            settles.append(ticks_diff(ticks_us(), t0))
+            t += 10
+        report("Scanner.scan with a change, " + label, changes)
+        report("Scanner.scan settling a change, " + label, settles)
+
+
+class Stages:
+    """The App's stages and step wrapped with timers (the twin's read left out)."""
+
+    def __init__(self, app, hw):
+        self.app = app
+        self.times = [[] for _ in app._stages]
+        self.steps = []
+        self.decisions = []  # sense stages in which a move was recorded
+        self.appends = []  # host stages that journalled a record
+        read = hw.sensor.read
+
+        def twin_read(buf):
+            t0 = ticks_us()
+            read(buf)
+            us = ticks_diff(ticks_us(), t0)
+            excluded[0] += us
+            excluded[1] += us
+
+        hw.sensor.read = twin_read
+        app._stages = tuple(self._wrap(i, stage) for i, stage in enumerate(app._stages))
+
+    def _wrap(self, i, stage):
+        def run(now_ms):
+            app = self.app
+            moves = app.game.move_number
+            records = app.journal.records
+            excluded[0] = 0
+            t0 = ticks_us()
+            stage(now_ms)
+            us = ticks_diff(ticks_us(), t0) - excluded[0]
+            self.times[i].append(us)
+            if i == 0 and app.game.move_number != moves:
+                self.decisions.append(us)
+            if i == 4 and app.journal.records != records:
+                self.appends.append(us)
+        return run
+
+    def step(self, now_ms):
+        excluded[1] = 0
+        t0 = ticks_us()
+        self.app.step(now_ms)
+        self.steps.append(ticks_diff(ticks_us(), t0) - excluded[1])
+
+
+def game(moves=200):
+    """A professional game played by hands: a stone, its settle, the clock press,
+    captures lifted. Every stage and step timed."""
+    record = max(load_games("tests/data/pro_games.txt"), key=lambda r: len(r.moves))
+    pipe = Pipe()
+    for suffix in ("", ".new"):
+        try:
+            os.remove(JOURNAL + suffix)
+        except OSError:
+            pass
+    hw, app = board(FileStorage(JOURNAL), pipe.board, size=19, time_spec="byoyomi 5m 3x30s")
+    stages = Stages(app, hw)
+    phys = app.referee.region.phys_of
+    t = 0
+
+    def run(until):
+        nonlocal t
+        while t < until:
+            hw.stones.set_time(t)
+            stages.step(t)
+            t += 10
+        pipe.take()
+
+    run(100)
+    for colour, pt in record.moves[:moves]:
+        if pt == 0:
+            continue
+        hw.stones.place(phys[pt], colour)
+        run(t + 300)
+        hw.buttons.hold(colour - 1)
+        run(t + 60)
+        hw.buttons.release(colour - 1)
+        run(t + 60)
+        cells = app.game.pos.cells
+        for p in range(len(phys)):
+            if phys[p] != 0xFFFF and not cells[p] and hw.stones.colour[phys[p]]:
+                hw.stones.lift(phys[p])
+        run(t + 200)
+    if app.game.move_number < moves * 9 // 10:
+        raise AssertionError("the game stopped at move %d" % app.game.move_number)
+    names = ("sense", "tick (buttons, clock, buzzer)", "render (LEDs)", "show_clock (display)",
+             "sync_host (journal, link poll)")
+    for i, name in enumerate(names):
+        report("App.%s, in the game" % name, stages.times[i])
+    report("App.sense with a referee decision (a new stone settled)", stages.decisions)
+    report("App.sync_host journalling a move (Recorder.record)", stages.appends)
+    report("App.step, worst in a %d-move game (all steps)" % app.game.move_number, stages.steps)
+    return hw, app, pipe, stages, t
+
+
+def idle(hw, app, stages, t):
+    """Nothing happening: the 10 ms pass (sense, tick, host) and the pass with every stage due."""
+    stages.steps = []
+    for _ in range(300):
+        t += 10
+        hw.stones.set_time(t)
+        if t % 20 and t % 100:
+            stages.step(t)
+        else:
+            app.step(t)
+    report("App.step idle: sense + tick + link poll (10 ms pass)", stages.steps)
+    stages.steps = []
+    for _ in range(100):
+        t += 100
+        hw.stones.set_time(t)
+        stages.step(t)
+    report("App.step idle, every stage due", stages.steps)
+    return t
+
+
+def journal_and_host(app, pipe, t):
+    recorder = app.recorder
+
+    def compact(i):
+        recorder.stale = True
+        recorder.record(t, app.clock, app.link.next)
+
+    report("Journal compaction (%d moves, on a file)" % app.game.move_number, timed(compact, 20))
+    for command in ("state", "hello"):
+        data = encode_command(command)
+
+        def answer(i):
+            app.link.poll(t + i)
+
+        report("host command '%s' (Link.poll reads, answers)" % command,
+               timed(answer, 100, lambda i, data=data: (pipe.take(), pipe.send(data))))
+
+
+def count(app):
+    game = app.game
+    game.play(game.to_move, 0)
+    game.play(game.to_move, 0)
+    game.count()
+    report("count, 19x19 after %d moves (Game.count)" % game.move_number, timed(lambda i: game.count(), 20))
+
+
+def leds_and_display():
+    from firmware.clock import Clock
+    from firmware.drivers.clock_display import ClockDisplay, Ssd1306
+    from firmware.leds import CASUAL, Leds
+    from firmware.leds.marks import HINT, PUT_BACK, Marks
+
+    leds = Leds(mode=CASUAL, brightness=255, budget_ma=2000)
+    marks = Marks()
+    for p in range(361):
+        marks.set(p, HINT if p & 1 else PUT_BACK, 2)
+    leds.update(marks, 0)
+
+    def compose(i):
+        marks.version += 1
+        leds.update(marks, 0)
+
+    report("Leds.update, full compose (every mark changed)", timed(compose, 300))
+
+    class NullI2C:
+        def writeto(self, addr, buf):
+            return None
+
+    clock = Clock("byoyomi 5m 3x30s")
+    display = ClockDisplay(Ssd1306(NullI2C()))
+    clock.start(0, 1)
+    clock.snapshot(0)
+    display.update(clock)
+
+    def redraw(i):
+        clock.snapshot(1000 * (i + 1))
+        display.update(clock)
+
+    report("ClockDisplay redraw (Ssd1306, framebuf, i2c stand-in)", timed(redraw, 200))
+
+
+def drivers():
+    """The other variants' drivers on a bus that does nothing (Python stand-ins)."""
+    from firmware.drivers.matrix import DiodeMatrix
+    from firmware.drivers.shift165 import ShiftChain
+
+    class NullBus:
+        def write_readinto(self, tx, rx):
+            pass
+
+        def value(self, v=None):
+            return 0
+
+        def writeto_mem(self, addr, reg, buf):
+            pass
+
+        def readfrom_mem_into(self, addr, reg, buf):
+            pass
+
+    bus = NullBus()
+    for driver in (ShiftChain(bus, bus), DiodeMatrix(bus)):
+        buf = bytearray(driver.nbytes)
+        report("%s.read (null bus)" % type(driver).__name__, timed(lambda i, d=driver, b=buf: d.read(b), 200))
+
+
+def hall():
+    """HallArray on stand-ins whose methods are C functions, as machine.Pin.value
+    and machine.ADC.read_u16 are (the conversion itself is hardware time, added by
+    the driver); the classification on a mid-game board's samples."""
+    from firmware.drivers.hall import HallArray
+    from twins.hall import SimHallBus
+    from twins.stones import Stones
+
+    class Line:
+        def __init__(self):
+            self.value = {}.get  # a C method taking the level
+
+    class Adc:
+        def __init__(self):
+            self.read_u16 = time.ticks_ms  # a C function returning a small int
+
+    sweep = HallArray([Adc(), Adc()], [Line() for _ in range(4)], [Line() for _ in range(4)])
+    report("HallArray.sample (mux sweep, 361 ADC reads)", timed(lambda i: sweep.sample(), 200))
+    for native in (True, False):
+        stones = Stones()
+        bus = SimHallBus(stones, noise=60)
+        driver = bus.driver(native=native)
+        if native and not driver.native:
+            print("NOTE no viper in this port")
+            continue
+        driver.calibrate()  # on the empty board, then half of it covered
+        for p in range(0, 361, 2):
+            stones.place(p, 1 + (p >> 1) % 2)
+        buf = bytearray(driver.nbytes)
+        driver.read(buf)
+        driver.sample = lambda: None  # classify the same samples again and again
+        report("HallArray classify, %s path (181 stones)" % ("viper" if native else "Python"),
+               timed(lambda i, d=driver, b=buf: d.read(b), 200), "viper" if native else "bytecode")
+
+
+def main():
+    scans()
+    leds_and_display()
+    drivers()
+    hall()
+    hw, app, pipe, stages, t = game()
+    t = idle(hw, app, stages, t)
+    journal_and_host(app, pipe, t)
+    count(app)
+
+
+main()
