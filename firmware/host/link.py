@@ -1,9 +1,11 @@
 """The board's end of the serial link: stream the game to a host, answer commands.
 
 Every board-to-host line gets the next sequence number and is remembered as
-a small index entry (kind, move number, the move's history record, clock
-figures: 12 bytes), not as text: a line is written again from its entry, so
-``resend N`` can replay the whole game. The link learns what changed in the
+a small index entry (kind and move number or game id: 3 bytes), not as text:
+a line is written again from its entry and the game's history (the
+follower's moves and clock figures), so ``resend N`` can replay the whole
+game. A MOVE line of an earlier game or of a move taken back is resent as
+SKIP. The link learns what changed in the
 game from the app's follower (firmware/follower.py: a new game, moves with
 their clock figures, undos, the result, the mode), like the journal does.
 A host that opens the port late has lost what was sent before;
@@ -64,9 +66,7 @@ class Link(Listener):
         self.capacity = capacity
         self.kind = bytearray(capacity)
         self.arg = array("H", bytes(2 * capacity))  # move number / game id
-        self.rec = array("H", bytes(2 * capacity))  # history record of a move
-        self.tleft = array("i", bytes(4 * capacity))  # mover's time left (ms), -1 none
-        self.periods = array("h", bytes(2 * capacity))
+        self.game_seq = 0  # the current game's GAME line: MOVE lines before it are an earlier game's
         self.next = 0  # sequence number of the next new line
         self.cursor = 0  # next sequence number to write
         self._headers = {}  # game id -> GAME fields (bytes), last few games
@@ -112,17 +112,21 @@ class Link(Listener):
             if old < gid - 3:
                 del self._headers[old]
                 self._results.pop(old, None)
+        self.game_seq = self.next
         self._add(K_GAME, gid)
 
     def undone(self, keep):
+        # The taken-back moves' lines are resent as SKIP: their move numbers now name other moves.
+        seq = self.next - 1
+        while seq > self.game_seq and seq >= self.next - self.capacity:
+            i = seq % self.capacity
+            if self.kind[i] == K_MOVE and self.arg[i] >= keep:
+                self.kind[i] = K_SKIP
+            seq -= 1
         self._add(K_UNDO, keep - 1)
 
     def moved(self, k):
-        f = self.follower
-        i = self._add(K_MOVE, k)
-        self.rec[i] = f.record[k]
-        self.tleft[i] = f.tleft[k]
-        self.periods[i] = f.periods[k]
+        self._add(K_MOVE, k)
 
     def ended(self):
         f = self.follower
@@ -227,8 +231,8 @@ class Link(Listener):
         i = seq % self.capacity
         kind = self.kind[i]
         w = self.writer
-        if kind == K_MOVE:
-            self._move_line(seq, i)
+        if kind == K_MOVE and seq > self.game_seq:
+            self._move_line(seq, self.arg[i])
         elif kind == K_HELLO:
             w.begin(seq, "HELLO")
             w.raw("proto=%d fw=%s board=%s sensor=%s boot=%d" % (
@@ -264,11 +268,12 @@ class Link(Listener):
         w.finish()
         self.transport.write(w.view())
 
-    def _move_line(self, seq, i):
+    def _move_line(self, seq, k):
         w = self.writer
+        f = self.follower
         w.begin(seq, "MOVE")
-        w.num(self.arg[i])
-        record = self.rec[i]
+        w.num(k)
+        record = f.record[k]
         colour = move_colour(record)
         w.raw("B" if colour == 1 else "W")
         pt = move_point(record)
@@ -284,9 +289,9 @@ class Link(Listener):
             buf[n + 1] = 97 + col
             buf[n + 2] = 97 + row
             w.n = n + 3
-        if self.tleft[i] >= 0:
-            w.num(self.tleft[i])
-            w.num(self.periods[i])
+        if f.tleft[k] >= 0:
+            w.num(f.tleft[k])
+            w.num(f.periods[k])
 
     def _state_line(self, seq):
         """STATE <game> <moves> mode=<m> next=<seq> to=<B|W> board=<rows>
