@@ -46,6 +46,7 @@ K_STATE = const(7)
 K_MODE = const(8)
 
 _LETTERS = "abcdefghijklmnopqrs"
+_BOARD = b".XO"  # a STATE line's board: empty, black, white
 
 
 class Link(Listener):
@@ -310,14 +311,43 @@ class Link(Listener):
         w.raw("mode=" + MODE_NAMES[f.mode])
         w.raw("next=%d" % self.next)
         w.raw("to=" + ("B" if game.to_move == 1 else "W"))
-        w.raw("board=" + "/".join(game.rows()))
-        parts = []
+        # The board and the moves go straight into the line's buffer: a 400-move
+        # game as a list of strings would need ~20 KB of a Pico's heap at once.
+        size = game.size
+        w.raw("board=")
+        buf = w.buf
+        n = w.n
+        if n + size * (size + 1) + 4 * hist.length + 64 > len(buf):
+            w.overflow = True
+            return
+        cells = game.pos.cells
+        stride = size + 2
+        for r in range(size):
+            if r:
+                buf[n] = 47  # /
+                n += 1
+            start = (r + 1) * stride + 1
+            for i in range(start, start + size):
+                buf[n] = _BOARD[cells[i]]
+                n += 1
+        w.n = n
+        w.raw("moves=")
+        n = w.n
         for k in range(1, hist.length):
+            if k > 1:
+                buf[n] = 44  # ,
+                n += 1
             record = hist.moves[k]
             pt = move_point(record)
-            parts.append(("B" if move_colour(record) == 1 else "W")
-                         + (".." if pt == PASS or record & LOST_TURN else self._sgf(pt)))
-        w.raw("moves=" + ",".join(parts))
+            buf[n] = 66 if move_colour(record) == 1 else 87  # B W
+            if pt == PASS or record & LOST_TURN:
+                buf[n + 1] = buf[n + 2] = 46  # ..
+            else:
+                col, row = col_row(size, pt)
+                buf[n + 1] = 97 + col
+                buf[n + 2] = 97 + row
+            n += 3
+        w.n = n
         clock = f.clock
         if clock is not None:
             b = clock.snap.black
