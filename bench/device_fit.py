@@ -17,14 +17,14 @@ The unix port is 64-bit: its objects are at least as big as the RP2040's
 """
 
 import argparse
-import os
 import pathlib
 import random
-import subprocess
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "mp")]
+
+import unix_port  # noqa: E402
 
 from firmware.rules.coords import PASS, point  # noqa: E402
 from firmware.rules.game import COUNTING, Game, IllegalMove  # noqa: E402
@@ -111,23 +111,13 @@ def prepare():
     return script, path.name, len(expected)
 
 
-def build_mpy():
-    subprocess.run(["make", "--no-print-directory", "-s", "mpy"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
-
-
-def micropython():
-    here = pathlib.Path(sys.executable).with_name("micropython")
-    return str(here) if here.exists() else "micropython"
-
-
 def play(script, heap_kb):
     """Run the game in a heap of ``heap_kb`` KB: (finished, figures dict, output)."""
     journal = WORK / "journal.bin"
     for name in (journal, journal.with_name(journal.name + ".new")):
         name.unlink(missing_ok=True)
-    env = dict(os.environ, MICROPYPATH=".frozen:%s:%s" % (ROOT / "build" / "mpy", ROOT / "bench" / "device"))
-    done = subprocess.run([micropython(), "-X", "heapsize=%dK" % heap_kb, str(ROOT / "bench" / "device" / "play.py"),
-                           str(script), str(journal)], capture_output=True, text=True, env=env, timeout=900)
+    done = unix_port.run(ROOT / "bench" / "device" / "play.py", [script, journal], "%dK" % heap_kb,
+                         [unix_port.MPY, ROOT / "bench" / "device"], timeout=900)
     output = done.stdout + done.stderr
     figures = {}
     for line in done.stdout.splitlines():
@@ -168,7 +158,7 @@ def main(argv=None):
     group.add_argument("--heap", type=int, default=BUDGET_KB, help="the heap in KB (default: the budget, %(default)s)")
     group.add_argument("--find", action="store_true", help="find the smallest heap that finishes the game")
     args = parser.parse_args(argv)
-    build_mpy()
+    unix_port.build_mpy()
     script, name, moves = prepare()
     print("device fit: %s carried on to %d moves, played by hands through App.run() (unix port %s)"
           % (name, moves, "64-bit"))

@@ -23,6 +23,10 @@ import sys
 import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "mp"))
+
+import unix_port  # noqa: E402
+
 FACTOR = 100  # RP2040 bytecode time / unix port time (85-110)
 CPU_HZ = 125_000_000
 ADC_US = 2  # one RP2040 ADC conversion (96 cycles at 48 MHz): hardware time in a Hall sweep
@@ -32,19 +36,12 @@ IDLE_MS = 1  # the 10 ms idle pass: <= 10% CPU
 READ_MS = 10  # a full sensor read
 
 
-def micropython():
-    here = pathlib.Path(sys.executable).with_name("micropython")
-    return str(here) if here.exists() else "micropython"
-
-
 def run_timing():
     """The TASK lines of bench/device/timing.py: [(name, typical, worst, runs, code)]."""
-    subprocess.run(["make", "--no-print-directory", "-s", "mpy"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
-    env = dict(os.environ, MICROPYPATH=".frozen:%s:%s:%s" % (ROOT / "build" / "mpy", ROOT, ROOT / "tests" / "firmware"))
+    unix_port.build_mpy()
     with tempfile.TemporaryDirectory() as tmp:
-        done = subprocess.run([micropython(), "-X", "heapsize=4M", str(ROOT / "bench" / "device" / "timing.py"),
-                               os.path.join(tmp, "journal.bin")], cwd=ROOT, env=env, capture_output=True, text=True,
-                              timeout=300)
+        done = unix_port.run(ROOT / "bench" / "device" / "timing.py", [os.path.join(tmp, "journal.bin")], "4M",
+                             [unix_port.MPY, ROOT, ROOT / "tests" / "firmware"], timeout=300)
     if done.returncode:
         raise SystemExit(done.stdout + done.stderr)
     tasks = []

@@ -1,4 +1,5 @@
-"""make bench: the rules-core figures on CPython (beside sgfmill) and under real MicroPython.
+"""make bench: the rules-core figures on CPython (beside sgfmill) and under real MicroPython, then the
+device fit (bench/device_fit.py: the smallest heap) and the device loop's time budget (bench/device_time.py).
 
     .venv/bin/python bench/run.py
 """
@@ -96,6 +97,9 @@ def main():
     if run.returncode != 0:
         print(run.stdout[-3000:] + run.stderr[-3000:])
         raise SystemExit("MicroPython benchmark failed")
+    print("\nThe device as a Pico runs it (MicroPython's unix port, fixed heap, the make mpy bundle):", flush=True)
+    for script, args in (("device_fit.py", ["--find"]), ("device_time.py", [])):
+        subprocess.run([sys.executable, str(ROOT / "bench" / script), *args], cwd=ROOT, check=True)
 
 
 if __name__ == "__main__":

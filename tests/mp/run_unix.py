@@ -9,30 +9,16 @@ process (tests/mp/unix_module.py), two at a time; any Python exception fails.
 """
 
 import concurrent.futures
-import os
-import pathlib
-import shutil
-import subprocess
 import sys
 import time
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
+from unix_port import ROOT, executable, run
+
 HEAP = "8M"  # a test's heap; bench/device_fit.py holds the device's budget
 
 
-def micropython():
-    """The unix port's executable beside this interpreter (the venv's), else on PATH."""
-    here = pathlib.Path(sys.executable).with_name("micropython")
-    found = str(here) if here.exists() else shutil.which("micropython")
-    if found is None:
-        sys.exit("error: no `micropython` executable: run `make test` (it installs requirements.txt into .venv)")
-    return found
-
-
-def run_module(exe, name):
-    env = dict(os.environ, MICROPYPATH=".frozen:%s:%s" % (ROOT, ROOT / "tests" / "firmware"))
-    done = subprocess.run([exe, "-X", "heapsize=" + HEAP, str(ROOT / "tests" / "mp" / "unix_module.py"), name],
-                          capture_output=True, text=True, env=env, timeout=600)
+def run_module(name):
+    done = run(ROOT / "tests" / "mp" / "unix_module.py", [name], HEAP, [ROOT, ROOT / "tests" / "firmware"])
     lines = done.stdout.splitlines()
     if done.returncode != 0 or not lines or not lines[-1].startswith("RESULT "):
         return name, 0, 1, done.stdout + done.stderr + "\n(exit status %d)" % done.returncode
@@ -41,14 +27,14 @@ def run_module(exe, name):
 
 
 def main(filters):
-    exe = micropython()
+    executable()  # says how to get it if it is missing
     names = sorted(p.stem for p in (ROOT / "tests" / "firmware").glob("test_*.py")
                    if not filters or any(f in p.stem for f in filters))
     started = time.monotonic()
     passed = 0
     failed = []
     with concurrent.futures.ThreadPoolExecutor(2) as pool:
-        for name, ok, bad, output in pool.map(lambda n: run_module(exe, n), names):
+        for name, ok, bad, output in pool.map(run_module, names):
             print(output, flush=True)
             passed += ok
             if bad:

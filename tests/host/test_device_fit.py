@@ -1,0 +1,35 @@
+"""The whole application in a fixed heap: bench/device_fit.py's 402-move game in MicroPython's unix port.
+
+The device modules from the make mpy bundle, built by drivers/pico.py on
+machine/rp2 stand-ins, play through App.run(): hands, an undo, byo-yomi,
+counting, a host on the UART, the journal on a file. A change that makes
+the application need more heap than HEAP_KB fails here.
+"""
+
+import subprocess
+import sys
+
+from .conftest import ROOT
+
+# Measured smallest heap: 292 KB (bench/device_fit.py --find, 64-bit unix port). The issue's target
+# for a stock Pico, 192 KB, is not reached yet: README "Memory" says what runs where.
+HEAP_KB = 300
+
+
+def device_fit(heap_kb):
+    return subprocess.run([sys.executable, str(ROOT / "bench" / "device_fit.py"), "--heap", str(heap_kb)],
+                          capture_output=True, text=True, timeout=600)
+
+
+def test_the_device_game_finishes_in_the_heap_budget():
+    done = device_fit(HEAP_KB)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "game: 402 moves, result W+80.5" in done.stdout, done.stdout
+
+
+def test_the_heap_is_really_fixed():
+    """The same game in a heap far too small runs out of memory and says so (the WebAssembly
+    port, which grows its heap, could not tell)."""
+    done = device_fit(160)
+    assert done.returncode == 1
+    assert "MemoryError" in done.stdout and "did NOT finish in 160 KB" in done.stdout, done.stdout[-3000:]

