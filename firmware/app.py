@@ -126,13 +126,25 @@ class App:
         """Start a game with these settings (the host's ``new``, the simulator's
         page). Raises ValueError for settings the rules refuse (a bad time spec
         names its bad part); the current game is then kept. The current game is let
-        go before the new one is built: a Pico's heap has room for one."""
+        go before the new one is built: a Pico's heap has room for one. If the new
+        one does not fit (MemoryError, raised), a game with the last settings,
+        which did, is started instead: the board stays playable."""
         settings.check()
         mode = self.referee.mode if mode is None else mode
         gid = self.follower.gid + 1
+        last = self.follower.settings
+        self._let_go()
+        try:
+            self._begin(settings, settings.game(), mode, gid)
+        except MemoryError:
+            self._let_go()
+            self._begin(last, last.game(), mode, gid)
+            raise
+
+    def _let_go(self):
+        """Drop every reference to the current game: the next one is built after."""
         self.follower.detach()
         self.game = self.clock = self.referee = self.timekeeper = None
-        self._begin(settings, settings.game(), mode, gid)
 
     def _begin(self, settings, game, mode, gid, recovered=None):
         clock = settings.clock(self.events)

@@ -6,11 +6,14 @@ The device's idioms, importable on both interpreters without patching anything::
 
 On MicroPython these are the built-ins themselves. On CPython (the simulator,
 the host tools, the tests) ``const`` is the identity and the ticks functions
-wrap at 2**30 ms, as on the 32-bit ports, so a wrap behaves the same.
+wrap at 2**30 ms, as on the 32-bit ports, so a wrap behaves the same;
+``mem_free``/``mem_alloc`` (the heap's free and used bytes) are -1 there:
+CPython does not tell.
 (The rules core has its own ``const`` fallback: it imports nothing of the rest.)
 """
 
 try:
+    from gc import mem_alloc, mem_free
     from time import ticks_add, ticks_diff, ticks_ms
 
     from micropython import const
@@ -31,6 +34,11 @@ except ImportError:  # CPython
 
     def ticks_diff(a, b):
         return (a - b + _HALF) % _PERIOD - _HALF
+
+    def mem_free():
+        return -1
+
+    mem_alloc = mem_free
 
 try:
     from sys import print_exception

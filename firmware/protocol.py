@@ -42,7 +42,7 @@ E_STATE = "state"
 E_CRC = "crc"
 E_TOO_OLD = "too_old"
 
-COMMANDS = ("hello", "state", "resend", "mode", "new", "show", "end", "time", "diag")
+COMMANDS = ("hello", "state", "resend", "mode", "new", "show", "end", "time", "diag", "mem")
 MODES = MODE_NAMES  # the modes a host may ask for
 NEW_KEYS = ("rules", "size", "komi", "handicap", "time", "pb", "pw", "ev", "ro", "dt")
 
@@ -347,7 +347,7 @@ def parse_command(line):
     args = parts[1:]
     if name not in COMMANDS:
         return None, (E_UNKNOWN, "unknown command " + quote(parts[0][:24]))
-    if name == "hello" or name == "state":
+    if name == "hello" or name == "state" or name == "mem":
         if args:
             return None, (E_MALFORMED, name + " takes no arguments")
     elif name == "resend":

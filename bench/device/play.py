@@ -11,7 +11,7 @@ time on by what the loop asked for, and the hands do what SCRIPT says is
 due (a physical event script, host_tools/sim/script.py: place, lift,
 hover, press black|white, button undo|ok = MENU). The host on the UART
 starts the game with a ``new`` (byo-yomi clock), asks ``hello``, ``state``,
-``show`` and a ``resend`` on the way, and reads every line.
+``show``, a ``resend`` and ``mem`` on the way, and reads every line.
 
 The last line printed is ``FIT ok=<0|1> base= code= data= free= ...`` (bytes);
 exit status 0 only when the game finished as scripted in this heap.
@@ -36,6 +36,7 @@ HOST_AT = (  # (ms, command) the host sends; the game's settings first
     (200_100, "show clear"),
     (400_000, "state"),
     (400_050, "resend 3"),
+    (850_000, "mem"),
 )
 
 
@@ -48,6 +49,7 @@ class Host:
         self.ended = False
         self.undos = 0
         self.errors = 0
+        self.mem = None  # the board's answer to ``mem``
         self.seq = -1  # the highest line number read
         self.resent = 0  # lines read again (the host's resend)
         self.next = 0
@@ -83,6 +85,8 @@ class Host:
                 self.moves = max(self.moves, int(words[2]))
             elif kind == b"END":
                 self.ended = True
+            elif kind == b"MEM":
+                self.mem = b" ".join(words[1:]).split(b" *")[0].decode()
             elif kind == b"ERR":
                 self.errors += 1
                 print("host: the board refused:", bytes(line))
@@ -212,11 +216,12 @@ def main():
     data = gc.mem_alloc() - BARE - harness - code
     ok = (result is not None and app.errors == 0 and host.errors == 0 and host.ended and host.undos == 1
           and host.resent > 0
-          and host.moves == game.move_number and hands.event is None and byoyomi)
+          and host.moves == game.move_number and hands.event is None and byoyomi and host.mem is not None)
     print("game: %d moves, result %s; %d script events; %d stage errors; both clocks in byo-yomi: %s;"
           " host read %d lines (%d resent; last MOVE %d, %d UNDO, END %s)"
           % (game.move_number, result and result.sgf(), hands.events, app.errors, byoyomi, host.lines, host.resent, host.moves,
              host.undos, host.ended))
+    print("host: the board answered %s" % host.mem)
     print("FIT ok=%d base=%d harness=%d code=%d data_start=%d data=%d free=%d ms=%d"
           % (ok, BARE, harness, code, start, data, gc.mem_free(), world.now))
     return ok

@@ -25,11 +25,12 @@ returns None (done: OK reply) or an ``(error_code, detail)`` pair; what it
 changed is told by the follower before the reply. See docs/protocol.md.
 """
 
+import gc
 from array import array
 
 from .. import protocol as pr
 from ..follower import Listener
-from ..micro import const
+from ..micro import const, mem_alloc, mem_free
 from ..modes import NAMES as MODE_NAMES
 from ..rules.coords import PASS, col_row
 from ..rules.history import LOST_TURN, move_colour, move_point
@@ -204,6 +205,11 @@ class Link(Listener):
             elif name == "state":
                 self._state_seq = self.next
                 self._add(K_STATE, 0)
+            elif name == "mem":  # the heap as the board sees it (after a collection: what is really free)
+                gc.collect()
+                self._reply = b"MEM free=%d used=%d" % (mem_free(), mem_alloc())
+                self._reply_seq = self.next
+                self._add(K_REPLY, 0)
             elif self.control is None:
                 self._error(pr.E_STATE, name + ": this board takes no commands")
             else:

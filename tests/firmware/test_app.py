@@ -4,6 +4,8 @@ from harness import board, host_says, linked, point, press, run
 
 from firmware.referee.states import OVER as OVER_STATE
 from firmware.referee.states import PLAY
+from firmware.rules.position import BLACK
+from firmware.settings import Settings
 
 
 def test_stones_buttons_and_clock_work_together():
@@ -30,6 +32,28 @@ def test_a_flag_ends_the_game():
     run(app, hw, 120, 2300)
     assert app.game.result.sgf() == "W+T" and app.referee.state == OVER_STATE
     assert app.clock.snap.flag == "B"
+
+
+class Unfit(Settings):
+    """Settings whose game does not fit the heap."""
+
+    def game(self):
+        raise MemoryError("memory allocation failed")
+
+
+def test_a_new_game_that_does_not_fit_leaves_a_playable_board():
+    hw, app = board(size=9, time_spec="absolute 10m")
+    last = app.follower.settings
+    try:
+        app.new_game(Unfit(size=13))
+    except MemoryError:
+        pass
+    else:
+        raise AssertionError("the MemoryError was not raised")
+    assert app.follower.settings is last and app.game.size == 9 and app.clock is not None
+    hw.stones.place(point(app, 4, 4), BLACK)
+    run(app, hw, 0, 400)
+    assert app.game.move_number == 1 and app.errors == 0, (app.game.move_number, app.last_error)
 
 
 def test_no_clock():

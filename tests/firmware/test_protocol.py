@@ -104,6 +104,21 @@ def pump(pipe, link, now=0, rounds=200):
     return bytes(out)
 
 
+def test_mem_command_reports_the_heap():
+    pipe, link = board()
+    pipe.send(pr.encode_command("mem"))
+    lines = decoded(pump(pipe, link))
+    assert [m[1] for m in lines] == ["HELLO", "MEM"], lines  # the power-up HELLO, then the reply
+    fields = pr.fields_dict(lines[1][2])
+    free, used = int(fields["free"]), int(fields["used"])
+    if sys.implementation.name == "micropython":
+        assert free > 0 and used > 0, fields
+    else:  # CPython does not tell
+        assert free == used == -1, fields
+    pipe.send(b"mem now\n")
+    assert decoded(pump(pipe, link))[0][1:3] == ("ERR", ["malformed", "mem%20takes%20no%20arguments"])
+
+
 def test_link_streams_moves_and_resends():
     pipe, link = board()
     pipe.send(pr.encode_command("new rules=japanese size=9 komi=6.5 pb=Black%20One"))

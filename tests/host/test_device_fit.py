@@ -11,9 +11,10 @@ import sys
 
 from .conftest import ROOT
 
-# Measured smallest heap: 292 KB (bench/device_fit.py --find, 64-bit unix port). The target
-# for a stock Pico, 192 KB, is not reached yet: README "Memory" says what runs where.
-HEAP_KB = 300
+# Measured smallest heap: 292 KB (bench/device_fit.py --find, 64-bit unix port); held at 320 KB because
+# where blocks land shifts by a few KB with any change (a run failed at 300 KB while 292 KB passed).
+# A stock Pico's ~190-230 KB is not reached yet: README "Memory on the device" says what runs where.
+HEAP_KB = 320
 
 
 def device_fit(heap_kb):
