@@ -30,6 +30,7 @@ again, MENU flags the dead sensors. Leaving returns to the game as it was.
 
 from array import array
 
+from .clock.engine import Clock
 from .controls import BLACK as I_BLACK
 from .controls import CHORD as I_CHORD
 from .controls import MENU as I_MENU
@@ -49,7 +50,7 @@ from .micro import const, print_exception, ticks_add, ticks_diff, ticks_ms
 from .modes import CASUAL, TEACHING
 from .referee.machine import Referee
 from .referee.states import COUNTING
-from .rules.game import OVER
+from .rules.game import OVER, Game
 from .rules.position import BLACK, WHITE
 from .sensing.scanner import Scanner
 from .settings import Settings
@@ -69,9 +70,17 @@ class App:
     the board's name on its link; ``boot``: tells one power-up from the next on
     the link (a journal's wins); ``now_ms``: the time of this power-up."""
 
+    # The current game's parts (_begin makes them; _let_go drops them before the next).
+    game: Game
+    clock: "Clock | None"
+    referee: Referee
+    timekeeper: Timekeeper
+
     def __init__(self, hw, settings=None, mode=CASUAL, board_id="board", boot=0, now_ms=0):
         self.hw = hw
         got = None
+        journalled = False  # the journal held a game: the link goes on numbering after its lines
+        seq_mark = last_gid = 0
         self.journal = None
         if hw.storage is not None:
             # First: the recovery's code and reading are let go before the long-lived
@@ -79,7 +88,10 @@ class App:
             self.journal = Journal(hw.storage)
             got = _recover(self.journal)
             if got is not None:
-                boot = got.boot
+                journalled = True
+                boot, seq_mark, last_gid = got.boot, got.seq_mark, got.gid
+                if not got.in_progress:
+                    got = None  # finished: let it go before the next game is built
         self.polarity = hw.sensor.bits_per_point == 2
         self.scanner = Scanner(hw.sensor)
         self.marks = Marks()
@@ -94,24 +106,24 @@ class App:
         self.running = False
         self.recorder = None
         if self.journal is not None:
-            self.recorder = Recorder(self.journal, follower, boot, 0 if got is None else got.seq_mark)
+            self.recorder = Recorder(self.journal, follower, boot, seq_mark)
             follower.listen(self.recorder)
         self.link = None
         if hw.transport is not None:
             self.link = Link(hw.transport, follower, board_id, "polarity" if self.polarity else "presence", boot,
                              control=self)
-            if got is not None:
-                self.link.resume_at(got.seq_mark)
+            if journalled:
+                self.link.resume_at(seq_mark)
             follower.listen(self.link)
         self.recovered = False  # the game in progress came back from the journal
-        if got is not None and got.in_progress:
+        if got is not None:
             self.recovered = True
             self._begin(got.settings, got.game, got.mode, got.gid, got)
             self.timekeeper.recovered(got.clock_state, now_ms)
             self.referee.refresh(now_ms)
         else:
             settings = settings or Settings()
-            self._begin(settings, settings.game(), mode, 1 if got is None else got.gid + 1)
+            self._begin(settings, settings.game(), mode, last_gid + 1)
         if self.scanner.prime(now_ms):  # the stones on the board at power-up, no settle wait
             self.referee.update(self.scanner.frame, now_ms)
         self._record(now_ms)  # the journal's snapshot: the recovered game, compacted, or the new one
@@ -132,7 +144,7 @@ class App:
         settings.check()
         mode = self.referee.mode if mode is None else mode
         gid = self.follower.gid + 1
-        last = self.follower.settings
+        last = self.follower.settings or Settings()  # (always a game's by now)
         self._let_go()
         try:
             self._begin(settings, settings.game(), mode, gid)
@@ -144,7 +156,7 @@ class App:
     def _let_go(self):
         """Drop every reference to the current game: the next one is built after."""
         self.follower.detach()
-        self.game = self.clock = self.referee = self.timekeeper = None
+        self.game = self.clock = self.referee = self.timekeeper = None  # pyright: ignore[reportAttributeAccessIssue]
 
     def _begin(self, settings, game, mode, gid, recovered=None):
         clock = settings.clock(self.events)

@@ -36,8 +36,6 @@ class SPI:
         pass
 
     def write_readinto(self, tx, rx):
-        if SPI.raw is None:
-            SPI.raw = bytearray(len(rx))  # an empty board
         rx[:] = SPI.raw
 
 

@@ -1,6 +1,6 @@
 """The device-fit game: the whole application as a Pico runs it, in MicroPython's unix port.
 
-    MICROPYPATH=.frozen:build/mpy:bench/device micropython -X heapsize=192K bench/device/play.py SCRIPT JOURNAL
+    MICROPYPATH=.frozen:build/mpy:bench/device micropython -X heapsize=192K bench/device/play.py SCRIPT JOURNAL [PART]
 
 bench/device_fit.py runs this (and prepares SCRIPT). What runs is the
 device's own code from the ``make mpy`` bundle: firmware/drivers/pico.py
@@ -12,6 +12,12 @@ due (a physical event script, host_tools/sim/script.py: place, lift,
 hover, press black|white, button undo|ok = MENU). The host on the UART
 starts the game with a ``new`` (byo-yomi clock), asks ``hello``, ``state``,
 ``show``, a ``resend`` and ``mem`` on the way, and reads every line.
+
+PART: ``whole`` (the default), ``until:<ms>`` (the power is cut at that
+time: the process ends as the board would, the journal as it is), or
+``from:<ms>`` (the power comes back: the stones the hands had put down by
+then are on the board, the app recovers the game from the journal and the
+hands go on from there).
 
 The last line printed is ``FIT ok=<0|1> base= code= data= free= ...`` (bytes);
 exit status 0 only when the game finished as scripted in this heap.
@@ -28,14 +34,16 @@ import asyncio  # noqa: E402
 import machine  # noqa: E402
 
 SCRIPT, JOURNAL = sys.argv[1], sys.argv[2]
+PART = sys.argv[3] if len(sys.argv) > 3 else "whole"
+CUT = int(PART.split(":")[1]) if ":" in PART else 0  # the power cut's time (ms)
 PRESS_MS = 60  # a finger on a button
 HOST_AT = (  # (ms, command) the host sends; the game's settings first
     (5, "hello"),
     (10, "new rules=japanese size=19 komi=6.5 time=byoyomi%205m%203x30s pb=Hands%20B pw=Hands%20W"),
     (200_000, "show hint D4 Q16"),
     (200_100, "show clear"),
-    (400_000, "state"),
-    (400_050, "resend 3"),
+    (700_000, "state"),
+    (700_050, "resend 3"),
     (850_000, "mem"),
 )
 
@@ -43,7 +51,7 @@ HOST_AT = (  # (ms, command) the host sends; the game's settings first
 class Host:
     """The host's end of the UART: sends HOST_AT, reads the board's lines."""
 
-    def __init__(self):
+    def __init__(self, start):
         self.lines = 0
         self.moves = 0  # the highest move number in a MOVE line
         self.ended = False
@@ -57,7 +65,7 @@ class Host:
         self.n = 0
         from firmware.protocol import encode_command
 
-        self.commands = [(t, encode_command(text)) for t, text in HOST_AT]
+        self.commands = [(t, encode_command(text)) for t, text in HOST_AT if t > start]
         machine.UART.on_write = self.read
 
     def read(self, data):
@@ -100,12 +108,14 @@ class Host:
 class Hands:
     """The players' hands on the stand-in hardware, following the script."""
 
-    def __init__(self, app, cfg):
-        from firmware.rules.coords import parse_vertex
+    def __init__(self, hw, cfg, start):
+        """``start``: the power comes back then: what the hands did before is on the board."""
+        from firmware.rules.coords import col_row, parse_vertex
 
-        self.app = app
+        self.col_row = col_row
         self.parse_vertex = parse_vertex
-        sensor = app.hw.sensor
+        sensor = hw.sensor
+        machine.SPI.raw = bytearray(sensor.nbytes)  # the switches: an empty board until the hands come
         self.slot_of = bytearray(2 * 361)  # physical point -> raw slot (little-endian 16 bits)
         for slot in range(len(sensor.point_at)):
             p = sensor.point_at[slot]
@@ -120,6 +130,10 @@ class Hands:
         self.event = None
         self.events = 0
         self._next()
+        while self.event is not None and int(self.event[0]) <= start:  # stones stay; fingers and hovers pass
+            if self.event[1] in ("place", "lift"):
+                self._stone(self.event[2], self.event[1] == "place")
+            self._next()
 
     def _next(self):
         line = self.file.readline()
@@ -129,7 +143,8 @@ class Hands:
 
     def _stone(self, vertex, on):
         """Set the switch under ``vertex``; False if it already was."""
-        p = self.app.referee.region.phys_of[self.parse_vertex(19, vertex)]
+        col, row = self.col_row(19, self.parse_vertex(19, vertex))
+        p = row * 19 + col
         slot = self.slot_of[2 * p] | self.slot_of[2 * p + 1] << 8
         raw = machine.SPI.raw
         bit = 1 << (slot & 7)
@@ -170,11 +185,12 @@ class Hands:
 class World:
     """The loop's virtual clock and sleep: time moves on by what the loop asks."""
 
-    def __init__(self, app, hands, host):
+    def __init__(self, app, hands, host, start, until):
         self.app = app
         self.hands = hands
         self.host = host
-        self.now = 0
+        self.now = start
+        self.until = until  # the power cut (None: none)
         self.idle_until = None  # the script is done: run 3 s more, then stop
 
     def ticks(self):
@@ -185,7 +201,7 @@ class World:
         self.host.due(self.now)
         if not self.hands.due(self.now) and self.idle_until is None:
             self.idle_until = self.now + 3000
-        if self.idle_until is not None and self.now >= self.idle_until:
+        if (self.idle_until is not None and self.now >= self.idle_until) or (self.until and self.now >= self.until):
             self.app.running = False
         await asyncio.sleep_ms(0)
 
@@ -201,12 +217,14 @@ def main():
     code = gc.mem_alloc() - BARE - harness
     cfg.LINK = "uart"  # the host on the UART stand-in (USB is this process's terminal)
     pico.JOURNAL_PATH = JOURNAL
-    app = App(pico.hardware(), now_ms=0)
-    host = Host()
-    hands = Hands(app, cfg)
-    world = World(app, hands, host)
+    start = CUT if PART.startswith("from") else 0
+    hw = pico.hardware()
+    hands = Hands(hw, cfg, start)
+    app = App(hw, now_ms=start)
+    host = Host(start)
+    world = World(app, hands, host, start, CUT if PART.startswith("until") else None)
     gc.collect()
-    start = gc.mem_alloc() - BARE - harness - code
+    data_start = gc.mem_alloc() - BARE - harness - code
     asyncio.run(app.run(world.ticks, world.sleep_ms))
     game = app.game
     result = game.result
@@ -214,16 +232,21 @@ def main():
     byoyomi = snap is not None and snap.black.overtime and snap.white.overtime
     gc.collect()
     data = gc.mem_alloc() - BARE - harness - code
-    ok = (result is not None and app.errors == 0 and host.errors == 0 and host.ended and host.undos == 1
-          and host.resent > 0
-          and host.moves == game.move_number and hands.event is None and byoyomi and host.mem is not None)
+    ok = app.errors == 0 and host.errors == 0
+    if PART.startswith("until"):  # the game goes on when the power is cut
+        ok = ok and result is None and game.move_number > 0 and host.moves == game.move_number
+    else:
+        ok = (ok and result is not None and host.ended and host.resent > 0 and host.moves == game.move_number
+              and hands.event is None and byoyomi and host.mem is not None and app.recovered == (start > 0))
+    if not PART.startswith("from"):  # the move taken back comes before the cut
+        ok = ok and host.undos == 1
     print("game: %d moves, result %s; %d script events; %d stage errors; both clocks in byo-yomi: %s;"
-          " host read %d lines (%d resent; last MOVE %d, %d UNDO, END %s)"
-          % (game.move_number, result and result.sgf(), hands.events, app.errors, byoyomi, host.lines, host.resent, host.moves,
-             host.undos, host.ended))
+          " host read %d lines (%d resent; last MOVE %d, %d UNDO, END %s); recovered from the journal: %s"
+          % (game.move_number, result and result.sgf(), hands.events, app.errors, byoyomi, host.lines, host.resent,
+             host.moves, host.undos, host.ended, app.recovered))
     print("host: the board answered %s" % host.mem)
     print("FIT ok=%d base=%d harness=%d code=%d data_start=%d data=%d free=%d ms=%d"
-          % (ok, BARE, harness, code, start, data, gc.mem_free(), world.now))
+          % (ok, BARE, harness, code, data_start, data, gc.mem_free(), world.now))
     return ok
 
 

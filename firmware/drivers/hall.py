@@ -161,13 +161,14 @@ def nudge(base_arr, held_arr, n: int, step: int):
         i += 1
 """ % (_RAIL_LOW, _RAIL_HIGH, _FIX, _FIX)
 
+_native: dict = {}  # classify and nudge, compiled; empty where the port cannot (CPython, the WebAssembly port)
 try:
     import micropython
 
-    _native = {"micropython": micropython}
+    _native["micropython"] = micropython
     exec(_VIPER, _native)
-except (ImportError, SyntaxError, ValueError, NotImplementedError):  # CPython; a port without native code
-    _native = None
+except (ImportError, SyntaxError, ValueError, NotImplementedError):
+    _native.clear()
 
 
 class HallArray:

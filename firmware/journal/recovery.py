@@ -9,6 +9,8 @@ with no game. It changes nothing else: the app builds its parts from it
 stones match (firmware/timekeeper.py).
 """
 
+from array import array
+
 from ..clock.engine import SAVED
 from ..rules.game import COUNTING, OVER
 from ..rules.history import LOST_TURN, move_colour, move_point
@@ -30,8 +32,10 @@ class Recovered:
         self.gid = gid
         self.game = settings.game()
         self.clock_state = None  # type: list | None
-        self.tleft = [-1]
-        self.periods = [0]
+        capacity = len(self.game.hist.moves)  # arrays as long as the history's: no list to grow
+        self.tleft = array("i", bytes(4 * capacity))
+        self.tleft[0] = -1
+        self.periods = bytearray(capacity)
         self.seq_mark = 0
         self.boot = 0
 
@@ -44,31 +48,47 @@ class Recovered:
         return self.game.phase != OVER
 
 
-def recover(journal):
-    """The game the journal holds, or None (see the module doc)."""
-    got = None
-    seq_mark = boot = 0
-    for kind, p in journal.load():
+class _Replay:
+    """Each journal record as ``journal.load`` reads it: the game rebuilt, up to the
+    first record that is damaged or that the rules refuse (the rest is ignored)."""
+
+    def __init__(self):
+        self.got = None
+        self.seq_mark = 0
+        self.boot = 0
+        self.stopped = False
+
+    def record(self, kind, p):
+        if self.stopped:
+            return
+        got = self.got
         try:
             if kind == K_NEW:
-                got = Recovered(*parse_new(p))
+                self.got = Recovered(*parse_new(bytes(p)))
             elif kind == K_SEQ:
-                seq_mark = i32(p, 0)
-                boot = i32(p, 4)
+                self.seq_mark = i32(p, 0)
+                self.boot = i32(p, 4)
             elif got is None:
-                break
+                self.stopped = True
             elif kind == K_CLOCK:
                 got.clock_state = [i32(p, 4 * i) for i in range(SAVED)]
             elif kind == K_TICK:
                 if got.clock_state is not None:
                     got.clock_state[2] = i32(p, 0)
             elif not _replay(got, kind, p):
-                break
+                self.stopped = True
         except (ValueError, IndexError, KeyError):  # IllegalMove is a ValueError
-            break
+            self.stopped = True
+
+
+def recover(journal):
+    """The game the journal holds, or None (see the module doc)."""
+    replay = _Replay()
+    journal.load(replay.record)
+    got = replay.got
     if got is not None:
-        got.seq_mark = seq_mark
-        got.boot = boot
+        got.seq_mark = replay.seq_mark
+        got.boot = replay.boot
     return got
 
 
@@ -93,22 +113,23 @@ def _replay(got, kind, p):
         if hist.moves[k] != record:
             game.undo()
             return False
-        got.tleft.append(i32(p, 4))
-        got.periods.append(p[8])
+        if k >= len(got.tleft):  # the history grew past its first capacity
+            got.tleft.extend(array("i", bytes(4 * len(got.tleft))))
+            got.periods.extend(bytes(len(got.periods)))
+        got.tleft[k] = i32(p, 4)
+        got.periods[k] = p[8]
     elif kind == K_UNDO:
         keep = u16(p, 0)
         if not 1 <= keep <= hist.length:
             return False
         while hist.length > keep:
             game.undo()
-        del got.tleft[keep:]
-        del got.periods[keep:]
     elif kind == K_WARN:
         colour = p[0]
         while game.warnings[colour] < p[1]:
             game.warn(colour)
     elif kind == K_END:
-        game.end(Result(None if p[0] == 3 else p[0], REASONS[p[1]], u16(p, 2), p[4:].decode()))
+        game.end(Result(None if p[0] == 3 else p[0], REASONS[p[1]], u16(p, 2), bytes(p[4:]).decode()))
     elif kind == K_MODE:
         got.mode = p[0]
     return True

@@ -77,10 +77,12 @@ def i32(data, i):
     return v - (1 << 32) if v & 0x80000000 else v
 
 
-def parse(data):
-    """The valid records of a file's bytes: (list of (kind, payload bytes),
-    bytes they take, sequence number of the last one or -1)."""
-    out = []
+def walk(data, visit):
+    """Call ``visit(kind, payload)`` for each valid record of a file's bytes, in
+    order (``payload``: a memoryview into ``data``, nothing copied: a long
+    game's records as objects would not fit a Pico's heap at power-up);
+    returns (bytes the valid records take, sequence number of the last or -1)."""
+    mv = memoryview(data)
     i = 0
     seq = -1
     size = len(data)
@@ -90,12 +92,12 @@ def parse(data):
         if n > MAX_PAYLOAD or end + 2 > size:
             break
         s = u16(data, i + 2)
-        if (seq >= 0 and s != (seq + 1) & 0xFFFF) or u16(data, end) != crc16(memoryview(data)[i:], end - i):
+        if (seq >= 0 and s != (seq + 1) & 0xFFFF) or u16(data, end) != crc16(mv[i:], end - i):
             break
-        out.append((data[i + 4], bytes(data[i + HEADER:end])))
+        visit(data[i + 4], mv[i + HEADER:end])
         seq = s
         i = end + 2
-    return out, i, seq
+    return i, seq
 
 
 class Journal:
@@ -209,18 +211,24 @@ class Journal:
             except OSError:
                 self.failed = True
 
-    def load(self):
-        """The records to replay at boot, COMMIT records left out. Finishes or
-        discards a compaction a power cut interrupted."""
+    def load(self, visit):
+        """Replay the journal at boot: ``visit(kind, payload)`` for each record
+        (``walk``), COMMIT records left out. Finishes or discards a compaction a
+        power cut interrupted."""
         storage = self.storage
         data = storage.read(NEXT)
         if data is not None:
-            records, _, _ = parse(data)
-            if any(kind == COMMIT for kind, _p in records):
+            committed = bytearray(1)
+
+            def note(kind, _payload):
+                if kind == COMMIT:
+                    committed[0] = 1
+
+            walk(data, note)
+            if committed[0]:
                 storage.replace(NEXT, MAIN)
             else:
                 storage.remove(NEXT)
         data = storage.read(MAIN) or b""
-        records, self.size, last = parse(data)
+        self.size, last = walk(data, lambda kind, payload: kind == COMMIT or visit(kind, payload))
         self.seq = (last + 1) & 0xFFFF
-        return [r for r in records if r[0] != COMMIT]

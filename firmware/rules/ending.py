@@ -11,6 +11,14 @@ the passes the rule set needs; the game is ``OVER`` once it has a result.
 
 from .const import const
 from .coords import PASS
+
+try:  # for the type checker only: op and scoring load when a game needs them (a Pico's heap)
+    from typing import TYPE_CHECKING
+except ImportError:
+    TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .op import Ledger
+    from .scoring import Counter
 from .history import LOST_TURN, History, encode
 from .illegal import GAME_OVER, OUT_OF_TURN, IllegalMove
 from .position import Position
@@ -41,7 +49,7 @@ class Ending:
     rules: RuleSet
     pos: Position
     hist: History
-    op: object  # op.Ledger under the OP rules, else None
+    op: "Ledger | None"  # under the OP rules
     phase: int
     to_move: int
     ko: int
@@ -51,7 +59,7 @@ class Ending:
     warnings: bytearray
     result: "Result | None"
     cycle: bool
-    _counter: object  # scoring.Counter, made at the first count
+    _counter: "Counter | None"  # made at the first count
 
     @property
     def komi(self):

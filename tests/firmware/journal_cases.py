@@ -12,6 +12,7 @@ from pro_games import load_games
 from support import data_path
 
 from firmware.app import App
+from firmware.journal.store import walk
 from firmware.modes import TOURNAMENT
 from firmware.rules.coords import PASS
 from firmware.rules.game import IllegalMove
@@ -40,6 +41,21 @@ class TraceStorage(SimStorage):
     def remove(self, name):
         self.ops.append((2, name, None))
         super().remove(name)
+
+
+def records_of(data):
+    """A file's valid records as a list of (kind, payload bytes), the bytes they take and
+    the last sequence number (firmware/journal/store.py ``walk``, collected)."""
+    out = []
+    size, last = walk(data, lambda kind, payload: out.append((kind, bytes(payload))))
+    return out, size, last
+
+
+def loaded(journal):
+    """The records ``journal.load`` replays, as a list of (kind, payload bytes)."""
+    out = []
+    journal.load(lambda kind, payload: out.append((kind, bytes(payload))))
+    return out
 
 
 def storage_at(ops, n):

@@ -1,8 +1,8 @@
 """The journal's format, compaction and crash consistency (a sample of cuts; tests/host has them dense)."""
 
-from journal_cases import check_cut, is_fresh, record_game, recover, state, storage_at
+from journal_cases import check_cut, is_fresh, loaded, record_game, records_of, recover, state, storage_at
 
-from firmware.journal.store import COMMIT, MAIN, NEXT, Journal, crc16, parse
+from firmware.journal.store import COMMIT, MAIN, NEXT, Journal, crc16
 from twins.storage import SimStorage
 
 
@@ -23,16 +23,16 @@ def test_crc16_is_ccitt_false():
 def test_records_come_back_and_reading_stops_at_the_first_damage():
     storage, j = _journal((1, b"abc"), (2, b""), (3, b"xyz" * 50))
     data = storage.data(MAIN)
-    records, size, last = parse(data)
+    records, size, last = records_of(data)
     assert records == [(1, b"abc"), (2, b""), (3, b"xyz" * 50)] and size == len(data) == j.size and last == 2
     assert len(data) == 3 * 7 + 3 + 150  # 7 bytes per record besides the payload
     for cut in range(len(data)):
-        kept = parse(data[:cut])[0]
+        kept = records_of(data[:cut])[0]
         assert kept == records[:len(kept)] and len(kept) >= (cut >= 10) + (cut >= 17)
     for bit in range(8 * 17):
         flipped = bytearray(data)
         flipped[bit // 8] ^= 1 << (bit % 8)
-        kept = parse(flipped)[0]
+        kept = records_of(flipped)[0]
         assert kept == records[:len(kept)] and len(kept) < 3, bit
 
 
@@ -40,7 +40,7 @@ def test_a_record_out_of_sequence_ends_the_journal():
     storage, _ = _journal((1, b"a"), (2, b"b"))
     first = storage.data(MAIN)
     storage2, _ = _journal((1, b"a"))
-    assert parse(first[:8] + storage2.data(MAIN))[0] == [(1, b"a")]  # seq 0 again after seq 0
+    assert records_of(first[:8] + storage2.data(MAIN))[0] == [(1, b"a")]  # seq 0 again after seq 0
 
 
 def test_a_cut_compaction_is_discarded_and_a_finished_one_completed():
@@ -49,7 +49,7 @@ def test_a_cut_compaction_is_discarded_and_a_finished_one_completed():
     j.begin(1)
     j.text(b"new")
     j.end()
-    assert Journal(storage).load() == [(1, b"old")]  # no COMMIT yet: the old journal stands
+    assert loaded(Journal(storage)) == [(1, b"old")]  # no COMMIT yet: the old journal stands
     assert storage.data(NEXT) is None
     storage, j = _journal((1, b"old"))
     j.begin_snapshot()
@@ -58,8 +58,8 @@ def test_a_cut_compaction_is_discarded_and_a_finished_one_completed():
     j.end()
     j.begin(COMMIT)
     j.end()  # the power fails before the rename
-    assert Journal(storage).load() == [(1, b"new")]
-    assert storage.data(NEXT) is None and parse(storage.data(MAIN))[0][-1][0] == COMMIT
+    assert loaded(Journal(storage)) == [(1, b"new")]
+    assert storage.data(NEXT) is None and records_of(storage.data(MAIN))[0][-1][0] == COMMIT
 
 
 def test_a_pro_game_survives_a_sample_of_power_cuts():

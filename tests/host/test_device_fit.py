@@ -2,8 +2,10 @@
 
 The device modules from the make mpy bundle, built by drivers/pico.py on
 machine/rp2 stand-ins, play through App.run(): hands, an undo, byo-yomi,
-counting, a host on the UART, the journal on a file. A change that makes
-the application need more heap than HEAP_KB fails here.
+counting, a host on the UART, the journal on a file, and a power cut near
+move 300 after which the board boots again and recovers the game from its
+journal. A change that makes the application need more heap than HEAP_KB
+fails here.
 """
 
 import subprocess
@@ -26,6 +28,7 @@ def test_the_device_game_finishes_in_the_heap_budget():
     done = device_fit(HEAP_KB)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert "game: 402 moves, result W+80.5" in done.stdout, done.stdout
+    assert "recovered from the journal: True" in done.stdout, done.stdout
 
 
 def test_the_heap_is_really_fixed():

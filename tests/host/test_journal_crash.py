@@ -11,10 +11,10 @@ import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from journal_cases import check_cut, is_fresh, record_game, recover, state, storage_at
+from journal_cases import check_cut, is_fresh, record_game, records_of, recover, state, storage_at
 
 from firmware.drivers.storage import FileStorage
-from firmware.journal.store import MAIN, NEXT, parse
+from firmware.journal.store import MAIN, NEXT
 
 OPS, BOUNDARIES, _BOARD = record_game(150, limit=4096)
 TOTAL = BOUNDARIES[-1][0]
@@ -49,7 +49,7 @@ def test_every_byte_of_a_compaction():
 
 
 def _last_record_span(data):
-    records, size, _ = parse(data)
+    records, size, _ = records_of(data)
     return size - (7 + len(records[-1][1])), size
 
 
