@@ -8,9 +8,10 @@ drives the coroutine by hand, as an event loop does.
 
 import sys
 
-from harness import board, point
+from harness import board, point, press
 
-from firmware.rules.position import BLACK
+from firmware.drivers.buttons import B_BLACK
+from firmware.rules.position import BLACK, WHITE
 
 MP = sys.implementation.name == "micropython"
 
@@ -103,3 +104,25 @@ def test_a_failing_stage_is_reported_and_the_others_go_on():
     drive(app, virtual)
     assert app.errors >= 10 and isinstance(app.last_error, OSError)  # every display round failed, reported
     assert app.game.move_number == 1 and hw.strip.lit()  # scanning, the referee and the LEDs went on
+
+
+def test_stones_placed_during_a_long_step_are_recorded():
+    """The longest step of a loop pass (a journal compaction, a count: ~135 ms on an RP2040,
+    make bench) only delays the next pass: stones put down meanwhile settle and are played."""
+    hw, app = board(size=9, time_spec="byoyomi 1m 3x10s")
+
+    def passes(start, end, every):
+        for t in range(start, end, every):
+            hw.stones.set_time(t)
+            app.step(t)
+
+    passes(0, 1000, 10)
+    hw.stones.set_time(1005)
+    hw.stones.place(point(app, 4, 4), BLACK)  # while a pass runs until 1200
+    passes(1200, 1500, 10)
+    assert app.game.move_number == 1, app.game.move_number
+    press(app, hw, B_BLACK, 1500)  # White's turn
+    hw.stones.set_time(1705)
+    hw.stones.place(point(app, 2, 6), WHITE)
+    passes(1800, 3000, 200)  # from now on every pass is a 200 ms step
+    assert app.game.move_number == 2, app.game.move_number
