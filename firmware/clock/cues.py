@@ -2,9 +2,12 @@
 
 ``Cues(clock).cue(now_ms)`` is called every tick and returns the cue due now
 (CUE_*, each at most once); drivers/buzzer.py plays it. Allocation-free.
+Between two whole seconds of the running countdown nothing can be due, so
+a tick then only compares two numbers (the clock's ``changes`` and the next
+second's tick): an idle board spends its time scanning, not recounting.
 """
 
-from ..micro import const
+from ..micro import const, ticks_add, ticks_diff
 from ..rules.position import BLACK
 
 CUE_NONE = const(0)
@@ -31,6 +34,8 @@ class Cues:
         self._moves = -1
         self._periods = -1
         self._secs = -1
+        self._changes = -1  # clock.changes when last looked
+        self._due = 0  # the tick at which the shown second next changes
 
     def cue(self, now_ms):
         """The buzzer cue due now (CUE_*), each at most once; call it every tick. Allocation-free.
@@ -40,8 +45,12 @@ class Cues:
         CUE_PERIOD when a period is used up. In sudden-death systems: CUE_LAST in the last
         ``count_ms``. CUE_FLAG once when the flag falls."""
         clock = self.clock
+        if clock.changes == self._changes and ticks_diff(now_ms, self._due) < 0:
+            return CUE_NONE
+        self._due = ticks_add(now_ms, 1000)  # nothing runs down: look again in a second
         was = clock.flag
         snap = clock.snapshot(now_ms)
+        self._changes = clock.changes
         if snap.flag is not None:
             if was is None:
                 return CUE_FLAG
@@ -60,12 +69,14 @@ class Cues:
             full = 0 if s == _ING else clock.tc.period_ms  # Ing blocks are long: only their last seconds
         elif clock.overtime_system:
             self._moves = -1
+            self._due = ticks_add(now_ms, v.main_ms)  # the periods begin
             return CUE_NONE
         else:
             left = v.main_ms + v.delay_ms
             full = 0
             last = True
         secs = (left + 999) // 1000
+        self._due = ticks_add(now_ms, left - (secs - 1) * 1000)  # the next whole second (the flag at 0)
         if clock.moves == self._moves and v.periods == self._periods and secs == self._secs:
             return CUE_NONE
         first = clock.moves != self._moves

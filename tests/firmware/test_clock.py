@@ -460,6 +460,54 @@ def test_cues_restart_with_each_move_and_sudden_death_counts_down():
     check(failures)
 
 
+def _twin_cues(spec, ops):
+    """The cues heard at every 10 ms tick by Cues as it is, and by a twin that recounts
+    at every tick; ``ops(t)`` -> an action for both clocks at t, or None."""
+    clocks = (Clock(spec), Clock(spec))
+    cues = (Cues(clocks[0]), Cues(clocks[1]))
+    for c in clocks:
+        c.start(0, BLACK)
+    heard = ([], [])
+    for t in range(0, 150 * S, 10):
+        op = ops(t)
+        for c in clocks:
+            if op == "press":
+                c.press(c.turn, t)
+            elif op == "pause":
+                c.pause(t)
+            elif op == "resume":
+                c.resume(t)
+            elif op is not None:  # ms given (taken, if negative) to the side to move
+                c.adjust(c.turn or BLACK, op, t)
+        cues[1]._changes = -1  # the twin: recounted every tick
+        for i in (0, 1):
+            q = cues[i].cue(t)
+            if q != CUE_NONE:
+                heard[i].append((t, q))
+    return heard
+
+
+def test_cues_looked_at_only_when_a_second_can_change_are_the_cues_of_every_tick():
+    """Cues skips the clock between whole seconds: it must hear exactly what a twin that
+    recounts at every tick hears, through presses, pauses, time given and taken,
+    periods and the flag, under every time system."""
+    from diagrams import Lcg
+
+    failures = []
+    rng = Lcg(15)
+    random_ops = {0: "press", 1: "press", 2: "press", 3: "pause", 4: "resume", 5: -7300}  # per 1000 ticks
+    for spec in ("byoyomi 20s 3x10s", "canadian 15s 3/20s", "fischer 20s +3s", "delay 20s 4s", "tv 10s 3x10s",
+                 "ing 10s 2x20s", "absolute 40s", "none"):
+        heard = _twin_cues(spec, lambda t: random_ops.get(rng.below(1000)))
+        if heard[0] != heard[1]:
+            failures.append("%s: %r\nevery tick: %r" % (spec, heard[0], heard[1]))
+    # 14.5 s left, 5.3 s taken: 10 s shown at once, 9 s 0.2 s later (not when 15 s would have ended)
+    heard = _twin_cues("absolute 40s", lambda t: -5300 if t == 25500 else None)
+    if heard[0] != heard[1] or heard[0][:2] != [(25500, CUE_LAST), (25700, CUE_LAST)]:
+        failures.append("time taken: %r\nevery tick: %r" % (heard[0], heard[1]))
+    check(failures)
+
+
 def test_display_digits_round_seconds_up():
     rows = [
         ("absolute 1h30m", 0, BLACK, (BLANK, 1, 3, 0, 1, BLANK, BLANK, 0)),  # H:MM
