@@ -212,11 +212,14 @@ class App:
     # -- the loop --------------------------------------------------------------
 
     def step(self, now_ms):
-        """Run every stage due at now_ms, in order; the ms until the next is due."""
+        """Run every stage due at now_ms, in order; the ms until the next is due.
+        (It runs every 10 ms: one pass over the stages, names looked up once.)"""
         due = self._due
         stages = self._stages
+        diff = ticks_diff
+        wait = DISPLAY_MS
         for i in range(len(stages)):
-            if ticks_diff(now_ms, due[i]) >= 0:
+            if diff(now_ms, due[i]) >= 0:
                 due[i] = ticks_add(now_ms, _PERIODS[i])
                 try:
                     stages[i](now_ms)
@@ -224,9 +227,7 @@ class App:
                     self.errors += 1
                     self.last_error = error
                     print_exception(error)
-        wait = DISPLAY_MS
-        for i in range(len(due)):
-            left = ticks_diff(due[i], now_ms)
+            left = diff(due[i], now_ms)
             if left < wait:
                 wait = left
         return wait if wait > 0 else 0

@@ -32,16 +32,16 @@ class Buttons:
         self.at = [0] * n  # tick at which the raw level last changed
         self.bits = 0  # debounced pressed mask
 
-    def _read(self, i):
-        return 1 if self.pins[i].value() == self.active else 0
-
     def poll(self, now_ms):
-        """Sample the pins; return the mask (1 << index) of buttons newly pressed."""
+        """Sample the pins; return the mask (1 << index) of buttons newly pressed.
+        Runs every tick: the pins are read inline (a method call per pin costs)."""
         pressed = 0
         raw = self.raw
         state = self.state
+        pins = self.pins
+        active = self.active
         for i in range(len(raw)):
-            level = self._read(i)
+            level = 1 if pins[i].value() == active else 0
             if level != raw[i]:
                 raw[i] = level
                 self.at[i] = now_ms
