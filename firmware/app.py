@@ -338,6 +338,6 @@ def _recover(journal):
     try:
         return recovery.recover(journal)
     finally:
-        name = recovery.__name__
-        del sys.modules[name]
-        delattr(sys.modules[name.rsplit(".", 1)[0]], name.rsplit(".", 1)[1])  # the package's reference
+        package, _, module = recovery.__name__.rpartition(".")
+        del sys.modules[recovery.__name__]
+        delattr(sys.modules[package], module)  # the package's reference

@@ -89,17 +89,16 @@ class Follower:
         self.placed = False
         self.warnings[1] = self.warnings[2] = 0
         self.result = None
+        self._preset = 0
         if recovered is not None:  # its clock figures become the follower's: no second copy on the heap
             self.tleft = recovered.tleft
             self.periods = recovered.periods
             self.record = array("H", bytes(2 * len(self.tleft)))
+            self._preset = recovered.known
         if len(self.record) < len(game.hist.moves):
             self._grow(len(game.hist.moves))
-        self._preset = 0
-        if recovered is not None:
-            self._preset = recovered.known
-            for k in range(1, recovered.known):
-                self.record[k] = game.hist.moves[k]
+        for k in range(1, self._preset):
+            self.record[k] = game.hist.moves[k]
         for listener in self.listeners:
             listener.started()
         self.follow()

@@ -347,7 +347,7 @@ def parse_command(line):
     args = parts[1:]
     if name not in COMMANDS:
         return None, (E_UNKNOWN, "unknown command " + quote(parts[0][:24]))
-    if name == "hello" or name == "state" or name == "mem":
+    if name in ("hello", "state", "mem"):
         if args:
             return None, (E_MALFORMED, name + " takes no arguments")
     elif name == "resend":

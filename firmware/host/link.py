@@ -207,9 +207,7 @@ class Link(Listener):
                 self._add(K_STATE, 0)
             elif name == "mem":  # the heap as the board sees it (after a collection: what is really free)
                 gc.collect()
-                self._reply = b"MEM free=%d used=%d" % (mem_free(), mem_alloc())
-                self._reply_seq = self.next
-                self._add(K_REPLY, 0)
+                self._reply_line(b"MEM free=%d used=%d" % (mem_free(), mem_alloc()))
             elif self.control is None:
                 self._error(pr.E_STATE, name + ": this board takes no commands")
             else:
@@ -222,13 +220,15 @@ class Link(Listener):
             self._error(pr.E_MALFORMED, "failed: " + pr.quote(str(e)[:40]))
 
     def _ok(self, name):
-        self._reply = b"OK " + name.encode()
-        self._reply_seq = self.next
-        self._add(K_REPLY, 0)
+        self._reply_line(b"OK " + name.encode())
 
     def _error(self, code, detail):
         self.errors += 1
-        self._reply = ("ERR " + code + " " + pr.quote(detail)).encode()
+        self._reply_line(("ERR " + code + " " + pr.quote(detail)).encode())
+
+    def _reply_line(self, text):
+        # A command's one reply (kind and fields): written once, resent as SKIP.
+        self._reply = text
         self._reply_seq = self.next
         self._add(K_REPLY, 0)
 

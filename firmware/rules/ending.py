@@ -11,19 +11,16 @@ the passes the rule set needs; the game is ``OVER`` once it has a result.
 
 from .const import const
 from .coords import PASS
-
-try:  # for the type checker only: op and scoring load when a game needs them (a Pico's heap)
-    from typing import TYPE_CHECKING
-except ImportError:
-    TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from .op import Ledger
-    from .scoring import Counter
 from .history import LOST_TURN, History, encode
 from .illegal import GAME_OVER, OUT_OF_TURN, IllegalMove
 from .position import Position
 from .result import CYCLE, DRAW, FOUL, RESIGN, SCORE, TIME, Result
 from .rulesets import CYCLE_AGREE, CYCLE_DRAW, ILLEGAL_LOSS, ILLEGAL_WARN, SCORE_OP, RuleSet
+
+TYPE_CHECKING = False  # the type checker reads the block below; op and scoring load only when a game needs them
+if TYPE_CHECKING:
+    from .op import Ledger
+    from .scoring import Counter
 
 # Phases of a game.
 PLAYING = const(0)
