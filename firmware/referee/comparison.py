@@ -5,15 +5,19 @@ points once and fills, in preallocated arrays, the physical points where a
 stone of the game is missing (``missing[:nmissing]``), where a stone lies
 that the game does not have (``extra[:nextra]``) and where a stone shows
 the wrong colour (``wrong[:nwrong]``, polarity sensors only). Captured
-stones the players have not lifted yet are ``pending`` (their colour, per
-physical point; ``npending`` of them): they are expected on the board until
-lifted, in any order. Allocation-free.
+stones the players have not lifted yet are ``pending`` (their colour in bits
+0-1, per physical point; ``npending`` of them): they are expected on the
+board until lifted, in any order. A tournament charges their capturer once
+per clause (``charge``): the ``CHARGED_*`` bits remember it. Allocation-free.
 """
 
 from array import array
 
 from .region import NONE, POINTS
 from .states import UNKNOWN
+
+CHARGED_PRESS = 4  # their capturer pressed the clock with them on the board
+CHARGED_LEFT = 8  # their capturer played the next move with them on the board
 
 
 class Comparison:
@@ -33,6 +37,18 @@ class Comparison:
         if not self.pending[p]:
             self.pending[p] = colour
             self.npending += 1
+
+    def charge(self, colour, clause):
+        """Captured stones of ``colour`` still on the board and not yet charged
+        under ``clause`` (a CHARGED_* bit): mark them charged, return how many."""
+        pending = self.pending
+        n = 0
+        for p in range(POINTS):
+            v = pending[p]
+            if v & 3 == colour and not v & clause:
+                pending[p] = v | clause
+                n += 1
+        return n
 
     def restore(self, cells):
         """Moves were taken back: captured stones the game has again are no longer to lift."""

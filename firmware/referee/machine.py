@@ -48,7 +48,7 @@ from ..rules.game import OVER as GAME_OVER
 from ..rules.game import IllegalMove
 from ..rules.history import LOST_TURN, SELF_CAPTURE, move_colour, move_point
 from ..rules.rulesets import HANDICAP_FIXED, ILLEGAL_LOSS, ILLEGAL_REJECT, ILLEGAL_WARN
-from .comparison import Comparison
+from .comparison import CHARGED_LEFT, CHARGED_PRESS, Comparison
 from .paint import Painter
 from .region import NONE, POINTS, Region
 from .states import COUNTING, OVER, PLAY, REJECT, SETUP, SYNC, UNKNOWN, reason_index
@@ -78,6 +78,7 @@ class Referee:
         self.frame = bytearray(POINTS)
         self.seen = Comparison(self.region)  # the frame against the game
         self.rejected = NONE  # physical point of a refused stone (state REJECT)
+        self._removal_charged = False  # the stones missing now have cost their remover
         self.reason = ""  # why the board waits (for messages)
         self.awaiting_press = 0  # colour whose move's turn ends with its clock press
         self.handicap = handicap
@@ -114,11 +115,9 @@ class Referee:
         if self.state == COUNTING or self.state == OVER or self.state == SETUP:
             return False
         if self.awaiting_press == colour:
-            if self.seen.npending > 0 and self.mode == TOURNAMENT and game.rules.warning_loss:
+            if self._clauses() and self.seen.charge(3 - colour, CHARGED_PRESS):
                 # Korean Art.18-1-4, Thai 24: pressing before the captures are off.
-                self.events.add(EV_WARNING, colour, PASS, reason_index("captures_left"), now_ms)
-                game.warn(colour, "captures_left")
-                self._after_game_change(now_ms)
+                self._charge(colour, "captures_left", False, now_ms)
             self.awaiting_press = 0
             return True
         if game.to_move == colour and self.state == PLAY and self.awaiting_press == 0:
@@ -146,6 +145,9 @@ class Referee:
             self._after_game_change(now_ms)
             return True
         if name == "ok" and self.state == COUNTING:
+            if game.rules.fill_dame and game.unfilled_dame(self.chain_buf):
+                self.reason = "dame_open"  # Korean Art.7-2, Thai 9.2: the LEDs show them
+                return False
             game.finish()
             self._after_game_change(now_ms)
             return True
@@ -178,6 +180,8 @@ class Referee:
         if (seen.nmissing == 1 and seen.nextra == 0 and seen.nwrong == 0 and self.mode != TOURNAMENT
                 and self._is_last_move(seen.missing[0])):
             return self._takeback(now_ms)
+        if self._removed(now_ms):
+            return True
         self._set_state()
         self.painter.paint()
         return False
@@ -227,6 +231,14 @@ class Referee:
             self.awaiting_press = 0  # the opponent replied: the press is implied
         if colour != game.to_move:
             return self._refuse(p, colour, "wrong_colour" if self.mode != TOURNAMENT else "out_of_turn", now_ms)
+        if self._clauses():
+            # Korean regulations 19-1-3: the stones it captured are still on the board at
+            # its next move: the game. Thai 27: a warning (none if 24 already gave one).
+            loss = game.rules.illegal == ILLEGAL_LOSS
+            if self.seen.charge(3 - colour, CHARGED_LEFT if loss else CHARGED_LEFT | CHARGED_PRESS):
+                self._charge(colour, "captures_left", loss, now_ms)
+                if loss:
+                    return True
         try:
             n = game.play(colour, g)
         except IllegalMove as error:
@@ -263,10 +275,48 @@ class Referee:
             if penalty != ILLEGAL_REJECT:
                 self.events.add(EV_PENALTY, colour, self.region.game_of[p], penalty, now_ms)
             if penalty == ILLEGAL_WARN:
-                self.awaiting_press = 0
+                # Thai 28, 29: the turn is lost; the offender's press hands the clock over.
+                self.awaiting_press = colour if self.timed else 0
             self._after_game_change(now_ms)
         else:
             self._finish()
+        return True
+
+    def _clauses(self):
+        # The tournament clauses on captured and removed stones (Korean, Thai).
+        return self.mode == TOURNAMENT and self.game.rules.warning_loss
+
+    def _charge(self, colour, reason, loss, now_ms):
+        """``colour`` broke a tournament clause: it loses the game (``loss``) or is warned."""
+        game = self.game
+        if loss:
+            game.foul(colour, reason)
+            self.events.add(EV_PENALTY, colour, PASS, ILLEGAL_LOSS, now_ms)
+        else:
+            self.events.add(EV_WARNING, colour, PASS, reason_index(reason), now_ms)
+            game.warn(colour, reason)
+        self._after_game_change(now_ms)
+
+    def _removed(self, now_ms):
+        """Stones missing that were not captured, and nothing else amiss: the last mover
+        lifted the opponent's stones (Korean regulations 19-1-2: the game; Thai 27: a
+        warning). Charged once until the board matches again; they go back either way."""
+        seen = self.seen
+        if not seen.nmissing or seen.nextra or seen.nwrong:
+            self._removal_charged = seen.nmissing > 0 and self._removal_charged
+            return False
+        game = self.game
+        hist = game.hist
+        if self._removal_charged or hist.length < 2 or not self._clauses():
+            return False
+        mover = move_colour(hist.moves[hist.length - 1])
+        cells = game.pos.cells
+        game_of = self.region.game_of
+        for i in range(seen.nmissing):
+            if cells[game_of[seen.missing[i]]] == mover:
+                return False  # its own stone: put back, no clause
+        self._removal_charged = True
+        self._charge(mover, "removed_stone", game.rules.illegal == ILLEGAL_LOSS, now_ms)
         return True
 
     def _pass(self, colour, now_ms):
@@ -363,6 +413,8 @@ class Referee:
                     self.state = PLAY
                     self._compare()
                     return self._try_move(p, now_ms) or True
+        if changed or seen.nextra:
+            self.reason = ""
         self._compare()
         self._set_state()
         self.painter.paint()

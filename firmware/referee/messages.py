@@ -14,6 +14,8 @@ def message(referee):
     if state == OVER:
         return "game over: " + referee.game.result.sgf()
     if state == COUNTING:
+        if referee.reason == "dame_open":
+            return "dame still open (lit): fill them, then OK"
         return "counting: lift dead stones, then OK"
     if state == REJECT:
         return "not accepted (" + referee.reason.replace("_", " ") + "): lift the stone"

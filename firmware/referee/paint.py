@@ -48,7 +48,7 @@ class Painter:
             pending = seen.pending
             for p in range(POINTS):
                 if pending[p]:
-                    m.set(p, mk.LIFT, pending[p])
+                    m.set(p, mk.LIFT, pending[p] & 3)
         if ref.state == COUNTING:
             self._counting()
             return

@@ -52,14 +52,16 @@ class RuleSet:
     ``warning_points[n]`` is what a player's n warnings give the opponent
     (the last entry holds for more: Korean Art.18, 2 points a warning; Thai
     39, 2 points at the second); ``warning_loss`` is the number of warnings
-    that loses (Korean Art.19-1-9: 2; Thai 39: 3; 0: never).
+    that loses (Korean Art.19-1-9: 2; Thai 39: 3; 0: never). With
+    ``fill_dame`` the players fill every dame before the count is accepted
+    (Korean Art.7-2, Thai 9.2).
     """
 
     def __init__(self, name, title, ko, suicide, scoring, handicap, komi2,
                  cycle, illegal, compensate=False, comp_offset=0,
                  komi2_handicap=None, white_passes_last=False, pass_stones=False,
                  stone_supply=0, resume_first_passer=False, warning_points=(0,),
-                 warning_loss=0, sgf=None, kgs=None):
+                 warning_loss=0, fill_dame=False, sgf=None, kgs=None):
         self.name = name
         self.title = title
         self.ko = ko
@@ -78,6 +80,7 @@ class RuleSet:
         self.resume_first_passer = resume_first_passer
         self.warning_points = warning_points
         self.warning_loss = warning_loss
+        self.fill_dame = fill_dame
         self.sgf = sgf or title
         self.kgs = kgs
 
@@ -96,14 +99,14 @@ class RuleSet:
 
 KOREAN = RuleSet("korean", "Korean", KO_SIMPLE, SUICIDE_NONE, SCORE_TERRITORY,
                  HANDICAP_FIXED, 13, CYCLE_DRAW, ILLEGAL_LOSS, komi2_handicap=1,
-                 warning_points=(0, 2, 4), warning_loss=2, sgf="Korean")
+                 warning_points=(0, 2, 4), warning_loss=2, fill_dame=True, sgf="Korean")
 JAPANESE = RuleSet("japanese", "Japanese", KO_SIMPLE, SUICIDE_NONE, SCORE_TERRITORY,
                    HANDICAP_FIXED, 13, CYCLE_VOID, ILLEGAL_LOSS, komi2_handicap=1,
                    sgf="Japanese", kgs="japanese")
 THAI = RuleSet("thai", "Thai", KO_SIMPLE, SUICIDE_NONE, SCORE_TERRITORY,
                HANDICAP_FIXED, 13, CYCLE_AGREE, ILLEGAL_WARN, komi2_handicap=1,
                resume_first_passer=True, warning_points=(0, 0, 2), warning_loss=3,
-               sgf="Thai")
+               fill_dame=True, sgf="Thai")
 CHINESE = RuleSet("chinese", "Chinese", KO_SIMPLE, SUICIDE_NONE, SCORE_AREA,
                   HANDICAP_FREE, 15, CYCLE_VOID, ILLEGAL_LOSS, compensate=True,
                   komi2_handicap=1, sgf="Chinese", kgs="chinese")

@@ -203,15 +203,18 @@ class Counter:
         return n
 
     def _seki(self):
-        # Chains touching dame are in seki; one-colour regions they border
-        # are not territory (Japanese 1989 Art.7, Korean Art.8, Thai 10).
+        # Chains touching a shared liberty are in seki; one-colour regions they
+        # border are not territory (Japanese 1989 Art.7, Korean Art.8, Thai 10).
+        # A shared liberty is a dame neither player can fill safely; an open
+        # ordinary dame is neutral and puts nobody in seki (Korean Art.7-2).
         pos = self.game.pos
+        cells = pos.cells
         m = self.map
         dirs = self._dirs
         buf = self._buf
         found = False
         for p in range(len(m)):
-            if m[p] == DAME:
+            if m[p] == DAME and cells[p] == EMPTY and not self._fillable(p):
                 for d in dirs:
                     q = p + d
                     if m[q] & KIND == STONE:
@@ -344,10 +347,13 @@ class Counter:
         m = self.map
         n = 0
         for p in range(len(m)):
-            if m[p] == DAME and cells[p] == EMPTY and (self._safe_fill(p, _BLACK) or self._safe_fill(p, _WHITE)):
+            if m[p] == DAME and cells[p] == EMPTY and self._fillable(p):
                 out[n] = p
                 n += 1
         return n
+
+    def _fillable(self, p):
+        return self._safe_fill(p, _BLACK) or self._safe_fill(p, _WHITE)
 
     def _safe_fill(self, p, colour):
         pos = self.game.pos

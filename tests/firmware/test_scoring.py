@@ -49,6 +49,18 @@ EYES_SEKI = ["..OX...",
              "XXXOOOX",
              ".X.O.OX"]
 
+# The eyeless seki inside a black wall, and an open dame column (H) between
+# that wall and a white one: the dame are neutral, the seki still a seki.
+DAME_BY_SEKI = ["XXXXXXX.O",
+                "XOOOOOX.O",
+                "XO.X.OX.O",
+                "XOXXXOX.O",
+                "XOOOOOX.O",
+                "XXXXXXX.O",
+                "......X.O",
+                "......X.O",
+                "......X.O"]
+
 # Two walls with an unfilled gap (column D): ordinary dame, not seki.
 GAP = ["..X.O..",
        "..X.O..",
@@ -66,7 +78,8 @@ TABLE = (
     ("eyeless seki, OP", EYELESS_SEKI, "op", (), (11, 0), 2, 0, "B+4"),
     ("eyes in seki, territory", EYES_SEKI, "korean", (), (12, 8), 1, 2, "W+2.5"),
     ("eyes in seki, area", EYES_SEKI, "chinese", (), (27, 21), 1, 0, "W+1.5"),
-    ("unfilled dame neutralise both walls", GAP, "korean", (), (0, 0), 7, 28, "W+6.5"),
+    ("an open dame is neutral, not seki", GAP, "korean", (), (14, 14), 7, 0, "W+6.5"),
+    ("an open dame beside a seki", DAME_BY_SEKI, "japanese", (), (18, 0), 11, 0, "B+11.5"),
     ("unfilled dame, area", GAP, "chinese", (), (21, 21), 7, 0, "W+7.5"),
     ("unfilled dame, integer komi", GAP, "nz", (), (21, 21), 7, 0, "W+7"),
 )

@@ -24,10 +24,23 @@ def device_fit(heap_kb):
                           capture_output=True, text=True, timeout=600)
 
 
+def expected_result():
+    """The game's moves counted by the rules core under CPython (nothing is lifted as dead)."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    import device_fit as fit
+
+    from firmware.rules.game import Game
+
+    game = Game(19, "japanese")
+    for colour, pt in fit.game_moves(fit.longest_record()[1]):
+        game.play(colour, pt)
+    return game.finish().sgf()
+
+
 def test_the_device_game_finishes_in_the_heap_budget():
     done = device_fit(HEAP_KB)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    assert "game: 402 moves, result W+80.5" in done.stdout, done.stdout
+    assert "game: 402 moves, result %s;" % expected_result() in done.stdout, done.stdout
     assert "recovered from the journal: True" in done.stdout, done.stdout
 
 

@@ -1,0 +1,178 @@
+"""Tournament clauses on the assembled board: the App on simulated hardware, hands and clock presses.
+
+Korean rules and regulations Art.18-1-4, 19-1-2, 19-1-3; Thai rules 24, 27, 28,
+29; Korean Art.7-2 and Thai 9.2 on dame at the count.
+"""
+
+from harness import board, point, press, run
+
+from firmware.leds.marks import DAME as DAME_MARK
+from firmware.modes import TOURNAMENT
+from firmware.referee.messages import message
+from firmware.referee.states import COUNTING
+from firmware.rules.position import BLACK, WHITE
+
+TIME = "byoyomi 10m 3x30s"
+
+
+class Table:
+    """A tournament game on a 9x9 board with a clock; ``t`` is the time now (ms)."""
+
+    def __init__(self, rules, **settings):
+        self.hw, self.app = board(size=9, rules=rules, time_spec=TIME, mode=TOURNAMENT, **settings)
+        self.t = 0
+
+    def at(self, col, row):
+        return point(self.app, col, row)
+
+    def place(self, colour, col, row):
+        self.hw.stones.place(self.at(col, row), colour)
+        self.wait(300)
+
+    def lift(self, col, row):
+        self.hw.stones.lift(self.at(col, row))
+        self.wait(300)
+
+    def press(self, colour):
+        press(self.app, self.hw, colour - 1, self.t)
+        self.t += 120
+
+    def move(self, colour, col, row):
+        self.place(colour, col, row)
+        self.press(colour)
+
+    def wait(self, ms):
+        run(self.app, self.hw, self.t, self.t + ms)
+        self.t += ms
+
+    @property
+    def game(self):
+        return self.app.game
+
+    def result(self):
+        return self.game.result and self.game.result.sgf()
+
+
+def capture_corner(table):
+    """Black captures White's corner stone (A9, the top-left) with its third move."""
+    table.move(BLACK, 1, 0)
+    table.move(WHITE, 0, 0)
+    table.move(BLACK, 4, 4)
+    table.move(WHITE, 6, 6)
+    table.place(BLACK, 0, 1)  # captures A9, which stays on the board for now
+    assert table.game.captures[BLACK] == 1
+
+
+def test_pressing_before_lifting_warns_the_capturer_once_not_the_opponent():
+    for rules in ("korean", "thai"):
+        table = Table(rules)
+        capture_corner(table)
+        table.press(BLACK)  # Korean 18-1-4, Thai 24: the captured stone is still there
+        assert list(table.game.warnings[1:]) == [1, 0], rules
+        table.move(WHITE, 6, 2)  # White plays on and presses: the stone is Black's to lift
+        assert list(table.game.warnings[1:]) == [1, 0], rules
+        table.lift(0, 0)
+        table.move(BLACK, 2, 6)
+        assert list(table.game.warnings[1:]) == [1, 0] and table.game.result is None, rules
+
+
+def test_captures_left_at_the_capturers_next_move():
+    table = Table("korean")
+    capture_corner(table)
+    table.press(BLACK)
+    table.move(WHITE, 6, 2)
+    table.place(BLACK, 2, 6)  # Korean 19-1-3: the captured stone was left on the board
+    assert table.result() == "W+F"
+    table = Table("thai")
+    capture_corner(table)
+    table.press(BLACK)  # Thai 24: a warning
+    table.move(WHITE, 6, 2)
+    table.move(BLACK, 2, 6)  # still there (27): the same incident, no second warning
+    assert list(table.game.warnings[1:]) == [1, 0] and table.game.result is None
+    table = Table("thai", sensors="polarity")
+    capture_corner(table)
+    table.move(WHITE, 6, 2)  # White replies before Black's press (colour sensors: the press is implied)
+    assert list(table.game.warnings[1:]) == [0, 0]
+    table.move(BLACK, 2, 6)  # Thai 27: the captured stone is still on the board
+    assert list(table.game.warnings[1:]) == [1, 0] and table.game.move_number == 7
+
+
+def test_removing_a_stone_that_was_not_captured():
+    table = Table("korean")
+    table.move(BLACK, 4, 4)
+    table.move(WHITE, 2, 2)
+    table.lift(4, 4)  # White, the last mover, lifts Black's live stone (19-1-2)
+    assert table.result() == "B+F"
+    table = Table("thai")
+    table.move(BLACK, 4, 4)
+    table.move(WHITE, 2, 2)
+    table.lift(4, 4)  # Thai 27: a warning, and the stone goes back
+    assert list(table.game.warnings[1:]) == [0, 1]
+    table.wait(500)
+    assert list(table.game.warnings[1:]) == [0, 1]  # once, however long it is off
+    table.place(BLACK, 4, 4)
+    assert table.app.referee.seen.matches()
+    table.move(BLACK, 5, 5)
+    assert table.game.move_number == 3 and table.game.result is None
+
+
+def test_lifting_ones_own_stone_costs_nothing():
+    table = Table("korean")
+    table.move(BLACK, 4, 4)
+    table.move(WHITE, 2, 2)
+    table.lift(2, 2)  # White lifts its own stone: put it back
+    assert table.game.result is None and list(table.game.warnings[1:]) == [0, 0]
+    table.place(WHITE, 2, 2)
+    assert table.app.referee.seen.matches()
+
+
+def test_thai_lost_turn_hands_the_clock_over():
+    table = Table("thai")
+    table.move(BLACK, 4, 4)
+    table.move(WHITE, 1, 0)
+    table.move(BLACK, 5, 5)
+    table.move(WHITE, 0, 1)
+    table.place(BLACK, 0, 0)  # suicide (Thai 29): not placed, a warning, the turn is lost
+    assert table.game.warnings[BLACK] == 1 and table.game.to_move == WHITE
+    table.press(BLACK)  # Black's press ends its lost turn: White's time runs
+    assert table.app.clock.snap.running == WHITE
+    table.lift(0, 0)
+    table.move(WHITE, 6, 6)
+    assert table.game.move_number == 6 and table.app.clock.snap.running == BLACK
+
+
+def walls(rules):
+    """A 9x9 game on a board: Black's wall on column E, White's on G, column F left
+    open (dame), then both pass (the clock buttons, no stone placed)."""
+    hw, app = board(size=9, rules=rules)
+    t = 0
+    for row in range(9):
+        for colour, col in ((BLACK, 4), (WHITE, 6)):
+            hw.stones.place(point(app, col, row), colour)
+            run(app, hw, t, t + 300)
+            t += 300
+    press(app, hw, 0, t)
+    press(app, hw, 1, t + 200)
+    assert app.game.move_number == 20 and app.referee.state == COUNTING
+    return hw, app, t + 400
+
+
+def test_an_open_dame_is_counted_neutral_and_ok_waits_for_it_where_the_rules_say():
+    hw, app, t = walls("japanese")
+    assert app.control("ok", t)
+    assert app.game.result.sgf() == "B+11.5"  # 36 - 18 - 6.5: the open column is nobody's, not seki
+    for rules in ("korean", "thai"):
+        hw, app, t = walls(rules)
+        assert not app.control("ok", t)  # Korean Art.7-2, Thai 9.2: fill the dame first
+        assert message(app.referee) == "dame still open (lit): fill them, then OK"
+        assert app.game.result is None
+        lit = [p for p in range(len(app.marks.bits)) if app.marks.bits[p] & DAME_MARK]
+        assert sorted(lit) == sorted(point(app, 5, row) for row in range(9))  # the column to fill
+        for row in range(9):  # filled: play resumes, then two passes stop it again
+            hw.stones.place(point(app, 5, row), app.game.to_move)
+            run(app, hw, t, t + 300)
+            t += 300
+        press(app, hw, app.game.to_move - 1, t)
+        press(app, hw, app.game.to_move - 1, t + 200)
+        assert app.referee.state == COUNTING and app.control("ok", t + 400)
+        assert app.game.result.sgf() == "B+11.5", rules
