@@ -150,6 +150,10 @@ class Game(Ending):
             raise IllegalMove(GAME_OVER, pt)
         if colour != self.to_move and (self.strict or colour != 3 - self.to_move):
             raise IllegalMove(OUT_OF_TURN, pt)
+        if self.op is not None and colour == WHITE and self.hist.length == 1:
+            # OP, commentary to Art.2: Black moves first; White moving first loses by foul.
+            self.end(Result(BLACK, FOUL, 0, "white moved first"))
+            return 0
         if pt == PASS:
             self._pass(colour)
             return 0

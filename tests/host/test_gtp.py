@@ -281,3 +281,15 @@ def test_tournament_mode_applies_penalties():
     thai = after_ko_retake("thai", True)
     assert thai.game.warnings[2] == 1 and thai.game.to_move == 1  # warned, and the turn is lost
     assert thai.handle("play b a1") == "=\n\n"
+
+
+def test_op_white_moving_first_loses_by_foul(gtp):
+    """OP, commentary to Art.2: Black moves first; a White first move is a foul."""
+    gtp("boardsize 9")
+    gtp("rules op")
+    assert gtp("play white d4") == "=\n\n"  # recorded as the foul it is
+    assert ok(gtp("final_score")) == "B+F"
+    assert gtp("play black e5").startswith("? illegal move")
+    gtp("clear_board")
+    assert gtp("play black e5") == "=\n\n" and gtp("play white d4") == "=\n\n"
+    assert gtp.arbiter.game.result is None and gtp.arbiter.game.move_number == 2
