@@ -302,12 +302,12 @@ class Referee:
         lifted the opponent's stones (Korean regulations 19-1-2: the game; Thai 27: a
         warning). Charged once until the board matches again; they go back either way."""
         seen = self.seen
-        if not seen.nmissing or seen.nextra or seen.nwrong:
-            self._removal_charged = seen.nmissing > 0 and self._removal_charged
+        if not seen.nmissing:
+            self._removal_charged = False
             return False
         game = self.game
         hist = game.hist
-        if self._removal_charged or hist.length < 2 or not self._clauses():
+        if seen.nextra or seen.nwrong or self._removal_charged or hist.length < 2 or not self._clauses():
             return False
         mover = move_colour(hist.moves[hist.length - 1])
         cells = game.pos.cells
