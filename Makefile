@@ -90,7 +90,8 @@ mpy: $(PY_READY)
 	@rm -rf $(BUILD)/mpy
 	@set -e; for f in $(FIRMWARE); do \
 	  out=$(BUILD)/mpy/$${f%.py}.mpy; mkdir -p $$(dirname $$out); \
-	  $(MPY_CROSS) -O2 -s $$f -o $$out $$f; \
+	  name=$${f%.py}; name=$${name%/__init__}; \
+	  $(MPY_CROSS) -O2 -s $${name//\//.} -o $$out $$f; \
 	done; echo "mpy-cross $$($(MPY_CROSS) --version | sed 's/.*emitting //'): $(words $(FIRMWARE)) firmware files -> $(BUILD)/mpy"
 
 # Flashing. mpremote finds the board itself (PORT=auto) or takes PORT=/dev/ttyACM0 (or the pty

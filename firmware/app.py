@@ -5,10 +5,10 @@ hardware interface (firmware/hardware.py): the Pico's drivers
 (firmware/drivers/pico.py) or their twins (twins/hardware.py). It builds:
 
     sensor -> Scanner -> Referee -> Game      sense    every SCAN_MS
-    buttons -> Controls -> Timekeeper, Clock  tick     every TICK_MS (+ buzzer cues, a flag)
-    Marks -> Leds -> strip                    render   every LED_MS, sent only when changed
-    Clock -> display                          faces    every DISPLAY_MS
-    Game -> Follower -> Recorder, Link        host     every HOST_MS: the journal, then the host
+    buttons -> Controls -> Timekeeper, Clock  tick     every _TICK_MS (+ buzzer cues, a flag)
+    Marks -> Leds -> strip                    render   every _LED_MS, sent only when changed
+    Clock -> display                          faces    every _DISPLAY_MS
+    Game -> Follower -> Recorder, Link        host     every _HOST_MS: the journal, then the host
 
 Data flows one way: the referee and the host's commands change the game; the
 timekeeper brings the clock in line with it; the follower tells the recorder
@@ -57,11 +57,11 @@ from .settings import Settings
 from .timekeeper import Timekeeper
 
 SCAN_MS = const(10)
-TICK_MS = const(10)
-LED_MS = const(20)
-DISPLAY_MS = const(100)
-HOST_MS = const(10)
-_PERIODS = (SCAN_MS, TICK_MS, LED_MS, DISPLAY_MS, HOST_MS)
+_TICK_MS = const(10)
+_LED_MS = const(20)
+_DISPLAY_MS = const(100)
+_HOST_MS = const(10)
+_PERIODS = (SCAN_MS, _TICK_MS, _LED_MS, _DISPLAY_MS, _HOST_MS)
 
 
 class App:
@@ -217,7 +217,7 @@ class App:
         due = self._due
         stages = self._stages
         diff = ticks_diff
-        wait = DISPLAY_MS
+        wait = _DISPLAY_MS
         for i in range(len(stages)):
             if diff(now_ms, due[i]) >= 0:
                 due[i] = ticks_add(now_ms, _PERIODS[i])

@@ -25,13 +25,13 @@ MENU = const(8)
 CHORD = const(16)
 
 _CHORD_KEYS = const(0b1100)  # PAUSE and MENU
-CHORD_MS = const(3000)
+_CHORD_MS = const(3000)
 
 
 class Controls:
     """Intents from one set of buttons; see the module doc."""
 
-    def __init__(self, buttons, chord_ms=CHORD_MS):
+    def __init__(self, buttons, chord_ms=_CHORD_MS):
         self.buttons = buttons
         self.chord_ms = chord_ms
         self._chord_done = False  # this PAUSE+MENU hold has given its CHORD

@@ -58,13 +58,13 @@ def crc_hex(data):
 
 def quote(text):
     """Percent-escape a text value so it is one token (str -> str)."""
-    out = []
+    out = bytearray()  # (not chr(): MicroPython interns every 1-char str for good)
     for ch in text.encode("utf-8") if isinstance(text, str) else text:
         if _SAFE_MIN <= ch <= _SAFE_MAX and ch != 37 and ch != 61 and ch != 42:  # % = *
-            out.append(chr(ch))
+            out.append(ch)
         else:
-            out.append("%%%02X" % ch)
-    return "".join(out)
+            out.extend(b"%%%02X" % ch)
+    return out.decode()
 
 
 def unquote(token):
@@ -107,6 +107,8 @@ class Writer:
 
     def raw(self, data):
         """A field given as bytes/str, written as is (caller keeps it a token)."""
+        if isinstance(data, str):  # encoded whole: indexing a str in MicroPython interns each char for good
+            data = data.encode()
         n = self.n
         m = len(data)
         if n + m + 12 > len(self.buf):
@@ -115,11 +117,7 @@ class Writer:
         if n:
             self.buf[n] = 32
             n += 1
-        if isinstance(data, str):
-            for i in range(m):
-                self.buf[n + i] = ord(data[i])
-        else:
-            self.buf[n:n + m] = data
+        self.buf[n:n + m] = data
         self.n = n + m
 
     def num(self, value):

@@ -11,7 +11,7 @@ The twin (twins/buzzer.py SimBuzzer) records (tick, frequency, ms) for every bee
 from ..clock.cues import CUE_COUNT, CUE_FLAG, CUE_LAST, CUE_PERIOD, CUE_TEN
 from ..micro import const, ticks_add, ticks_diff
 
-DUTY = const(32768)  # 50 % on a piezo: loudest
+_DUTY = const(32768)  # 50 % on a piezo: loudest
 
 # cue -> flat tuple of (frequency, on ms, off ms) triples
 PATTERNS = {
@@ -36,7 +36,7 @@ class Buzzer:
 
     def _tone(self, freq):
         self.pwm.freq(freq)
-        self.pwm.duty_u16(DUTY)
+        self.pwm.duty_u16(_DUTY)
 
     def _off(self):
         self.pwm.duty_u16(0)

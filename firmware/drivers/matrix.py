@@ -23,7 +23,7 @@ from ..board_config import MX_COL_EXPANDERS, MX_ROW_EXPANDERS
 from ..micro import const
 
 IODIRA = const(0x00)
-GPPUA = const(0x0C)
+_GPPUA = const(0x0C)
 GPIOA = const(0x12)
 OLATA = const(0x14)
 
@@ -80,7 +80,7 @@ class DiodeMatrix:
             i2c.writeto_mem(addr, IODIRA, b"\x00\x00")
         for addr in self._col_addrs:
             i2c.writeto_mem(addr, IODIRA, b"\xff\xff")
-            i2c.writeto_mem(addr, GPPUA, b"\xff\xff")
+            i2c.writeto_mem(addr, _GPPUA, b"\xff\xff")
 
     def read(self, buf):
         """Scan every row into ``buf`` (nbytes)."""

@@ -36,14 +36,14 @@ from ..rules.coords import PASS, col_row
 from ..rules.history import LOST_TURN, move_colour, move_point
 from ..version import VERSION
 
-K_SKIP = const(0)  # a reply no longer available: resent as SKIP
-K_HELLO = const(1)
-K_GAME = const(2)
+_K_SKIP = const(0)  # a reply no longer available: resent as SKIP
+_K_HELLO = const(1)
+_K_GAME = const(2)
 K_MOVE = const(3)
 K_UNDO = const(4)
 K_END = const(5)
-K_REPLY = const(6)
-K_STATE = const(7)
+_K_REPLY = const(6)
+_K_STATE = const(7)
 K_MODE = const(8)
 
 _LETTERS = "abcdefghijklmnopqrs"
@@ -81,16 +81,16 @@ class Link(Listener):
         self._rbuf = bytearray(64)
         self.errors = 0  # commands answered with an error
         self.dropped = 0  # command bytes dropped (input queue full)
-        self._add(K_HELLO, 0)
+        self._add(_K_HELLO, 0)
 
     def resume_at(self, seq):
         """Go on numbering from ``seq`` (the board recovered its journal,
         firmware/journal/recovery.py): the host keeps this boot's lines and its
         resync fills the gap; lines from before the power cut are SKIP."""
         for i in range(self.capacity):
-            self.kind[i] = K_SKIP
+            self.kind[i] = _K_SKIP
         self.next = self.cursor = seq
-        self._add(K_HELLO, 0)
+        self._add(_K_HELLO, 0)
 
     # -- what the follower tells ---------------------------------------------
 
@@ -115,7 +115,7 @@ class Link(Listener):
                 del self._headers[old]
                 self._results.pop(old, None)
         self.game_seq = self.next
-        self._add(K_GAME, gid)
+        self._add(_K_GAME, gid)
 
     def undone(self, keep):
         # The taken-back moves' lines are resent as SKIP: their move numbers now name other moves.
@@ -123,7 +123,7 @@ class Link(Listener):
         while seq > self.game_seq and seq >= self.next - self.capacity:
             i = seq % self.capacity
             if self.kind[i] == K_MOVE and self.arg[i] >= keep:
-                self.kind[i] = K_SKIP
+                self.kind[i] = _K_SKIP
             seq -= 1
         self._add(K_UNDO, keep - 1)
 
@@ -191,7 +191,7 @@ class Link(Listener):
             if name is None:
                 self._error(args[0], args[1])
             elif name == "hello":
-                self._add(K_HELLO, 0)
+                self._add(_K_HELLO, 0)
             elif name == "resend":
                 n = int(args[0])
                 if n > self.next:
@@ -204,7 +204,7 @@ class Link(Listener):
                     self._state_seq = -1
             elif name == "state":
                 self._state_seq = self.next
-                self._add(K_STATE, 0)
+                self._add(_K_STATE, 0)
             elif name == "mem":  # the heap as the board sees it (after a collection: what is really free)
                 gc.collect()
                 self._reply_line(b"MEM free=%d used=%d" % (mem_free(), mem_alloc()))
@@ -230,7 +230,7 @@ class Link(Listener):
         # A command's one reply (kind and fields): written once, resent as SKIP.
         self._reply = text
         self._reply_seq = self.next
-        self._add(K_REPLY, 0)
+        self._add(_K_REPLY, 0)
 
     # -- writing lines from their entries --------------------------------------
 
@@ -240,54 +240,54 @@ class Link(Listener):
         w = self.writer
         if kind == K_MOVE and seq > self.game_seq:
             self._move_line(seq, self.arg[i])
-        elif kind == K_HELLO:
-            w.begin(seq, "HELLO")
+        elif kind == _K_HELLO:
+            w.begin(seq, b"HELLO")
             w.raw("proto=%d fw=%s board=%s sensor=%s boot=%d" % (
                 pr.PROTOCOL_VERSION, VERSION, self.board_id, self.sensor, self.boot))
             f = self.follower
             w.raw("game=%d" % f.gid)
             if f.game is not None:
                 w.raw("size=%d moves=%d" % (f.game.size, f.game.hist.length - 1))
-        elif kind == K_GAME:
+        elif kind == _K_GAME:
             header = self._headers.get(self.arg[i])
             if header is None:
-                w.begin(seq, "SKIP")
+                w.begin(seq, b"SKIP")
             else:
-                w.begin(seq, "GAME")
+                w.begin(seq, b"GAME")
                 w.num(self.arg[i])
                 w.raw(header)
         elif kind == K_UNDO:
-            w.begin(seq, "UNDO")
+            w.begin(seq, b"UNDO")
             w.num(self.arg[i])
         elif kind == K_END:
-            w.begin(seq, "END")
+            w.begin(seq, b"END")
             w.num(self.arg[i])
             w.raw("re=" + pr.quote(self._results.get(self.arg[i], "?")))
-        elif kind == K_REPLY and seq == self._reply_seq:
+        elif kind == _K_REPLY and seq == self._reply_seq:
             w.begin(seq, self._reply)
-        elif kind == K_STATE and seq == self._state_seq:
+        elif kind == _K_STATE and seq == self._state_seq:
             self._state_line(seq)
         elif kind == K_MODE:
-            w.begin(seq, "MODE")
+            w.begin(seq, b"MODE")
             w.raw(MODE_NAMES[self.follower.mode])
         else:
-            w.begin(seq, "SKIP")
+            w.begin(seq, b"SKIP")
         w.finish()
         self.transport.write(w.view())
 
     def _move_line(self, seq, k):
         w = self.writer
         f = self.follower
-        w.begin(seq, "MOVE")
+        w.begin(seq, b"MOVE")
         w.num(k)
         record = f.record[k]
         colour = move_colour(record)
-        w.raw("B" if colour == 1 else "W")
+        w.raw(b"B" if colour == 1 else b"W")
         pt = move_point(record)
         if record & LOST_TURN:
-            w.raw("lost")
+            w.raw(b"lost")
         elif pt == PASS:
-            w.raw("pass")
+            w.raw(b"pass")
         else:
             col, row = col_row(self.follower.game.size, pt)
             n = w.n
@@ -304,7 +304,7 @@ class Link(Listener):
         """STATE <game> <moves> mode=<m> next=<seq> to=<B|W> board=<rows>
         moves=<sgf points, '..' pass> [clock=<b_ms>,<b_per>,<w_ms>,<w_per>]"""
         w = self.writer
-        w.begin(seq, "STATE")
+        w.begin(seq, b"STATE")
         f = self.follower
         game = f.game
         w.num(f.gid)

@@ -7,7 +7,7 @@ they are told. ``record(now_ms, clock, seq_next)`` runs in the app's host
 stage after the follower and before the link writes (and after a host
 command, before its reply): it adds the clock's state when it changed (and a
 checkpoint every ``CHECKPOINT_MS`` while it runs), reserves the link's
-sequence numbers ``SEQ_BLOCK`` at a time (after a power cut the link goes on
+sequence numbers ``_SEQ_BLOCK`` at a time (after a power cut the link goes on
 from the last reservation, so the host never sees a number twice), and
 flushes once. A new game, a journal past ``limit`` bytes or a storage error
 makes it write the whole game as a snapshot (store.py's compaction).
@@ -37,8 +37,8 @@ from .records import (
 )
 
 CHECKPOINT_MS = const(10000)  # the most thinking time a power cut can give back
-LIMIT = const(16384)  # journal bytes that trigger a compaction
-SEQ_BLOCK = const(256)
+_LIMIT = const(16384)  # journal bytes that trigger a compaction
+_SEQ_BLOCK = const(256)
 _SEQ_MARGIN = const(64)  # more lines than one link poll can add
 
 
@@ -46,7 +46,7 @@ class Recorder(Listener):
     """Journals what ``follower`` tells (see the module doc). ``seq_mark`` and ``boot``: the
     link's numbering reserved so far and the board's boot id (a recovered journal's)."""
 
-    def __init__(self, journal, follower, boot=0, seq_mark=0, checkpoint_ms=CHECKPOINT_MS, limit=LIMIT):
+    def __init__(self, journal, follower, boot=0, seq_mark=0, checkpoint_ms=CHECKPOINT_MS, limit=_LIMIT):
         self.journal = journal
         self.follower = follower
         self.boot = boot
@@ -198,7 +198,7 @@ class Recorder(Listener):
     def _seq(self, seq_next, always=False):
         # Reserve the link's next sequence numbers before it uses them.
         if seq_next + _SEQ_MARGIN > self.seq_mark:
-            self.seq_mark = seq_next + SEQ_BLOCK
+            self.seq_mark = seq_next + _SEQ_BLOCK
         elif not always:
             return
         j = self.journal

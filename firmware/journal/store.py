@@ -41,8 +41,8 @@ NEXT = ".new"  # a compaction being written
 
 COMMIT = const(255)  # record kind: the snapshot before it is complete
 
-HEADER = const(5)
-MAX_PAYLOAD = const(600)
+_HEADER = const(5)
+_MAX_PAYLOAD = const(600)
 _VIEWS = const(100)  # records up to this size are written without allocating
 
 
@@ -86,15 +86,15 @@ def walk(data, visit):
     i = 0
     seq = -1
     size = len(data)
-    while i + HEADER + 2 <= size:
+    while i + _HEADER + 2 <= size:
         n = u16(data, i)
-        end = i + HEADER + n
-        if n > MAX_PAYLOAD or end + 2 > size:
+        end = i + _HEADER + n
+        if n > _MAX_PAYLOAD or end + 2 > size:
             break
         s = u16(data, i + 2)
         if (seq >= 0 and s != (seq + 1) & 0xFFFF) or u16(data, end) != crc16(mv[i:], end - i):
             break
-        visit(data[i + 4], mv[i + HEADER:end])
+        visit(data[i + 4], mv[i + _HEADER:end])
         seq = s
         i = end + 2
     return i, seq
@@ -105,7 +105,7 @@ class Journal:
 
     def __init__(self, storage):
         self.storage = storage
-        self.buf = bytearray(HEADER + MAX_PAYLOAD + 2)
+        self.buf = bytearray(_HEADER + _MAX_PAYLOAD + 2)
         mv = memoryview(self.buf)
         self._views = [mv[:n] for n in range(_VIEWS + 1)]
         self._mv = mv
@@ -122,7 +122,7 @@ class Journal:
 
     def begin(self, kind):
         self.buf[4] = kind
-        self.n = HEADER
+        self.n = _HEADER
 
     def u8(self, v):
         self.buf[self.n] = v & 0xFF
@@ -149,7 +149,7 @@ class Journal:
         if isinstance(data, str):
             data = data.encode()
         n = self.n
-        m = min(len(data), HEADER + MAX_PAYLOAD - n)
+        m = min(len(data), _HEADER + _MAX_PAYLOAD - n)
         self.buf[n:n + m] = data[:m]
         self.n = n + m
 
@@ -157,7 +157,7 @@ class Journal:
         """Seal the record (length, sequence number, CRC) and append it."""
         buf = self.buf
         n = self.n
-        length = n - HEADER
+        length = n - _HEADER
         buf[0] = length & 0xFF
         buf[1] = length >> 8
         seq = self.seq

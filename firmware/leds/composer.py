@@ -58,7 +58,7 @@ from .marks import (
     WRONG_COLOUR,
 )
 
-SIZE = const(19)
+_SIZE = const(19)
 COUNT = const(361)
 
 # The board's modes (firmware/modes.py), and one of the LEDs' own: dark.
@@ -122,7 +122,7 @@ GAMMA = gamma_table()
 
 
 def layout(by_rows=LED_BY_ROWS, serpentine=LED_SERPENTINE, corner=LED_START_CORNER,
-           rotation=LED_ROTATION, chains=LED_CHAINS, size=SIZE):
+           rotation=LED_ROTATION, chains=LED_CHAINS, size=_SIZE):
     """array('H'): the LED index of every physical point (row * size + col).
 
     The LED grid is the board turned ``rotation`` degrees clockwise; in it
@@ -160,7 +160,7 @@ def layout(by_rows=LED_BY_ROWS, serpentine=LED_SERPENTINE, corner=LED_START_CORN
     return led_of
 
 
-def chain_bounds(chains=LED_CHAINS, size=SIZE):
+def chain_bounds(chains=LED_CHAINS, size=_SIZE):
     """Tuple of (first LED, LED count) of every chain, in frame order."""
     out = []
     line = 0

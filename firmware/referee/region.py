@@ -8,7 +8,7 @@ from array import array
 
 from ..micro import const
 
-PHYS = const(19)
+_PHYS = const(19)
 POINTS = const(361)
 NONE = const(0xFFFF)  # no point: outside the game, or no physical point
 
@@ -19,9 +19,9 @@ class Region:
 
     def __init__(self, size, row=None, col=None):
         self.size = size
-        top = (PHYS - size) // 2 if row is None else row
-        left = (PHYS - size) // 2 if col is None else col
-        if top < 0 or left < 0 or top + size > PHYS or left + size > PHYS:
+        top = (_PHYS - size) // 2 if row is None else row
+        left = (_PHYS - size) // 2 if col is None else col
+        if top < 0 or left < 0 or top + size > _PHYS or left + size > _PHYS:
             raise ValueError("a %dx%d game does not fit there" % (size, size))
         self.top = top
         self.left = left
@@ -30,7 +30,7 @@ class Region:
         self.phys_of = array("H", b"\xff\xff" * (stride * stride))
         for r in range(size):
             for c in range(size):
-                p = (top + r) * PHYS + left + c
+                p = (top + r) * _PHYS + left + c
                 g = (r + 1) * stride + c + 1
                 self.game_of[p] = g
                 self.phys_of[g] = p

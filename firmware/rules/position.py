@@ -90,13 +90,6 @@ class Position:
         self.count[2] = 0
         self.nremoved = 0
 
-    def copy_from(self, other_position):
-        """Make this position equal to another of the same size (no allocation)."""
-        self.cells[:] = other_position.cells
-        self.hash = other_position.hash
-        self.count[1] = other_position.count[1]
-        self.count[2] = other_position.count[2]
-
     def rows(self):
         """The board as text rows, top row first: X black, O white, . empty."""
         size = self.size

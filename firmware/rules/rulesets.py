@@ -1,7 +1,7 @@
 """The rule sets the board supports, as data.
 
 Each rule set is one ``RuleSet`` record; the rest of the firmware asks the
-record (``rules.ko == KO_SIMPLE``...) instead of testing rule-set names. The
+record (``rules.ko == KO_POSITIONAL``...) instead of testing rule-set names. The
 product's reading of each rule text is in docs/rulesets.md (from the seed
 texts: Hanguk Kiwon rules and regulations, Thai Go Association rules, OP).
 """
@@ -9,32 +9,32 @@ texts: Hanguk Kiwon rules and regulations, Thai Go Association rules, OP).
 from .const import const
 
 # How repetition is prevented.
-KO_SIMPLE = const(0)  # no immediate recapture of a single stone
+_KO_SIMPLE = const(0)  # no immediate recapture of a single stone
 KO_POSITIONAL = const(1)  # no move may recreate any earlier board
 KO_SITUATIONAL = const(2)  # ... any earlier board with the same player to move
-KO_PLACE_REMOVE = const(3)  # OP Art.4: after a stone is removed the board must differ
+_KO_PLACE_REMOVE = const(3)  # OP Art.4: after a stone is removed the board must differ
 #                             from the board just before that stone was placed
 
 # Which self-captures may be played.
 SUICIDE_NONE = const(0)  # no move may leave its own chain without liberties
 SUICIDE_MULTI = const(1)  # multi-stone self-capture is legal (single-stone never is)
-SUICIDE_ALL = const(2)  # OP: every placement is played; the place-remove rule judges it
+_SUICIDE_ALL = const(2)  # OP: every placement is played; the place-remove rule judges it
 
 # How the game is counted (rules/scoring.py).
 SCORE_TERRITORY = const(0)  # territory + prisoners, seki points count for nobody
 SCORE_AREA = const(1)  # stones + surrounded empty points
-SCORE_BOARD = const(2)  # Tromp-Taylor: area of the board as it stands
+_SCORE_BOARD = const(2)  # Tromp-Taylor: area of the board as it stands
 SCORE_OP = const(3)  # OP Art.8: points whose every empty path reaches one colour
 
 # Handicap stones.
 HANDICAP_FIXED = const(0)  # on the star points
-HANDICAP_FREE = const(1)  # Black chooses the points
+_HANDICAP_FREE = const(1)  # Black chooses the points
 HANDICAP_NONE = const(2)  # the rule set has no handicap
 
 # What a repeated position (simple-ko rule sets) does to the game.
 CYCLE_NONE = const(0)  # cannot happen: the ko rule forbids it
 CYCLE_DRAW = const(1)  # Korean Art.9: draw, replayed with the remaining times
-CYCLE_VOID = const(2)  # no result
+_CYCLE_VOID = const(2)  # no result
 CYCLE_AGREE = const(3)  # Thai 11: draw if both agree, else play on
 
 # What an illegal placement costs in tournament mode.
@@ -97,30 +97,30 @@ class RuleSet:
         return "<RuleSet " + self.name + ">"
 
 
-KOREAN = RuleSet("korean", "Korean", KO_SIMPLE, SUICIDE_NONE, SCORE_TERRITORY,
+KOREAN = RuleSet("korean", "Korean", _KO_SIMPLE, SUICIDE_NONE, SCORE_TERRITORY,
                  HANDICAP_FIXED, 13, CYCLE_DRAW, ILLEGAL_LOSS, komi2_handicap=1,
                  warning_points=(0, 2, 4), warning_loss=2, fill_dame=True, sgf="Korean")
-JAPANESE = RuleSet("japanese", "Japanese", KO_SIMPLE, SUICIDE_NONE, SCORE_TERRITORY,
-                   HANDICAP_FIXED, 13, CYCLE_VOID, ILLEGAL_LOSS, komi2_handicap=1,
+JAPANESE = RuleSet("japanese", "Japanese", _KO_SIMPLE, SUICIDE_NONE, SCORE_TERRITORY,
+                   HANDICAP_FIXED, 13, _CYCLE_VOID, ILLEGAL_LOSS, komi2_handicap=1,
                    sgf="Japanese", kgs="japanese")
-THAI = RuleSet("thai", "Thai", KO_SIMPLE, SUICIDE_NONE, SCORE_TERRITORY,
+THAI = RuleSet("thai", "Thai", _KO_SIMPLE, SUICIDE_NONE, SCORE_TERRITORY,
                HANDICAP_FIXED, 13, CYCLE_AGREE, ILLEGAL_WARN, komi2_handicap=1,
                resume_first_passer=True, warning_points=(0, 0, 2), warning_loss=3,
                fill_dame=True, sgf="Thai")
-CHINESE = RuleSet("chinese", "Chinese", KO_SIMPLE, SUICIDE_NONE, SCORE_AREA,
-                  HANDICAP_FREE, 15, CYCLE_VOID, ILLEGAL_LOSS, compensate=True,
+CHINESE = RuleSet("chinese", "Chinese", _KO_SIMPLE, SUICIDE_NONE, SCORE_AREA,
+                  _HANDICAP_FREE, 15, _CYCLE_VOID, ILLEGAL_LOSS, compensate=True,
                   komi2_handicap=1, sgf="Chinese", kgs="chinese")
 AGA = RuleSet("aga", "AGA", KO_SITUATIONAL, SUICIDE_NONE, SCORE_AREA,
               HANDICAP_FIXED, 15, CYCLE_NONE, ILLEGAL_LOSS, compensate=True,
               comp_offset=1, komi2_handicap=1, white_passes_last=True,
               pass_stones=True, sgf="AGA", kgs="aga")
 NZ = RuleSet("nz", "New Zealand", KO_SITUATIONAL, SUICIDE_MULTI, SCORE_AREA,
-             HANDICAP_FREE, 14, CYCLE_NONE, ILLEGAL_LOSS, komi2_handicap=0, sgf="NZ",
+             _HANDICAP_FREE, 14, CYCLE_NONE, ILLEGAL_LOSS, komi2_handicap=0, sgf="NZ",
              kgs="new_zealand")
 TROMP_TAYLOR = RuleSet("tromp-taylor", "Tromp-Taylor", KO_POSITIONAL, SUICIDE_MULTI,
-                       SCORE_BOARD, HANDICAP_FREE, 15, CYCLE_NONE, ILLEGAL_REJECT,
+                       _SCORE_BOARD, _HANDICAP_FREE, 15, CYCLE_NONE, ILLEGAL_REJECT,
                        komi2_handicap=1, sgf="Tromp-Taylor")
-OP = RuleSet("op", "One Pure (OP)", KO_PLACE_REMOVE, SUICIDE_ALL, SCORE_OP,
+OP = RuleSet("op", "One Pure (OP)", _KO_PLACE_REMOVE, _SUICIDE_ALL, SCORE_OP,
              HANDICAP_NONE, 14, CYCLE_NONE, ILLEGAL_LOSS, stone_supply=180,
              sgf="OP")
 

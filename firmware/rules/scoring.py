@@ -36,7 +36,7 @@ STONE = const(2 << 2)  # a stone on the board (owner 0: it counts for nobody, OP
 DEAD = const(3 << 2)  # a dead stone, removed for counting; owner = its region's
 DAME = const(4 << 2)  # an empty point of a region bordering both colours
 SEKI = const(5 << 2)  # a stone in seki (owner kept), or an empty point it makes neutral
-NEUTRAL = const(6 << 2)  # an empty point of a region bordering no stone at all
+_NEUTRAL = const(6 << 2)  # an empty point of a region bordering no stone at all
 _OPEN = const(0x80)  # scratch: an empty point not yet given to a region
 
 
@@ -171,10 +171,10 @@ class Counter:
                     elif border:
                         label = border | TERRITORY
                     else:
-                        label = NEUTRAL
+                        label = _NEUTRAL
                     for i in range(n):
                         q = buf[i]
-                        m[q] = (label | DEAD) if cells[q] != EMPTY and label != DAME and label != NEUTRAL else label
+                        m[q] = (label | DEAD) if cells[q] != EMPTY and label != DAME and label != _NEUTRAL else label
 
     def _fill(self, start):
         # Flood the open region through start into _buf; its border colours
