@@ -41,10 +41,11 @@ EV_FLAG = const(23)  # at: the exact tick the time ran out; value: ms the turn l
 EV_ADJUST = const(24)  # value: ms added (negative: taken)
 EV_STOP = const(25)
 EV_STONES_LEFT = const(26)  # a press with captured stones still on the board; value: how many
+EV_REFEREE = const(27)  # a referee's penalty (the host's ``referee``); value: its kind (rules/ending.py)
 
 NAMES = ("", "move", "pass", "undo", "illegal", "penalty", "handicap", "counting", "dead", "resume_play", "end",
          "resign", "warning", "start", "press", "pause", "resume", "capture_pause", "capture_refused", "away_pause",
-         "away_refused", "late", "late_forfeit", "flag", "adjust", "stop", "stones_left")
+         "away_refused", "late", "late_forfeit", "flag", "adjust", "stop", "stones_left", "referee")
 
 
 class Events:

@@ -13,7 +13,7 @@ the game with what it has told so far and tells its listeners what changed:
     moved(k)        move k: ``record[k]`` (its history record), ``tleft[k]`` (the
                     mover's ms left when it was told, -1 without a clock) and
                     ``periods[k]`` (its byo-yomi periods)
-    warned(colour)  ``warnings[colour]`` is that player's count of warnings now
+    penalised(i)    ``game.penalties[i]`` was logged (a caution, warning, points, forfeit)
     ended()         the game has a result (``result``)
     mode_changed()  ``mode`` (firmware/modes.py) was set
 
@@ -44,7 +44,7 @@ class Listener:
     def moved(self, k):
         pass
 
-    def warned(self, colour):
+    def penalised(self, i):
         pass
 
     def ended(self):
@@ -69,7 +69,7 @@ class Follower:
         self.tleft = array("i")
         self.periods = bytearray()
         self.placed = False
-        self.warnings = bytearray(3)
+        self.penalties = 0  # entries of the game's penalty log told
         self.result = None
         self._preset = 0  # moves whose clock figures came with the game (a recovery)
 
@@ -87,7 +87,7 @@ class Follower:
         self.mode = mode
         self.known = 1
         self.placed = False
-        self.warnings[1] = self.warnings[2] = 0
+        self.penalties = 0
         self.result = None
         self._preset = 0
         if recovered is not None:  # its clock figures become the follower's: no second copy on the heap
@@ -147,12 +147,11 @@ class Follower:
             self.known = k + 1
             for listener in listeners:
                 listener.moved(k)
-        warnings = game.warnings
-        for colour in (1, 2):
-            if warnings[colour] != self.warnings[colour]:
-                self.warnings[colour] = warnings[colour]
-                for listener in listeners:
-                    listener.warned(colour)
+        while self.penalties < len(game.penalties):
+            i = self.penalties
+            self.penalties = i + 1
+            for listener in listeners:
+                listener.penalised(i)
         if game.result is not self.result:
             self.result = game.result
             if game.result is not None:

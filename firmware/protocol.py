@@ -17,6 +17,7 @@ Host to board, one command per line, an optional `` *<crc>`` the same way
     hello | state | resend <N> | mode <casual|teaching|tournament>
     new key=value ... | show <hint|mark|clear> [vertex ...] | end [result]
     time <black_ms> <white_ms> [<black_periods> <white_periods>] | diag <on|off>
+    referee <caution|warning|forfeit> <B|W> | referee points <B|W> <N>
 
 Contract: encoders return bytes (or fill a caller's preallocated
 ``Writer``); ``LineParser`` is fed bytes in any chunks and hands back whole
@@ -29,6 +30,7 @@ import binascii
 
 from .micro import const
 from .modes import NAMES as MODE_NAMES
+from .rules.ending import PENALTY_KINDS
 
 PROTOCOL_VERSION = const(1)
 MAX_LINE = const(4096)  # longest board-to-host line (a 19x19 snapshot fits)
@@ -42,7 +44,7 @@ E_STATE = "state"
 E_CRC = "crc"
 E_TOO_OLD = "too_old"
 
-COMMANDS = ("hello", "state", "resend", "mode", "new", "show", "end", "time", "diag", "mem")
+COMMANDS = ("hello", "state", "resend", "mode", "new", "show", "end", "time", "diag", "mem", "referee")
 MODES = MODE_NAMES  # the modes a host may ask for
 NEW_KEYS = ("rules", "size", "komi", "handicap", "time", "pb", "pw", "ev", "ro", "dt")
 
@@ -375,6 +377,10 @@ def parse_command(line):
         for a in args:
             if not _is_uint(a):
                 return None, (E_MALFORMED, "time needs 2 or 4 numbers")
+    elif name == "referee":
+        if (len(args) not in (2, 3) or args[0] not in PENALTY_KINDS or args[1] not in ("B", "W")
+                or (len(args) == 3) != (args[0] == "points") or (len(args) == 3 and not _is_uint(args[2]))):
+            return None, (E_MALFORMED, "referee needs caution|warning|forfeit B|W, or points B|W N")
     elif name == "diag":
         if len(args) != 1 or args[0] not in ("on", "off"):
             return None, (E_MALFORMED, "diag needs on or off")

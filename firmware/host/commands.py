@@ -1,5 +1,5 @@
 """What the board does with a host's commands (docs/protocol.md): the app's side of ``new``,
-``mode``, ``show``, ``end``, ``time`` and ``diag``.
+``mode``, ``show``, ``end``, ``time``, ``diag`` and ``referee``.
 
 ``HostCommands(app).command(name, args, now_ms)`` returns None when done, or
 an ``(error_code, detail)`` pair naming the problem; the game stays as it was
@@ -8,10 +8,12 @@ on an error. The app runs it for the link and for the simulator's page alike
 link replies.
 """
 
+from ..events import EV_REFEREE
 from ..leds.marks import HINT
 from ..modes import NAMES as MODE_NAMES
 from ..protocol import E_MALFORMED, E_STATE, E_UNKNOWN, fields_dict
-from ..rules.coords import parse_vertex
+from ..rules.coords import PASS, parse_vertex
+from ..rules.ending import PENALTY_KINDS
 from ..rules.game import OVER, PLAYING
 from ..rules.result import parse_sgf
 from ..settings import from_fields
@@ -55,6 +57,16 @@ class HostCommands:
             snap = clock.snapshot(now_ms)
             for colour, side, ms in ((1, snap.black, int(args[0])), (2, snap.white, int(args[1]))):
                 clock.adjust(colour, ms - side.main_ms, now_ms)
+            return None
+        if name == "referee":  # a referee's caution, warning, penalty points or forfeit
+            kind = PENALTY_KINDS.index(args[0])
+            colour = 1 if args[1] == "B" else 2
+            try:
+                game.penalise(colour, kind, int(args[2]) if len(args) > 2 else 0)
+            except ValueError as error:
+                return E_STATE, "referee: " + str(error)
+            app.events.add(EV_REFEREE, colour, PASS, kind, now_ms)
+            app.referee.refresh(now_ms)
             return None
         if name == "diag":
             if not app.diagnose(args[0] == "on", now_ms):

@@ -7,7 +7,7 @@ follower's moves and clock figures), so ``resend N`` can replay the whole
 game. A MOVE line of an earlier game or of a move taken back is resent as
 SKIP. The link learns what changed in the
 game from the app's follower (firmware/follower.py: a new game, moves with
-their clock figures, undos, the result, the mode), like the journal does.
+their clock figures, undos, penalties, the result, the mode), like the journal does.
 A host that opens the port late has lost what was sent before;
 it says ``hello``, learns the board's next sequence number and boot id, and
 asks ``resend N`` (or ``state`` for a snapshot): nothing depends on the host
@@ -33,6 +33,7 @@ from ..follower import Listener
 from ..micro import const, mem_alloc, mem_free
 from ..modes import NAMES as MODE_NAMES
 from ..rules.coords import PASS, col_row
+from ..rules.ending import PENALTY_KINDS
 from ..rules.history import LOST_TURN, move_colour, move_point
 from ..version import VERSION
 
@@ -45,6 +46,7 @@ K_END = const(5)
 _K_REPLY = const(6)
 _K_STATE = const(7)
 K_MODE = const(8)
+K_PENALTY = const(9)
 
 _LETTERS = "abcdefghijklmnopqrs"
 _BOARD = b".XO"  # a STATE line's board: empty, black, white
@@ -72,7 +74,7 @@ class Link(Listener):
         self.next = 0  # sequence number of the next new line
         self.cursor = 0  # next sequence number to write
         self._headers = {}  # game id -> GAME fields (bytes), last few games
-        self._results = {}  # game id -> RE text
+        self._results = {}  # game id -> the END line's fields (re=, why=)
         self._reply = b""
         self._reply_seq = -1
         self._state_seq = -1
@@ -132,11 +134,15 @@ class Link(Listener):
 
     def ended(self):
         f = self.follower
-        self._results[f.gid] = f.result.sgf()
+        result = f.result
+        self._results[f.gid] = "re=" + pr.quote(result.sgf()) + (" why=" + pr.quote(result.detail) if result.detail else "")
         self._add(K_END, f.gid)
 
     def mode_changed(self):
         self._add(K_MODE, 0)
+
+    def penalised(self, i):
+        self._add(K_PENALTY, i)
 
     def _sgf(self, pt):
         col, row = col_row(self.follower.game.size, pt)
@@ -262,7 +268,7 @@ class Link(Listener):
         elif kind == K_END:
             w.begin(seq, b"END")
             w.num(self.arg[i])
-            w.raw("re=" + pr.quote(self._results.get(self.arg[i], "?")))
+            w.raw(self._results.get(self.arg[i], "re=?"))
         elif kind == _K_REPLY and seq == self._reply_seq:
             w.begin(seq, self._reply)
         elif kind == _K_STATE and seq == self._state_seq:
@@ -270,6 +276,14 @@ class Link(Listener):
         elif kind == K_MODE:
             w.begin(seq, b"MODE")
             w.raw(MODE_NAMES[self.follower.mode])
+        elif kind == K_PENALTY and seq > self.game_seq:
+            k, colour, what, value, reason = self.follower.game.penalties[self.arg[i]]
+            w.begin(seq, b"PENALTY")
+            w.num(k)
+            w.raw(b"B" if colour == 1 else b"W")
+            w.raw(PENALTY_KINDS[what])
+            w.num(value)
+            w.raw(pr.quote(reason))
         else:
             w.begin(seq, b"SKIP")
         w.finish()

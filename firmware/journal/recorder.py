@@ -27,11 +27,11 @@ from .records import (
     K_MODE,
     K_MOVE,
     K_NEW,
+    K_PENALTY,
     K_SEQ,
     K_SETUP,
     K_TICK,
     K_UNDO,
-    K_WARN,
     REASONS,
     new_text,
 )
@@ -79,9 +79,9 @@ class Recorder(Listener):
         if not self.stale:
             self._move(k)
 
-    def warned(self, colour):
+    def penalised(self, i):
         if not self.stale:
-            self._warn(colour)
+            self._penalty(i)
 
     def ended(self):
         if not self.stale:
@@ -121,9 +121,8 @@ class Recorder(Listener):
             self._setup()
         for k in range(1, f.known):
             self._move(k)
-        for colour in (1, 2):
-            if f.warnings[colour]:
-                self._warn(colour)
+        for i in range(f.penalties):
+            self._penalty(i)
         if f.result is not None:
             self._end()
         self._mode()
@@ -151,11 +150,15 @@ class Recorder(Listener):
         j.u8(f.periods[k])
         j.end()
 
-    def _warn(self, colour):
+    def _penalty(self, i):
+        k, colour, kind, value, reason = self.follower.game.penalties[i]
         j = self.journal
-        j.begin(K_WARN)
+        j.begin(K_PENALTY)
+        j.u16(k)
         j.u8(colour)
-        j.u8(self.follower.warnings[colour])
+        j.u8(kind)
+        j.u16(value)
+        j.text(reason)
         j.end()
 
     def _end(self):

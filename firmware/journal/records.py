@@ -6,12 +6,13 @@ The recorder writes them, the recovery reads them back. Payloads, little-endian:
     SETUP  u16 points: the handicap stones placed
     MOVE   u16 move number, u16 history record, i32 mover's ms left (-1: no clock), u8 periods
     UNDO   u16 positions kept
-    WARN   u8 colour, u8 warnings
+    WARN   u8 colour, u8 warnings (read only: older journals; PENALTY replaced it)
     END    u8 winner (3: none), u8 reason, u16 margin2, text detail
     MODE   u8 mode (firmware/modes.py)
     CLOCK  20 x i32: Clock.save_into
     TICK   i32 ms of the running turn so far (a checkpoint: the rest is in the last CLOCK)
     SEQ    i32 link sequence numbers reserved below, i32 boot id
+    PENALTY u16 move number, u8 colour, u8 kind (rules/ending.py), u16 value, text reason
 
 Journals outlive firmware updates: kinds and layouts only ever grow.
 """
@@ -31,6 +32,7 @@ K_MODE = const(7)
 K_CLOCK = const(8)
 K_SEQ = const(9)
 K_TICK = const(10)
+K_PENALTY = const(11)
 
 REASONS = (SCORE, RESIGN, TIME, FOUL, CYCLE, NO_POINTS)  # an END record's reason byte
 

@@ -12,10 +12,25 @@ stones match (firmware/timekeeper.py).
 from array import array
 
 from ..clock.engine import SAVED
+from ..rules.ending import FORFEIT
 from ..rules.game import COUNTING, OVER
 from ..rules.history import LOST_TURN, move_colour, move_point
 from ..rules.result import Result
-from .records import K_CLOCK, K_END, K_MODE, K_MOVE, K_NEW, K_SEQ, K_SETUP, K_TICK, K_UNDO, K_WARN, REASONS, parse_new
+from .records import (
+    K_CLOCK,
+    K_END,
+    K_MODE,
+    K_MOVE,
+    K_NEW,
+    K_PENALTY,
+    K_SEQ,
+    K_SETUP,
+    K_TICK,
+    K_UNDO,
+    K_WARN,
+    REASONS,
+    parse_new,
+)
 from .store import i32, u16
 
 
@@ -124,7 +139,12 @@ def _replay(got, kind, p):
             return False
         while hist.length > keep:
             game.undo()
-    elif kind == K_WARN:
+    elif kind == K_PENALTY:
+        colour, what = p[2], p[3]
+        if colour not in (1, 2) or what > FORFEIT:
+            return False
+        game.restore_penalty(u16(p, 0), colour, what, u16(p, 4), bytes(p[6:]).decode())
+    elif kind == K_WARN:  # (journals written before K_PENALTY)
         colour = p[0]
         while game.warnings[colour] < p[1]:
             game.warn(colour)

@@ -9,6 +9,8 @@ a Thai lost turn (``lose_turn``) is a penalty, not a pass. Play stops (``COUNTIN
 the passes the rule set needs; the game is ``OVER`` once it has a result.
 """
 
+from array import array
+
 from .const import const
 from .coords import PASS
 from .history import LOST_TURN, History, encode
@@ -21,6 +23,13 @@ TYPE_CHECKING = False  # the type checker reads the block below; op and scoring 
 if TYPE_CHECKING:
     from .op import Ledger
     from .scoring import Counter
+
+# Penalties (``Game.penalise``; each is logged in ``penalties``).
+CAUTION = const(0)  # Korean regulations 17 (two cautions are a warning: 18-1-7)
+WARNING = const(1)  # Korean 18, Thai 21-32, 39: what it costs is the rule set's (``warn``)
+POINTS = const(2)  # points given to the opponent at the count (Thai 16.5: pair go out of order)
+FORFEIT = const(3)  # the game (Korean 19, Thai 40)
+PENALTY_KINDS = ("caution", "warning", "points", "forfeit")
 
 # Phases of a game.
 PLAYING = const(0)
@@ -54,6 +63,9 @@ class Ending:
     last_pass: int
     komi2: int
     warnings: bytearray
+    cautions: bytearray
+    penalty_pts: array
+    penalties: list
     result: "Result | None"
     cycle: bool
     _counter: "Counter | None"  # made at the first count
@@ -117,14 +129,55 @@ class Ending:
         return Result(DRAW, SCORE, 0, "jigo")
 
     def penalty_points(self, colour):
-        """Points the opponent gets for ``colour``'s warnings."""
+        """Points the opponent gets for ``colour``'s warnings and point penalties."""
         table = self.rules.warning_points
-        return table[min(self.warnings[colour], len(table) - 1)]
+        return table[min(self.warnings[colour], len(table) - 1)] + self.penalty_pts[colour]
+
+    def penalise(self, colour, kind, value=0, reason="referee"):
+        """A referee's decision against ``colour`` (the host's ``referee`` command):
+        a CAUTION (the rule set's ``cautions_per_warning`` make a warning), a
+        WARNING (``warn``), POINTS (``value`` points to the opponent at the count)
+        or a FORFEIT (the game). ValueError once the game is over or for a bad
+        kind or value."""
+        if self.phase == OVER:
+            raise ValueError("the game is over")
+        if kind == CAUTION:
+            self.cautions[colour] += 1
+            self._log(colour, CAUTION, self.cautions[colour], reason)
+            per = self.rules.cautions_per_warning
+            if per and self.cautions[colour] % per == 0:
+                self.warn(colour, "cautions")
+        elif kind == WARNING:
+            self.warn(colour, reason)
+        elif kind == POINTS and 0 < value < 1000:
+            self.penalty_pts[colour] += value
+            self._log(colour, POINTS, value, reason)
+        elif kind == FORFEIT:
+            self._log(colour, FORFEIT, 0, reason)
+            self.foul(colour, "forfeit")
+        else:
+            raise ValueError("bad penalty")
+
+    def restore_penalty(self, k, colour, kind, value, reason):
+        """Put back a logged penalty as it was (a journal's): counts, points and the
+        log; what it ended comes back with the result."""
+        if kind == CAUTION:
+            self.cautions[colour] = value
+        elif kind == WARNING:
+            self.warnings[colour] = value
+        elif kind == POINTS:
+            self.penalty_pts[colour] += value
+        self.penalties.append((k, colour, kind, value, reason))
+
+    def _log(self, colour, kind, value, reason):
+        # (move number, colour, kind, value: the count so far or the points, reason)
+        self.penalties.append((self.hist.length - 1, colour, kind, value, reason))
 
     def warn(self, colour, detail=""):
         """Give ``colour`` a warning (Korean Art.18, Thai 39). The rule set
         decides what it costs: points at the count, or the game."""
         self.warnings[colour] += 1
+        self._log(colour, WARNING, self.warnings[colour], detail or "warnings")
         loss = self.rules.warning_loss
         if loss and self.warnings[colour] >= loss and self.phase != OVER:
             self.foul(colour, detail or "warnings")

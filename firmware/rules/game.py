@@ -53,6 +53,8 @@ class Game(Ending):
     ``captures`` (stones captured by each colour, indexed by colour),
     ``phase`` (PLAYING, COUNTING, OVER), ``result`` (Result or None),
     ``cycle`` (a repetition has happened, for rule sets where players decide),
+    ``warnings``, ``cautions`` (per colour), ``penalties`` (the penalty log:
+    (move number, colour, kind, value, reason) tuples, ending.py ``penalise``),
     ``op`` (OP stone supply and isolation, or None).
 
     ``strict_turns=False`` lets a colour move twice in a row, as GTP
@@ -70,6 +72,9 @@ class Game(Ending):
         self.strict = strict_turns
         self.captures = array("H", (0, 0, 0))
         self.warnings = bytearray(3)  # penalty warnings per colour (Thai, Korean)
+        self.cautions = bytearray(3)  # the referee's cautions per colour (Korean regulations 17)
+        self.penalty_pts = array("H", (0, 0, 0))  # points each colour gives away by a referee's decision
+        self.penalties = []  # the penalty log (ending.py ``penalise``)
         self.hist = History(size, BLACK)
         self.op = None
         if self.rules.stone_supply:  # OP only: its module is loaded for it alone

@@ -54,14 +54,15 @@ class RuleSet:
     39, 2 points at the second); ``warning_loss`` is the number of warnings
     that loses (Korean Art.19-1-9: 2; Thai 39: 3; 0: never). With
     ``fill_dame`` the players fill every dame before the count is accepted
-    (Korean Art.7-2, Thai 9.2).
+    (Korean Art.7-2, Thai 9.2). ``cautions_per_warning`` cautions make a
+    warning (Korean regulations 18-1-7: 2; 0: cautions cost nothing).
     """
 
     def __init__(self, name, title, ko, suicide, scoring, handicap, komi2,
                  cycle, illegal, compensate=False, comp_offset=0,
                  komi2_handicap=None, white_passes_last=False, pass_stones=False,
                  stone_supply=0, resume_first_passer=False, warning_points=(0,),
-                 warning_loss=0, fill_dame=False, sgf=None, kgs=None):
+                 warning_loss=0, fill_dame=False, cautions_per_warning=0, sgf=None, kgs=None):
         self.name = name
         self.title = title
         self.ko = ko
@@ -81,6 +82,7 @@ class RuleSet:
         self.warning_points = warning_points
         self.warning_loss = warning_loss
         self.fill_dame = fill_dame
+        self.cautions_per_warning = cautions_per_warning
         self.sgf = sgf or title
         self.kgs = kgs
 
@@ -99,7 +101,8 @@ class RuleSet:
 
 KOREAN = RuleSet("korean", "Korean", _KO_SIMPLE, SUICIDE_NONE, SCORE_TERRITORY,
                  HANDICAP_FIXED, 13, CYCLE_DRAW, ILLEGAL_LOSS, komi2_handicap=1,
-                 warning_points=(0, 2, 4), warning_loss=2, fill_dame=True, sgf="Korean")
+                 warning_points=(0, 2, 4), warning_loss=2, fill_dame=True, cautions_per_warning=2,
+                 sgf="Korean")
 JAPANESE = RuleSet("japanese", "Japanese", _KO_SIMPLE, SUICIDE_NONE, SCORE_TERRITORY,
                    HANDICAP_FIXED, 13, _CYCLE_VOID, ILLEGAL_LOSS, komi2_handicap=1,
                    sgf="Japanese", kgs="japanese")

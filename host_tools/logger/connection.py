@@ -105,6 +105,10 @@ class BoardConnection:
         if kind == "MOVE":
             payload = {"n": int(fields[0]), "colour": fields[1], "point": fields[2], "ms": game.moves[-1][2]}
             self.logger.publish(self, "move", payload)
+        elif kind == "PENALTY":
+            k, side, what, value, reason = game.penalties[-1]
+            self.logger.publish(self, "penalty", {"n": k, "colour": side, "kind": what, "value": value,
+                                                  "reason": reason})
 
     def new_boot(self) -> None:
         self.games = Games()

@@ -23,7 +23,9 @@ class GameLog:
         self.fields = fields
         self.size = int(fields.get("size", "19"))
         self.moves: list[tuple[int, int, int, int, bool]] = []  # (colour, point, ms left, periods, lost)
+        self.penalties: list[tuple[int, str, str, int, str]] = []  # (move number, B|W, kind, value, reason)
         self.result: str | None = None
+        self.why = ""  # what the result came from, when the board said (a foul's reason...)
 
     def point(self, text: str) -> int:
         if text in ("pass", "lost"):
@@ -49,6 +51,45 @@ class GameLog:
                 game.play(colour, pt)
         return game
 
+    def _penalty_notes(self) -> dict[int, str]:
+        """Move number -> the comment telling that move's penalties (0: before the first move)."""
+        notes: dict[int, list[str]] = {}
+        for k, side, kind, value, reason in self.penalties:
+            who = "Black" if side == "B" else "White"
+            if kind == "points":
+                text = "%s: penalty of %d point%s (%s)" % (who, value, "" if value == 1 else "s", reason)
+            elif kind == "forfeit":
+                text = "%s: forfeit (%s)" % (who, reason)
+            else:
+                text = "%s: %s %d (%s)" % (who, kind, value, reason.replace("_", " "))
+            notes.setdefault(min(k, len(self.moves)), []).append(text)
+        return {k: "\n".join(texts) for k, texts in notes.items()}
+
+    def _penalty_totals(self) -> str:
+        """The root's summary: each player's cautions, warnings and penalty points."""
+        lines = []
+        for side, who in (("B", "Black"), ("W", "White")):
+            counts = {"caution": 0, "warning": 0}
+            points = 0
+            forfeit = False
+            for _k, s, kind, value, _reason in self.penalties:
+                if s != side:
+                    continue
+                if kind in counts:
+                    counts[kind] = max(counts[kind], value)
+                elif kind == "points":
+                    points += value
+                else:
+                    forfeit = True
+            parts = ["%d %s%s" % (n, kind, "" if n == 1 else "s") for kind, n in counts.items() if n]
+            if points:
+                parts.append("%d penalty point%s" % (points, "" if points == 1 else "s"))
+            if forfeit:
+                parts.append("forfeit")
+            if parts:
+                lines.append("%s: %s" % (who, ", ".join(parts)))
+        return ("Penalties: " + "; ".join(lines)) if lines else ""
+
     def sgf_bytes(self, board_id: str) -> bytes:
         game = self.game()
         root = {"AP": ("SmartGoBoard-logger", VERSION)}
@@ -70,15 +111,23 @@ class GameLog:
         if self.result is not None:
             root["RE"] = self.result
         root["GN"] = "%s game %d" % (board_id, self.gid)
+        notes = self._penalty_notes()
+        totals = self._penalty_totals()
+        if totals or self.why:
+            root["GC"] = "\n".join(filter(None, (totals, "Result: " + self.why if self.why else "")))
+        if notes.get(0):
+            root["C"] = notes[0]
 
         def move_props(k):
             colour, _pt, ms, periods, _lost = self.moves[k - 1]
-            if ms < 0:
-                return None
-            side = "B" if colour == BLACK else "W"
-            props = {side + "L": ms / 1000}
-            if periods:
-                props["O" + side] = periods
+            props = {}
+            if ms >= 0:
+                side = "B" if colour == BLACK else "W"
+                props[side + "L"] = ms / 1000
+                if periods:
+                    props["O" + side] = periods
+            if k in notes:
+                props["C"] = notes[k]
             return props
 
         return sgf.write(game, root, move_props)
@@ -92,7 +141,7 @@ class Games:
         self.current: GameLog | None = None
 
     def apply(self, kind: str, fields: list[str]) -> GameLog | None:
-        """Take an accepted GAME, MOVE, UNDO, END or STATE line; the game it changed, if any."""
+        """Take an accepted GAME, MOVE, UNDO, END, PENALTY or STATE line; the game it changed, if any."""
         if kind == "GAME":
             gid = int(fields[0])
             self.current = GameLog(gid, pr.fields_dict(fields[1:]))
@@ -113,7 +162,13 @@ class Games:
         if kind == "END":
             game = self.games.get(int(fields[0]))
             if game is not None:
-                game.result = pr.fields_dict(fields[1:]).get("re")
+                info = pr.fields_dict(fields[1:])
+                game.result = info.get("re")
+                game.why = info.get("why", "")
+            return game
+        if kind == "PENALTY" and self.current is not None and len(fields) >= 5:
+            game = self.current
+            game.penalties.append((int(fields[0]), fields[1], fields[2], int(fields[3]), pr.unquote(fields[4])))
             return game
         if kind == "STATE" and len(fields) >= 2:
             return self._snapshot(int(fields[0]), pr.fields_dict(fields[2:]))

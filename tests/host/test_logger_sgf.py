@@ -116,3 +116,41 @@ def test_snapshot_when_the_board_no_longer_has_the_lines(tmp_path):
     nodes = sgfmill.Sgf_game.from_bytes(data).get_main_sequence()[1:]
     assert len(nodes) == len(moves)
     assert '"too_old"' in (tmp_path / "audit.jsonl").read_text()
+
+
+def test_penalties_reach_the_sgf_on_their_move_and_in_the_root(tmp_path):
+    """The assembled board (App on twins) and the logger: a referee's cautions, a warning
+    they make (Korean regulations 18-1-7) and a forfeit, as comments and root totals."""
+    from harness import linked, point, run
+
+    from firmware.modes import TOURNAMENT
+
+    hw, pipe, app = linked(mode=TOURNAMENT, rules="korean", time_spec="byoyomi 10m 3x30s")
+    logger = Logger([], str(tmp_path), quiet=True)
+    conn = BoardConnection("twin", logger)
+    t = 0
+
+    def host(command):
+        nonlocal t
+        pipe.send(pr.encode_command(command))
+        run(app, hw, t, t + 100)
+        t += 100
+
+    run(app, hw, 0, 100)
+    t = 100
+    hw.stones.place(point(app, 2, 2), 1)
+    run(app, hw, t, t + 400)
+    t += 400
+    host("referee caution W")
+    host("referee caution W")
+    host("referee forfeit W")
+    conn.sync.feed(pipe.take(), 0.0)
+    logger.audit_file.close()
+    game = sgfmill.Sgf_game.from_bytes((tmp_path / "board-0-g1.sgf").read_bytes())
+    root = game.get_root()
+    assert root.get("RE") == "B+F"
+    assert root.get("GC") == "Penalties: White: 2 cautions, 1 warning, forfeit\nResult: forfeit"
+    move = game.get_main_sequence()[1]
+    assert move.get_move() == ("b", (6, 2))
+    assert move.get("C") == ("White: caution 1 (referee)\nWhite: caution 2 (referee)\nWhite: warning 1 (cautions)\n"
+                             "White: forfeit (referee)")
