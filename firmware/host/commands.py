@@ -11,7 +11,7 @@ link replies.
 from ..events import EV_REFEREE
 from ..leds.marks import HINT
 from ..modes import NAMES as MODE_NAMES
-from ..protocol import E_MALFORMED, E_STATE, E_UNKNOWN, fields_dict
+from ..protocol import E_MALFORMED, E_STATE, E_UNKNOWN, fields_dict, unquote
 from ..rules.coords import PASS, parse_vertex
 from ..rules.ending import PENALTY_KINDS
 from ..rules.game import OVER, PLAYING
@@ -44,7 +44,7 @@ class HostCommands:
         if name == "end":
             if game.phase == OVER:
                 return E_STATE, "no game in progress"
-            result = parse_sgf(args[0] if args else "Void", "host")
+            result = parse_sgf(unquote(args[0]) if args else "Void", "host")
             if result is None:
                 return E_MALFORMED, "end: bad result " + (args[0][:12] if args else "")
             game.end(result)

@@ -7,7 +7,7 @@ The recorder writes them, the recovery reads them back. Payloads, little-endian:
     MOVE   u16 move number, u16 history record, i32 mover's ms left (-1: no clock), u8 periods
     UNDO   u16 positions kept
     WARN   u8 colour, u8 warnings (read only: older journals; PENALTY replaced it)
-    END    u8 winner (3: none), u8 reason, u16 margin2, text detail
+    END    u8 winner (3: none; 4: both lose), u8 reason, u16 margin2, text detail
     MODE   u8 mode (firmware/modes.py)
     CLOCK  20 x i32: Clock.save_into
     TICK   i32 ms of the running turn so far (a checkpoint: the rest is in the last CLOCK)

@@ -18,7 +18,7 @@ from array import array
 
 from .history import move_point
 from .position import ZOBRIST
-from .result import DRAW, FOUL, NO_POINTS, SCORE, Result
+from .result import BOTH_LOSE, DRAW, FOUL, NO_POINTS, SCORE, Result
 
 
 class Ledger:
@@ -152,11 +152,11 @@ def result(score):
     """OP Art.9 from a Score: Black wins when B - W is more than the komi
     (7: B - W >= 8), draws at exactly 7, else White wins. A side with no
     points cannot win (Art.9-3): if the count favours it, it loses instead;
-    when neither side has points both lose (recorded as no result)."""
+    when neither side has points both lose (RE "Both lose")."""
     black = score.points[1]
     white = score.points[2]
     if black == 0 and white == 0:
-        return Result(None, SCORE, 0, "both lose: no points")
+        return Result(BOTH_LOSE, NO_POINTS, 0, "both lose: no points")
     margin2 = 2 * (black + score.penalty[1] - white - score.penalty[2]) - score.komi2
     if margin2 >= 0 and black == 0:
         return Result(2, NO_POINTS, 0, "black has no points")

@@ -3,6 +3,7 @@
 from .const import const
 
 DRAW = const(0)  # ``winner`` of a draw or jigo; None means no result (void)
+BOTH_LOSE = const(4)  # ``winner`` when nobody wins and both players lose (OP Art.9-3, Thai 40)
 
 SCORE = "score"
 RESIGN = "resign"
@@ -17,7 +18,7 @@ _SGF_REASON = {RESIGN: "R", TIME: "T", FOUL: "F"}
 class Result:
     """The outcome of a game.
 
-    ``winner``: BLACK (1), WHITE (2), DRAW (0) or None (no result).
+    ``winner``: BLACK (1), WHITE (2), DRAW (0), BOTH_LOSE (4) or None (no result).
     ``reason``: one of SCORE, RESIGN, TIME, FOUL, CYCLE, NO_POINTS.
     ``margin2``: the winning margin in half points (SCORE only).
     ``detail``: what happened, for people and logs ("ko", "annihilation"...).
@@ -35,9 +36,12 @@ class Result:
         return self.margin2 // 2 if self.margin2 % 2 == 0 else self.margin2 / 2
 
     def sgf(self):
-        """The SGF FF[4] RE value: "B+3.5", "W+R", "B+T", "W+F", "0", "Void"."""
+        """The SGF FF[4] RE value: "B+3.5", "W+R", "B+T", "W+F", "0", "Void"; "Both lose"
+        (FF[4] has no form for it: RE is free text, and this one is not "Void")."""
         if self.winner is None:
             return "Void"
+        if self.winner == BOTH_LOSE:
+            return "Both lose"
         if self.winner == DRAW:
             return "0"
         side = "B+" if self.winner == 1 else "W+"
@@ -58,6 +62,8 @@ def parse_sgf(text, detail=""):
     ``Result.sgf()``; None when the text is not one."""
     if text == "Void":
         return Result(None, CYCLE, 0, detail)
+    if text == "Both lose":
+        return Result(BOTH_LOSE, NO_POINTS, 0, detail)
     if text in ("0", "Draw", "Jigo"):
         return Result(DRAW, SCORE, 0, detail)
     if len(text) < 3 or text[0] not in "BW" or text[1] != "+":

@@ -12,6 +12,7 @@ from firmware.modes import TOURNAMENT
 from firmware.protocol import decode
 from firmware.rules.ending import CAUTION, POINTS, WARNING
 from firmware.rules.position import BLACK
+from firmware.rules.result import BOTH_LOSE
 from twins.storage import SimStorage
 
 
@@ -92,3 +93,17 @@ def test_the_boards_own_warnings_are_logged_with_their_reason():
     game.penalise(BLACK, WARNING)
     assert [(p[2], p[3], p[4]) for p in game.penalties] == [(WARNING, 1, "captures_left"), (WARNING, 2, "referee")]
     assert game.penalty_points(BLACK) == 2  # Thai 39: two warnings, 2 points to White
+
+
+def test_both_lose_is_a_result_of_its_own_on_the_link_and_in_the_journal():
+    """OP Art.9-3 (both without points) and Thai 40 (a referee may make both lose): not
+    "Void" (no result) but "Both lose", kept across a power cut."""
+    hw, pipe, app = linked(SimStorage(), rules="thai")
+    run(app, hw, 0, 100)
+    lines = host_says(hw, pipe, app, "end Both%20lose", 100)
+    assert [line[1] for line in lines if line[0] == "END"] == [["1", "re=Both%20lose", "why=host"]]
+    from firmware.journal.recovery import recover
+    from firmware.journal.store import Journal
+
+    got = recover(Journal(hw.storage))  # what a power-up reads back
+    assert not got.in_progress and got.game.result.winner == BOTH_LOSE and got.game.result.sgf() == "Both lose"

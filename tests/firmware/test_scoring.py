@@ -6,7 +6,7 @@ from support import check
 from firmware.rules.coords import PASS
 from firmware.rules.game import COUNTING, OVER, Game, IllegalMove
 from firmware.rules.position import BLACK, EMPTY, WHITE
-from firmware.rules.result import DRAW, FOUL, RESIGN, SCORE, TIME, Result
+from firmware.rules.result import BOTH_LOSE, DRAW, FOUL, RESIGN, SCORE, TIME, Result, parse_sgf
 from firmware.rules.scoring import DAME, KIND, OWNER, SEKI, STONE, TERRITORY
 
 TERRITORY_RULES = ("korean", "japanese", "thai")
@@ -245,7 +245,8 @@ def test_op_results():
     # every stone touches the other colour and both gaps reach both: nobody scores
     g = ended(["XO.XO.X"] * 7, "op")
     assert points(g.count()) == (0, 0)
-    assert g.finish().sgf() == "Void" and g.result.detail == "both lose: no points"
+    assert g.finish().sgf() == "Both lose" and g.result.detail == "both lose: no points"  # Art.9-3
+    assert g.result.winner == BOTH_LOSE and parse_sgf("Both lose") == g.result
     # B - W == 7 is a draw at komi 7 (Art.9-1)
     g = ended(["...XO.."] * 7, "op")
     assert points(g.count()) == (21, 14)
