@@ -14,7 +14,7 @@ from array import array
 from ..clock.engine import SAVED
 from ..rules.ending import FORFEIT
 from ..rules.game import COUNTING, OVER
-from ..rules.history import LOST_TURN, move_colour, move_point
+from ..rules.history import DAME_FILL, LOST_TURN, move_colour, move_point
 from ..rules.result import Result
 from .records import (
     K_CLOCK,
@@ -119,12 +119,15 @@ def _replay(got, kind, p):
         if k != hist.length:
             return False
         colour = move_colour(record)
-        if game.phase == COUNTING:
-            game.resume(3 - colour)  # play went on after the passes
-        if record & LOST_TURN:
-            game.lose_turn(colour)
+        if record & DAME_FILL:
+            game.fill_dame(colour, move_point(record))
         else:
-            game.play(colour, move_point(record))
+            if game.phase == COUNTING:
+                game.resume(3 - colour)  # play went on after the passes
+            if record & LOST_TURN:
+                game.lose_turn(colour)
+            else:
+                game.play(colour, move_point(record))
         if hist.moves[k] != record:
             game.undo()
             return False

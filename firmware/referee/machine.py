@@ -387,7 +387,8 @@ class Referee:
 
     def _counting(self, now_ms):
         """Lifted stones are dead (their whole chain); a stone put back is
-        alive again; a new stone on an empty point resumes play."""
+        alive again; a stone filling a dame is recorded (territory scoring);
+        another new stone on an empty point resumes play."""
         game = self.game
         seen = self.seen
         changed = False
@@ -408,6 +409,13 @@ class Referee:
                     self.events.add(EV_DEAD, game.pos.cells[g], g, 0, now_ms)
                     changed = True
                 elif not game.pos.cells[g] and seen.nextra == 1 and seen.nmissing == 0:
+                    # A dame filled (territory scoring): neutral, any colour, play stays stopped;
+                    # presence sensors cannot tell the colour: the players' turn order gives it.
+                    colour = self.frame[p] if self.frame[p] != UNKNOWN else game.to_move
+                    if game.fill_dame(colour, g):
+                        self.events.add(EV_MOVE, colour, g, 0, now_ms)
+                        self._finish()
+                        return True
                     game.resume()
                     self.events.add(EV_RESUME_PLAY, game.to_move, PASS, 0, now_ms)
                     self.state = PLAY

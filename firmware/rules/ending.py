@@ -13,11 +13,11 @@ from array import array
 
 from .const import const
 from .coords import PASS
-from .history import LOST_TURN, History, encode
+from .history import DAME_FILL, LOST_TURN, History, encode
 from .illegal import GAME_OVER, OUT_OF_TURN, IllegalMove
 from .position import Position
 from .result import CYCLE, DRAW, FOUL, RESIGN, SCORE, TIME, Result
-from .rulesets import CYCLE_AGREE, CYCLE_DRAW, ILLEGAL_LOSS, ILLEGAL_WARN, SCORE_OP, RuleSet
+from .rulesets import CYCLE_AGREE, CYCLE_DRAW, ILLEGAL_LOSS, ILLEGAL_WARN, SCORE_OP, SCORE_TERRITORY, RuleSet
 
 TYPE_CHECKING = False  # the type checker reads the block below; op and scoring load only when a game needs them
 if TYPE_CHECKING:
@@ -106,6 +106,22 @@ class Ending:
         counter = self.counter()
         counter.count()
         return counter.unfilled_dame(out)
+
+    def fill_dame(self, colour, pt):
+        """While counting under territory scoring, ``colour``'s stone on a dame it
+        fills safely (Korean Art.7-2, Thai 9.2: dame are filled before the count and
+        change nothing, whoever fills them): recorded as a move, play stays stopped.
+        Returns False, the game unchanged, for any other stone."""
+        if self.phase != COUNTING or self.rules.scoring != SCORE_TERRITORY:
+            return False
+        counter = self.counter()
+        counter.count()
+        if not counter.fills_dame(pt, colour):
+            return False
+        self.pos.play(pt, colour)
+        self.hist.push(self.pos.hash, encode(pt, colour, DAME_FILL), self.pos.removed, 0, 0)
+        self.to_move = 3 - colour
+        return True
 
     def finish(self):
         """End a game whose play stopped by passes: count it and set the

@@ -22,6 +22,7 @@ _PT_MASK = const(0x1FF)
 _COLOUR_SHIFT = const(9)
 SELF_CAPTURE = const(0x800)  # the move removed its own chain
 LOST_TURN = const(0x1000)  # no move: the player lost the turn (Thai penalty)
+DAME_FILL = const(0x2000)  # a stone filling a dame while counting: play stays stopped
 
 
 def encode(pt, colour, flags=0):

@@ -353,14 +353,18 @@ class Counter:
         return n
 
     def _fillable(self, p):
-        return self._safe_fill(p, _BLACK) or self._safe_fill(p, _WHITE)
+        return self.fills_dame(p, _BLACK) or self.fills_dame(p, _WHITE)
 
-    def _safe_fill(self, p, colour):
+    def fills_dame(self, p, colour):
+        """True if a ``colour`` stone at ``p`` fills a dame safely (of the last ``count``'s
+        map): it captures nothing and is not left in atari."""
         pos = self.game.pos
+        if self.map[p] != DAME or pos.cells[p] != EMPTY:
+            return False
         n = pos.play(p, colour)
         if n < 0:
             pos.lift(p)
             return False
-        safe = pos.liberties(p, 2) >= 2
+        safe = n == 0 and pos.liberties(p, 2) >= 2
         pos.unplay(p, colour, 3 - colour, pos.removed, 0, n)
         return safe

@@ -4,13 +4,15 @@ Korean rules and regulations Art.18-1-4, 19-1-2, 19-1-3; Thai rules 24, 27, 28,
 29; Korean Art.7-2 and Thai 9.2 on dame at the count.
 """
 
-from harness import board, point, press, run
+from harness import board, point, power_up, press, run
 
 from firmware.leds.marks import DAME as DAME_MARK
 from firmware.modes import TOURNAMENT
 from firmware.referee.messages import message
 from firmware.referee.states import COUNTING
+from firmware.rules.history import DAME_FILL, move_colour
 from firmware.rules.position import BLACK, WHITE
+from twins.storage import SimStorage
 
 TIME = "byoyomi 10m 3x30s"
 
@@ -141,10 +143,10 @@ def test_thai_lost_turn_hands_the_clock_over():
     assert table.game.move_number == 6 and table.app.clock.snap.running == BLACK
 
 
-def walls(rules):
+def walls(rules, sensors="presence", storage=None):
     """A 9x9 game on a board: Black's wall on column E, White's on G, column F left
     open (dame), then both pass (the clock buttons, no stone placed)."""
-    hw, app = board(size=9, rules=rules)
+    hw, app = board(storage, size=9, rules=rules, sensors=sensors)
     t = 0
     for row in range(9):
         for colour, col in ((BLACK, 4), (WHITE, 6)):
@@ -168,11 +170,42 @@ def test_an_open_dame_is_counted_neutral_and_ok_waits_for_it_where_the_rules_say
         assert app.game.result is None
         lit = [p for p in range(len(app.marks.bits)) if app.marks.bits[p] & DAME_MARK]
         assert sorted(lit) == sorted(point(app, 5, row) for row in range(9))  # the column to fill
-        for row in range(9):  # filled: play resumes, then two passes stop it again
+        for row in range(9):  # filled in turn (presence: the turn order gives the colour); play stays stopped
             hw.stones.place(point(app, 5, row), app.game.to_move)
             run(app, hw, t, t + 300)
             t += 300
-        press(app, hw, app.game.to_move - 1, t)
-        press(app, hw, app.game.to_move - 1, t + 200)
-        assert app.referee.state == COUNTING and app.control("ok", t + 400)
+            assert app.referee.state == COUNTING and app.game.phase == 1, row
+        assert app.game.move_number == 29 and app.control("ok", t + 400)
         assert app.game.result.sgf() == "B+11.5", rules
+
+
+def test_dame_are_filled_in_either_colour_on_a_polarity_board():
+    """Dame are neutral: Black may fill three in a row, White the rest, nothing is a foul
+    and the count is the same (Korean Art.7-2 and 8)."""
+    hw, app, t = walls("korean", sensors="polarity")
+    for row, colour in ((0, BLACK), (1, BLACK), (2, BLACK), (8, WHITE), (7, WHITE), (3, BLACK), (6, WHITE),
+                        (4, WHITE), (5, BLACK)):
+        if row == 4:
+            assert not app.control("ok", t)  # two dame still open
+        hw.stones.place(point(app, 5, row), colour)
+        run(app, hw, t, t + 300)
+        t += 300
+        assert app.referee.state == COUNTING and app.game.result is None, row
+    hist = app.game.hist
+    fills = [move_colour(hist.moves[k]) for k in range(21, hist.length) if hist.moves[k] & DAME_FILL]
+    assert fills == [BLACK, BLACK, BLACK, WHITE, WHITE, BLACK, WHITE, WHITE, BLACK]
+    assert app.control("ok", t) and app.game.result.sgf() == "B+11.5"
+
+
+def test_filled_dame_survive_a_power_cut():
+    hw, app, t = walls("thai", storage=SimStorage())
+    for row in range(3):
+        hw.stones.place(point(app, 5, row), app.game.to_move)
+        run(app, hw, t, t + 300)
+        t += 300
+    moves = list(app.game.hist.moves[:app.game.hist.length])
+    del app
+    again = power_up(hw, now_ms=0)
+    run(again, hw, 0, 300)
+    assert list(again.game.hist.moves[:again.game.hist.length]) == moves
+    assert again.referee.state == COUNTING and not again.control("ok", 300)  # six dame still open (Thai 9.2)
