@@ -120,7 +120,8 @@ def _replay(got, kind, p):
             return False
         colour = move_colour(record)
         if record & DAME_FILL:
-            game.fill_dame(colour, move_point(record))
+            if not game.fill_dame(colour, move_point(record)):
+                return False
         else:
             if game.phase == COUNTING:
                 game.resume(3 - colour)  # play went on after the passes

@@ -28,9 +28,7 @@ from array import array
 
 from ..events import (
     EV_COUNTING,
-    EV_DEAD,
     EV_END,
-    EV_HANDICAP,
     EV_ILLEGAL,
     EV_MOVE,
     EV_PASS,
@@ -50,11 +48,12 @@ from ..rules.history import LOST_TURN, SELF_CAPTURE, move_colour, move_point
 from ..rules.rulesets import HANDICAP_FIXED, ILLEGAL_LOSS, ILLEGAL_REJECT, ILLEGAL_WARN
 from .comparison import CHARGED_LEFT, CHARGED_PRESS, Comparison
 from .paint import Painter
+from .phases import Phases
 from .region import NONE, POINTS, Region
 from .states import COUNTING, OVER, PLAY, REJECT, SETUP, SYNC, UNKNOWN, reason_index
 
 
-class Referee:
+class Referee(Phases):
     """Turns settled frames and button presses into the game's moves.
 
     ``game``: the rules.Game being played (its size decides the region).
@@ -353,8 +352,9 @@ class Referee:
         game = self.game
         if game.phase == GAME_COUNTING and self.state != COUNTING:
             self.events.add(EV_COUNTING, 0, PASS, 0, now_ms)
-        if game.phase == GAME_OVER and self.state != OVER:
-            self.events.add(EV_END, game.result.winner or 0, PASS, 0, now_ms)
+        result = game.result
+        if result is not None and self.state != OVER:
+            self.events.add(EV_END, result.winner or 0, PASS, 0, now_ms)
         self._finish()
 
     def _finish(self):
@@ -362,81 +362,6 @@ class Referee:
         self._compare()
         self._set_state()
         self.painter.paint()
-
-    # -- handicap setup ----------------------------------------------------
-
-    def _setup(self, now_ms):
-        """Accept the handicap when the stones on the board are a valid
-        arrangement (fixed: any customary one; free: any N points)."""
-        game = self.game
-        seen = self.seen
-        stones = seen.nextra
-        if stones == self.handicap and seen.nmissing == 0:
-            points = [self.region.game_of[seen.extra[i]] for i in range(stones)]
-            if not self._handicap_sets or sorted(points) in self._handicap_sets:
-                game.place_handicap(points)
-                self.events.add(EV_HANDICAP, 1, PASS, stones, now_ms)
-                self.state = PLAY
-                self._after_game_change(now_ms)
-                return True
-        self.reason = "handicap"
-        self.painter.paint()
-        return False
-
-    # -- counting ----------------------------------------------------------
-
-    def _counting(self, now_ms):
-        """Lifted stones are dead (their whole chain); a stone put back is
-        alive again; a stone filling a dame is recorded (territory scoring);
-        another new stone on an empty point resumes play."""
-        game = self.game
-        seen = self.seen
-        changed = False
-        counter = game.counter()
-        if seen.nmissing:
-            for i in range(seen.nmissing):
-                g = self.region.game_of[seen.missing[i]]
-                if game.pos.cells[g] and not counter.dead[g]:
-                    game.mark_dead(g)
-                    self.events.add(EV_DEAD, game.pos.cells[g], g, 1, now_ms)
-                    changed = True
-        if seen.nextra:
-            for i in range(seen.nextra):
-                p = seen.extra[i]
-                g = self.region.game_of[p]
-                if game.pos.cells[g] and counter.dead[g] and self._chain_all_back(g):
-                    game.mark_dead(g, False)
-                    self.events.add(EV_DEAD, game.pos.cells[g], g, 0, now_ms)
-                    changed = True
-                elif not game.pos.cells[g] and seen.nextra == 1 and seen.nmissing == 0:
-                    # A dame filled (territory scoring): neutral, any colour, play stays stopped;
-                    # presence sensors cannot tell the colour: the players' turn order gives it.
-                    colour = self.frame[p] if self.frame[p] != UNKNOWN else game.to_move
-                    if game.fill_dame(colour, g):
-                        self.events.add(EV_MOVE, colour, g, 0, now_ms)
-                        self._finish()
-                        return True
-                    game.resume()
-                    self.events.add(EV_RESUME_PLAY, game.to_move, PASS, 0, now_ms)
-                    self.state = PLAY
-                    self._compare()
-                    return self._try_move(p, now_ms) or True
-        if changed or seen.nextra:
-            self.reason = ""
-        self._compare()
-        self._set_state()
-        self.painter.paint()
-        return changed
-
-    def _chain_all_back(self, g):
-        # Every stone of the dead chain through g is physically back.
-        pos = self.game.pos
-        n = pos.chain(g, self.chain_buf)
-        phys_of = self.region.phys_of
-        for i in range(n):
-            if not self.frame[phys_of[self.chain_buf[i]]]:
-                return False
-        return True
 
     # -- teaching: warnings before the stone is let go ------------------------
 

@@ -1,0 +1,119 @@
+"""The referee's phases around play: handicap setup before it, counting after it.
+
+``Phases`` holds these methods of ``Referee`` (machine.py: ``class
+Referee(Phases)``), kept apart as rules/ending.py is from the game: they read
+and write the referee's state and call its comparison and move methods
+(declared below for the type checker).
+"""
+
+from ..events import EV_DEAD, EV_HANDICAP, EV_MOVE, EV_RESUME_PLAY, Events
+from ..rules.coords import PASS
+from .comparison import Comparison
+from .paint import Painter
+from .region import Region
+from .states import PLAY, UNKNOWN
+
+TYPE_CHECKING = False  # the type checker reads the blocks below; nothing in them runs
+if TYPE_CHECKING:
+    from array import array
+
+    from ..rules.game import Game
+
+
+class Phases:
+    """Handicap setup and counting on the board: see the module doc."""
+
+    # The referee's state these methods share (machine.py's Referee sets it).
+    game: "Game"
+    events: Events
+    region: Region
+    seen: Comparison
+    painter: Painter
+    frame: bytearray
+    chain_buf: "array"
+    handicap: int
+    state: int
+    reason: str
+    _handicap_sets: "tuple | list"  # the customary arrangements (fixed handicap), or none
+
+    if TYPE_CHECKING:  # Referee's own methods
+        def _compare(self): ...
+
+        def _finish(self): ...
+
+        def _after_game_change(self, now_ms): ...
+
+        def _try_move(self, p, now_ms) -> bool: ...
+
+    # -- handicap setup ----------------------------------------------------
+
+    def _setup(self, now_ms):
+        """Accept the handicap when the stones on the board are a valid
+        arrangement (fixed: any customary one; free: any N points)."""
+        game = self.game
+        seen = self.seen
+        stones = seen.nextra
+        if stones == self.handicap and seen.nmissing == 0:
+            points = [self.region.game_of[seen.extra[i]] for i in range(stones)]
+            if not self._handicap_sets or sorted(points) in self._handicap_sets:
+                game.place_handicap(points)
+                self.events.add(EV_HANDICAP, 1, PASS, stones, now_ms)
+                self.state = PLAY
+                self._after_game_change(now_ms)
+                return True
+        self.reason = "handicap"
+        self.painter.paint()
+        return False
+
+    # -- counting ----------------------------------------------------------
+
+    def _counting(self, now_ms):
+        """Lifted stones are dead (their whole chain); a stone put back is
+        alive again; a stone filling a dame is recorded (territory scoring);
+        another new stone on an empty point resumes play."""
+        game = self.game
+        seen = self.seen
+        changed = False
+        counter = game.counter()
+        if seen.nmissing:
+            for i in range(seen.nmissing):
+                g = self.region.game_of[seen.missing[i]]
+                if game.pos.cells[g] and not counter.dead[g]:
+                    game.mark_dead(g)
+                    self.events.add(EV_DEAD, game.pos.cells[g], g, 1, now_ms)
+                    changed = True
+        if seen.nextra:
+            for i in range(seen.nextra):
+                p = seen.extra[i]
+                g = self.region.game_of[p]
+                if game.pos.cells[g] and counter.dead[g] and self._chain_all_back(g):
+                    game.mark_dead(g, False)
+                    self.events.add(EV_DEAD, game.pos.cells[g], g, 0, now_ms)
+                    changed = True
+                elif not game.pos.cells[g] and seen.nextra == 1 and seen.nmissing == 0:
+                    # A dame filled (territory scoring): neutral, any colour, play stays stopped;
+                    # presence sensors cannot tell the colour: the players' turn order gives it.
+                    colour = self.frame[p] if self.frame[p] != UNKNOWN else game.to_move
+                    if game.fill_dame(colour, g):
+                        self.events.add(EV_MOVE, colour, g, 0, now_ms)
+                        self._finish()
+                        return True
+                    game.resume()
+                    self.events.add(EV_RESUME_PLAY, game.to_move, PASS, 0, now_ms)
+                    self.state = PLAY
+                    self._compare()
+                    return self._try_move(p, now_ms) or True
+        if changed or seen.nextra:
+            self.reason = ""
+        self._finish()
+        return changed
+
+    def _chain_all_back(self, g):
+        # Every stone of the dead chain through g is physically back.
+        pos = self.game.pos
+        n = pos.chain(g, self.chain_buf)
+        phys_of = self.region.phys_of
+        for i in range(n):
+            if not self.frame[phys_of[self.chain_buf[i]]]:
+                return False
+        return True
