@@ -52,6 +52,8 @@ from .referee.machine import Referee
 from .referee.states import COUNTING
 from .rules.game import OVER, Game
 from .rules.position import BLACK, WHITE
+from .rules.result import DRAW
+from .rules.rulesets import CYCLE_DRAW
 from .sensing.scanner import Scanner
 from .settings import Settings
 from .timekeeper import Timekeeper
@@ -152,6 +154,20 @@ class App:
             self._let_go()
             self._begin(last, last.game(), mode, gid)
             raise
+
+    def replay(self, now_ms):
+        """Korean Art.21-4: a drawn game is replayed at once, colours kept, each clock
+        starting from its player's time left. False unless the game is a draw."""
+        result = self.game.result
+        if result is None or result.winner != DRAW:
+            return False
+        old = self.clock
+        self.new_game(self.follower.settings)
+        if old is not None and self.clock is not None:
+            from .clock.clauses import replay  # loaded when used: code costs heap
+
+            replay(old, now_ms, self.clock)
+        return True
 
     def _let_go(self):
         """Drop every reference to the current game: the next one is built after."""
@@ -295,10 +311,16 @@ class App:
         if intents & I_PAUSE:
             timekeeper.pause_button(now_ms)
         if intents & I_MENU:
-            # MENU finishes the count, or takes a move back in casual play.
+            # MENU finishes the count, votes for a draw after a repetition (Thai 11), replays
+            # a drawn game (Korean Art.21-4), or takes a move back in casual play.
             referee = self.referee
+            game = self.game
             if referee.state == COUNTING:
                 referee.button("ok", now_ms)
+            elif game.cycle:
+                referee.button("draw", now_ms)
+            elif game.phase == OVER and game.rules.cycle == CYCLE_DRAW:
+                self.replay(now_ms)
             elif referee.mode == CASUAL:
                 referee.button("undo", now_ms)
 

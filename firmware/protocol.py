@@ -44,7 +44,8 @@ E_STATE = "state"
 E_CRC = "crc"
 E_TOO_OLD = "too_old"
 
-COMMANDS = ("hello", "state", "resend", "mode", "new", "show", "end", "time", "diag", "mem", "referee")
+COMMANDS = ("hello", "state", "resend", "mode", "new", "show", "end", "time", "diag", "mem", "referee", "clock",
+            "replay")
 MODES = MODE_NAMES  # the modes a host may ask for
 NEW_KEYS = ("rules", "size", "komi", "handicap", "time", "pb", "pw", "ev", "ro", "dt")
 
@@ -347,7 +348,7 @@ def parse_command(line):
     args = parts[1:]
     if name not in COMMANDS:
         return None, (E_UNKNOWN, "unknown command " + quote(parts[0][:24]))
-    if name in ("hello", "state", "mem"):
+    if name in ("hello", "state", "mem", "replay"):
         if args:
             return None, (E_MALFORMED, name + " takes no arguments")
     elif name == "resend":
@@ -381,6 +382,12 @@ def parse_command(line):
         if (len(args) not in (2, 3) or args[0] not in PENALTY_KINDS or args[1] not in ("B", "W")
                 or (len(args) == 3) != (args[0] == "points") or (len(args) == 3 and not _is_uint(args[2]))):
             return None, (E_MALFORMED, "referee needs caution|warning|forfeit B|W, or points B|W N")
+    elif name == "clock":
+        what = args[0] if args else ""
+        if not ((what in ("pause", "resume") and len(args) == 1)
+                or (what == "away" and len(args) == 2 and args[1] in ("B", "W"))
+                or (what == "late" and len(args) == 3 and args[1] in ("B", "W") and _is_uint(args[2]))):
+            return None, (E_MALFORMED, "clock needs pause, resume, away B|W or late B|W <seconds>")
     elif name == "diag":
         if len(args) != 1 or args[0] not in ("on", "off"):
             return None, (E_MALFORMED, "diag needs on or off")

@@ -7,7 +7,10 @@ The one place that ties the clock to the game:
   time runs; that player then presses as usual);
 - a press ends its player's turn only if the referee takes it (a press with
   no stone placed is a pass, Korean Art.14-4);
-- PAUSE stops and restarts it during play;
+- PAUSE stops and restarts it during play (in tournament play under the
+  Korean and Thai rules, only to remove captured stones: Korean Art.14-2,
+  Thai 24); the host's ``clock`` command gives the referee's pause, a Thai
+  absence (31) and lateness (14);
 - ``follow(now_ms)``, run after anything that may have changed the game:
   however play stopped — two passes, a result agreed, the host's ``end``, a
   resignation, a flag, a foul, a cycle — the clock pauses for counting
@@ -19,6 +22,7 @@ The one place that ties the clock to the game:
 """
 
 from .clock.cues import CUE_NONE, Cues
+from .modes import TOURNAMENT
 from .referee.states import REJECT, SYNC
 from .rules.game import COUNTING, OVER, PLAYING
 from .rules.position import BLACK, WHITE
@@ -35,6 +39,7 @@ class Timekeeper:
         self.started = False
         self.held = False  # a recovered game: paused until the stones match
         self.counting = False  # paused for counting
+        self.clauses = None  # the tournament clauses' settings (clock/clauses.py), made when first used
 
     def press(self, colour, at_ms):
         """``colour``'s clock button, pressed at ``at_ms``. True if the game changed."""
@@ -51,14 +56,52 @@ class Timekeeper:
 
     def pause_button(self, now_ms):
         """PAUSE: stop the running clock or restart it (during play only: counting and a
-        recovery's wait own their pauses)."""
+        recovery's wait own their pauses). In tournament play under rule sets with a
+        capture-removal clause (Korean Art.14-2, Thai 24) a pause is only that one: refused,
+        the referee says why. True if the clock paused or restarted."""
         clock = self.clock
         if clock is None or not self.started or self.held or self.game.phase != PLAYING:
-            return
+            return False
         if clock.paused:
-            clock.resume(now_ms)
-        else:
-            clock.pause(now_ms)
+            return clock.resume(now_ms)
+        referee = self.referee
+        if referee.mode != TOURNAMENT or not self.game.rules.capture_pause:
+            return clock.pause(now_ms)
+        if self._clauses().capture_pause(clock, referee.seen.npending, now_ms):
+            return True
+        referee.note("pause_refused")
+        return False
+
+    def referee_pause(self, on, now_ms):
+        """The referee stops the clock (a dispute, Korean regulations 11-4) or restarts it."""
+        clock = self.clock
+        if clock is None or not self.started or self.held or self.game.phase != PLAYING:
+            return False
+        return clock.pause(now_ms) if on else clock.resume(now_ms)
+
+    def away(self, colour, now_ms):
+        """Thai 31: ``colour`` leaves the table with the referee's leave, once, in byo-yomi,
+        during the opponent's turn; its clock waits until resumed. False if refused."""
+        clock = self.clock
+        if clock is None or not self.started or self.game.phase != PLAYING:
+            return False
+        return self._clauses().away_pause(clock, colour, now_ms)
+
+    def late(self, colour, late_ms, now_ms):
+        """Thai 14: ``colour`` came ``late_ms`` late: deducted from its main time; beyond the
+        limit (15 minutes) the game is lost. True if the game goes on."""
+        clock = self.clock
+        clauses = self._clauses()
+        if clock is not None:
+            return clauses.late(clock, colour, late_ms, now_ms)
+        return late_ms <= clauses.late_limit_ms
+
+    def _clauses(self):
+        if self.clauses is None:
+            from .clock.clauses import Clauses  # loaded when a clause is first used: code costs heap
+
+            self.clauses = Clauses(self.game.rules.capture_pause)
+        return self.clauses
 
     def follow(self, now_ms, settled):
         """Bring the clock in line with the game (see the module doc). ``settled``: no

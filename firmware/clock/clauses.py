@@ -44,7 +44,7 @@ class Clauses:
         side = clock.turn
         if not side or clock.paused or clock.stopped or clock._check_flag(now_ms):
             return False
-        ok = self.capture_policy == CAPTURE_ALWAYS
+        ok = self.capture_policy == CAPTURE_ALWAYS and stones > 0
         if self.capture_policy == CAPTURE_THAI:
             v = clock.snap.black if side == BLACK else clock.snap.white
             clock._view(side, clock._elapsed(now_ms), v)
@@ -99,15 +99,16 @@ class Clauses:
         return True
 
 
-def replay(clock, now_ms):
-    """Korean Art.21-4: a drawn game is replayed with each player's remaining time. A new,
-    not yet started Clock holding this clock's times (periods, stones, blocks) as of now_ms,
-    writing to the same event ring."""
+def replay(clock, now_ms, other=None):
+    """Korean Art.21-4: a drawn game is replayed with each player's remaining time. ``other``
+    (default: a new Clock), not yet started, with this clock's time control, is set to this
+    clock's times (periods, stones, blocks) as of now_ms and returned."""
     clock._check_flag(now_ms)
     e = clock._elapsed(now_ms)
-    other = Clock(clock.tc, clock.events)
+    if other is None:
+        other = Clock(clock.tc, clock.events)
+    v = other.snap.black
     for side in (BLACK, WHITE):
-        v = other.snap.black
         clock._view(side, e if side == clock.turn else 0, v)
         other.main[side] = v.main_ms if clock.tc.system != NONE else 0
         other.periods[side] = v.periods

@@ -1,5 +1,5 @@
 """What the board does with a host's commands (docs/protocol.md): the app's side of ``new``,
-``mode``, ``show``, ``end``, ``time``, ``diag`` and ``referee``.
+``mode``, ``show``, ``end``, ``time``, ``diag``, ``referee``, ``clock`` and ``replay``.
 
 ``HostCommands(app).command(name, args, now_ms)`` returns None when done, or
 an ``(error_code, detail)`` pair naming the problem; the game stays as it was
@@ -13,7 +13,7 @@ from ..leds.marks import HINT
 from ..modes import NAMES as MODE_NAMES
 from ..protocol import E_MALFORMED, E_STATE, E_UNKNOWN, fields_dict, unquote
 from ..rules.coords import PASS, parse_vertex
-from ..rules.ending import PENALTY_KINDS
+from ..rules.ending import FORFEIT, PENALTY_KINDS
 from ..rules.game import OVER, PLAYING
 from ..rules.result import parse_sgf
 from ..settings import from_fields
@@ -68,11 +68,35 @@ class HostCommands:
             app.events.add(EV_REFEREE, colour, PASS, kind, now_ms)
             app.referee.refresh(now_ms)
             return None
+        if name == "clock":
+            return self._clock(args, now_ms)
+        if name == "replay":  # Korean Art.21-4
+            return None if app.replay(now_ms) else (E_STATE, "replay: the game is not a draw")
         if name == "diag":
             if not app.diagnose(args[0] == "on", now_ms):
                 return E_STATE, "a game is in progress: end it first"
             return None
         return E_UNKNOWN, name
+
+    def _clock(self, args, now_ms):
+        # The referee's pause or resume, a Thai absence (31), lateness at the start (Thai 14).
+        app = self.app
+        keeper = app.timekeeper
+        what = args[0]
+        colour = 1 if len(args) > 1 and args[1] == "B" else 2
+        if what == "late":
+            if keeper.started or app.game.phase != PLAYING:
+                return E_STATE, "late: only before the clock starts"
+            if not keeper.late(colour, 1000 * int(args[2]), now_ms):
+                app.game.penalise(colour, FORFEIT, 0, "late")
+                app.events.add(EV_REFEREE, colour, PASS, FORFEIT, now_ms)
+                app.referee.refresh(now_ms)
+            return None
+        if what == "away":
+            done = keeper.away(colour, now_ms)
+        else:
+            done = keeper.referee_pause(what == "pause", now_ms)
+        return None if done else (E_STATE, "clock " + what + ": not now")
 
     def _show(self, args):
         # Hint marks on the LEDs at the given vertices ("clear": none).

@@ -80,6 +80,7 @@ class Referee(Phases):
         self._removal_charged = False  # the stones missing now have cost their remover
         self.reason = ""  # why the board waits (for messages)
         self.awaiting_press = 0  # colour whose move's turn ends with its clock press
+        self.draw_votes = 0  # MENU presses agreeing to a draw since the last move (Thai 11)
         self.handicap = handicap
         game.rules.check_handicap(game.size, handicap)
         fixed = handicap and game.rules.handicap == HANDICAP_FIXED
@@ -126,7 +127,8 @@ class Referee(Phases):
 
     def button(self, name, now_ms):
         """Other controls: "pass", "undo", "resign_black", "resign_white",
-        "ok" (finish counting), "resume". Returns True if something happened."""
+        "ok" (finish counting), "resume", "draw" (a vote for a draw after a
+        repetition, Thai 11). Returns True if something happened."""
         game = self.game
         if name == "pass":
             if self.state == PLAY and not self.awaiting_press:
@@ -150,12 +152,23 @@ class Referee(Phases):
             game.finish()
             self._after_game_change(now_ms)
             return True
+        if name == "draw" and game.cycle and self.state == PLAY:
+            # Thai 11.1: after a repetition, a draw if both agree (one MENU press each).
+            self.draw_votes += 1
+            if self.draw_votes >= 2:
+                game.agree_draw()
+                self._after_game_change(now_ms)
+            return True
         if name == "resume" and self.state == COUNTING:
             game.resume()
             self.events.add(EV_RESUME_PLAY, game.to_move, PASS, 0, now_ms)
             self._after_game_change(now_ms)
             return True
         return False
+
+    def note(self, reason):
+        """A control was refused for ``reason``: the message says why until the board changes."""
+        self.reason = reason
 
     # -- the comparison ----------------------------------------------------
 
@@ -230,6 +243,9 @@ class Referee(Phases):
             self.awaiting_press = 0  # the opponent replied: the press is implied
         if colour != game.to_move:
             return self._refuse(p, colour, "wrong_colour" if self.mode != TOURNAMENT else "out_of_turn", now_ms)
+        if game.op is not None and self.seen.npending:
+            # OP Art.2-4: no placement while a chain without liberties is still on the board.
+            return self._refuse(p, colour, "filled_chain", now_ms)
         if self._clauses():
             # Korean regulations 19-1-3: the stones it captured are still on the board at
             # its next move: the game. Thai 27: a warning (none if 24 already gave one).
@@ -251,6 +267,7 @@ class Referee(Phases):
             if self.frame[q]:
                 self.seen.capture(q, captured)  # still on the board: to be lifted
         self.events.add(EV_MOVE, colour, g, n, now_ms)
+        self.draw_votes = 0
         if self.timed:
             self.awaiting_press = colour
         self._after_game_change(now_ms)

@@ -6,8 +6,9 @@ and write the referee's state and call its comparison and move methods
 (declared below for the type checker).
 """
 
-from ..events import EV_DEAD, EV_HANDICAP, EV_MOVE, EV_RESUME_PLAY, Events
+from ..events import EV_DEAD, EV_HANDICAP, EV_MOVE, EV_RESUME_PLAY, EV_UNDO, Events
 from ..rules.coords import PASS
+from ..rules.history import DAME_FILL, move_point
 from .comparison import Comparison
 from .paint import Painter
 from .region import Region
@@ -78,7 +79,12 @@ class Phases:
         if seen.nmissing:
             for i in range(seen.nmissing):
                 g = self.region.game_of[seen.missing[i]]
-                if game.pos.cells[g] and not counter.dead[g]:
+                if game.unfill_dame(g):  # the last dame fill lifted again: taken back
+                    self.events.add(EV_UNDO, 3 - game.to_move, g, 0, now_ms)
+                    changed = True
+                elif self._filled(g):
+                    self.reason = "put_back"  # an earlier fill: the later ones come off first
+                elif game.pos.cells[g] and not counter.dead[g]:
                     game.mark_dead(g)
                     self.events.add(EV_DEAD, game.pos.cells[g], g, 1, now_ms)
                     changed = True
@@ -103,10 +109,20 @@ class Phases:
                     self.state = PLAY
                     self._compare()
                     return self._try_move(p, now_ms) or True
-        if changed or seen.nextra:
+        if changed or seen.nextra or (self.reason == "put_back" and not seen.nmissing):
             self.reason = ""
         self._finish()
         return changed
+
+    def _filled(self, g):
+        # The stone at g filled a dame while counting (fills are the history's last records).
+        hist = self.game.hist
+        k = hist.length - 1
+        while k > 0 and hist.moves[k] & DAME_FILL:
+            if move_point(hist.moves[k]) == g:
+                return True
+            k -= 1
+        return False
 
     def _chain_all_back(self, g):
         # Every stone of the dead chain through g is physically back.

@@ -15,7 +15,7 @@ UNKNOWN = const(3)  # a settled frame's value for a stone whose colour the senso
 # Why a stone was refused or a player warned (events carry the index).
 REASONS = ("occupied", "suicide", "ko", "superko", "out_of_turn", "off_board", "no_stones",
            "place_remove", "game_over", "two_stones", "wrong_colour", "press_clock",
-           "captures_left", "removed_stone")
+           "captures_left", "removed_stone", "filled_chain")
 
 
 def reason_index(reason):

@@ -13,7 +13,7 @@ from array import array
 
 from .const import const
 from .coords import PASS
-from .history import DAME_FILL, LOST_TURN, History, encode
+from .history import DAME_FILL, LOST_TURN, History, encode, move_colour, move_point
 from .illegal import GAME_OVER, OUT_OF_TURN, IllegalMove
 from .position import Position
 from .result import CYCLE, DRAW, FOUL, RESIGN, SCORE, TIME, Result
@@ -123,6 +123,18 @@ class Ending:
         self.to_move = 3 - colour
         return True
 
+    def unfill_dame(self, pt):
+        """Take back the last dame fill, if it is the stone at ``pt`` (lifted again while
+        counting). Returns False, the game unchanged, otherwise."""
+        hist = self.hist
+        record = hist.moves[hist.length - 1]
+        if self.phase != COUNTING or not record & DAME_FILL or move_point(record) != pt:
+            return False
+        self.pos.lift(pt)
+        hist.pop()
+        self.to_move = move_colour(record)
+        return True
+
     def finish(self):
         """End a game whose play stopped by passes: count it and set the
         result. Returns the Result."""
@@ -170,7 +182,7 @@ class Ending:
             self._log(colour, POINTS, value, reason)
         elif kind == FORFEIT:
             self._log(colour, FORFEIT, 0, reason)
-            self.foul(colour, "forfeit")
+            self.foul(colour, "forfeit" if reason == "referee" else reason)
         else:
             raise ValueError("bad penalty")
 
@@ -243,6 +255,13 @@ class Ending:
             self.cycle = True
         else:
             self.end(Result(None, CYCLE, 0, "repetition"))
+
+    def agree_draw(self):
+        """Thai 11: after a repetition (``cycle``) both players agree to a draw (or the
+        repeating side chooses one, 11.2). ValueError when no repetition stands."""
+        if not self.cycle or self.phase != PLAYING:
+            raise ValueError("no repetition to agree on")
+        self.end(Result(DRAW, CYCLE, 0, "agreed"))
 
     def lose_turn(self, colour):
         """The player to move loses the turn (Thai 28/29 after an illegal

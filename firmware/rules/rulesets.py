@@ -56,13 +56,17 @@ class RuleSet:
     ``fill_dame`` the players fill every dame before the count is accepted
     (Korean Art.7-2, Thai 9.2). ``cautions_per_warning`` cautions make a
     warning (Korean regulations 18-1-7: 2; 0: cautions cost nothing).
+    ``capture_pause``: in tournament play PAUSE is only the capture-removal
+    pause, with clock/clauses.py's policy (1: Korean Art.14-2, 2: Thai 24;
+    0: PAUSE stops the clock freely).
     """
 
     def __init__(self, name, title, ko, suicide, scoring, handicap, komi2,
                  cycle, illegal, compensate=False, comp_offset=0,
                  komi2_handicap=None, white_passes_last=False, pass_stones=False,
                  stone_supply=0, resume_first_passer=False, warning_points=(0,),
-                 warning_loss=0, fill_dame=False, cautions_per_warning=0, sgf=None, kgs=None):
+                 warning_loss=0, fill_dame=False, cautions_per_warning=0, capture_pause=0, sgf=None,
+                 kgs=None):
         self.name = name
         self.title = title
         self.ko = ko
@@ -83,6 +87,7 @@ class RuleSet:
         self.warning_loss = warning_loss
         self.fill_dame = fill_dame
         self.cautions_per_warning = cautions_per_warning
+        self.capture_pause = capture_pause
         self.sgf = sgf or title
         self.kgs = kgs
 
@@ -102,14 +107,14 @@ class RuleSet:
 KOREAN = RuleSet("korean", "Korean", _KO_SIMPLE, SUICIDE_NONE, SCORE_TERRITORY,
                  HANDICAP_FIXED, 13, CYCLE_DRAW, ILLEGAL_LOSS, komi2_handicap=1,
                  warning_points=(0, 2, 4), warning_loss=2, fill_dame=True, cautions_per_warning=2,
-                 sgf="Korean")
+                 capture_pause=1, sgf="Korean")
 JAPANESE = RuleSet("japanese", "Japanese", _KO_SIMPLE, SUICIDE_NONE, SCORE_TERRITORY,
                    HANDICAP_FIXED, 13, _CYCLE_VOID, ILLEGAL_LOSS, komi2_handicap=1,
                    sgf="Japanese", kgs="japanese")
 THAI = RuleSet("thai", "Thai", _KO_SIMPLE, SUICIDE_NONE, SCORE_TERRITORY,
                HANDICAP_FIXED, 13, CYCLE_AGREE, ILLEGAL_WARN, komi2_handicap=1,
                resume_first_passer=True, warning_points=(0, 0, 2), warning_loss=3,
-               fill_dame=True, sgf="Thai")
+               fill_dame=True, capture_pause=2, sgf="Thai")
 CHINESE = RuleSet("chinese", "Chinese", _KO_SIMPLE, SUICIDE_NONE, SCORE_AREA,
                   _HANDICAP_FREE, 15, _CYCLE_VOID, ILLEGAL_LOSS, compensate=True,
                   komi2_handicap=1, sgf="Chinese", kgs="chinese")

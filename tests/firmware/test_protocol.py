@@ -72,6 +72,9 @@ def test_command_errors_name_the_problem():
         (b"", "malformed"), (b"state now", "malformed"), (b"show", "malformed"),
         (b"hello *00000000", "crc"), (pr.encode_command("state")[:-1], "state"),
         (b"diag on", "diag"), (b"diag off", "diag"), (b"diag", "malformed"), (b"diag maybe", "malformed"),
+        (b"clock pause", "clock"), (b"clock away W", "clock"), (b"clock late B 600", "clock"),
+        (b"clock", "malformed"), (b"clock away", "malformed"), (b"clock late B -5", "malformed"),
+        (b"clock pause B", "malformed"), (b"replay", "replay"), (b"replay now", "malformed"),
     )
     failures = []
     for line, want in cases:

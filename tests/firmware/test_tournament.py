@@ -7,7 +7,7 @@ Korean rules and regulations Art.18-1-4, 19-1-2, 19-1-3; Thai rules 24, 27, 28,
 from harness import board, point, power_up, press, run
 
 from firmware.leds.marks import DAME as DAME_MARK
-from firmware.modes import TOURNAMENT
+from firmware.modes import CASUAL, TOURNAMENT
 from firmware.referee.messages import message
 from firmware.referee.states import COUNTING
 from firmware.rules.history import DAME_FILL, move_colour
@@ -20,8 +20,8 @@ TIME = "byoyomi 10m 3x30s"
 class Table:
     """A tournament game on a 9x9 board with a clock; ``t`` is the time now (ms)."""
 
-    def __init__(self, rules, **settings):
-        self.hw, self.app = board(size=9, rules=rules, time_spec=TIME, mode=TOURNAMENT, **settings)
+    def __init__(self, rules, mode=TOURNAMENT, **settings):
+        self.hw, self.app = board(size=9, rules=rules, time_spec=TIME, mode=mode, **settings)
         self.t = 0
 
     def at(self, col, row):
@@ -97,6 +97,26 @@ def test_captures_left_at_the_capturers_next_move():
     assert list(table.game.warnings[1:]) == [0, 0]
     table.move(BLACK, 2, 6)  # Thai 27: the captured stone is still on the board
     assert list(table.game.warnings[1:]) == [1, 0] and table.game.move_number == 7
+
+
+def test_op_no_stone_while_a_captured_chain_is_still_on_the_board():
+    """OP Art.2-4: a placement while a chain without liberties is still on the board is a
+    foul in tournament play (the placer loses), refused until it is off in casual play."""
+    table = Table("op")
+    capture_corner(table)
+    table.press(BLACK)
+    table.place(WHITE, 6, 2)
+    assert table.result() == "B+F" and table.app.clock.snap.paused
+    table = Table("op", mode=CASUAL)
+    capture_corner(table)
+    table.press(BLACK)
+    table.place(WHITE, 6, 2)
+    assert message(table.app.referee) == "not accepted (filled chain): lift the stone"
+    assert table.game.move_number == 5 and table.game.result is None
+    table.lift(6, 2)
+    table.lift(0, 0)
+    table.move(WHITE, 6, 2)
+    assert table.game.move_number == 6
 
 
 def test_removing_a_stone_that_was_not_captured():
@@ -209,3 +229,26 @@ def test_filled_dame_survive_a_power_cut():
     run(again, hw, 0, 300)
     assert list(again.game.hist.moves[:again.game.hist.length]) == moves
     assert again.referee.state == COUNTING and not again.control("ok", 300)  # six dame still open (Thai 9.2)
+
+
+def test_a_dame_fill_lifted_again_is_taken_back_not_marked_dead():
+    hw, app, t = walls("korean", sensors="polarity")
+    for row in (0, 1):
+        hw.stones.place(point(app, 5, row), WHITE)
+        run(app, hw, t, t + 300)
+        t += 300
+    assert app.game.move_number == 22
+    hw.stones.lift(point(app, 5, 0))  # an earlier fill: the last one comes off first
+    run(app, hw, t, t + 300)
+    t += 300
+    assert app.game.move_number == 22 and not any(app.game.counter().dead)
+    assert message(app.referee) == "put the stone back: the last dame filled comes off first"
+    hw.stones.place(point(app, 5, 0), WHITE)
+    hw.stones.lift(point(app, 5, 1))  # the last fill: taken back, its wall still alive
+    run(app, hw, t, t + 300)
+    t += 300
+    assert app.game.move_number == 21 and not any(app.game.counter().dead)
+    assert app.referee.state == COUNTING and message(app.referee) == "counting: lift dead stones, then OK"
+    hw.stones.place(point(app, 5, 1), BLACK)  # filled again, by the other colour
+    run(app, hw, t, t + 300)
+    assert app.game.move_number == 22 and app.game.pos.cells[app.referee.region.game_of[point(app, 5, 1)]] == BLACK

@@ -1,0 +1,198 @@
+"""The clock's tournament clauses and repetitions on the assembled board: the App on simulated
+hardware, hands, clock presses, PAUSE and MENU, and the host's commands.
+
+Korean rules Art.9 and regulations Art.14-2 and 21-4; Thai rules 11, 14, 24 and 31.
+"""
+
+from harness import board, point, press, run
+from support import data_path
+
+from firmware.drivers.buttons import B_BLACK, B_MENU, B_PAUSE, B_WHITE
+from firmware.modes import CASUAL, TOURNAMENT
+from firmware.referee.messages import message
+from firmware.rules.coords import parse_vertex
+from firmware.rules.position import BLACK, WHITE
+
+M = 60000
+
+
+class Table:
+    """A tournament game on a board with a clock; ``t`` is the time now (ms)."""
+
+    def __init__(self, rules, time_spec, size=9, mode=TOURNAMENT, **settings):
+        self.hw, self.app = board(size=size, rules=rules, time_spec=time_spec, mode=mode, **settings)
+        self.t = 0
+
+    def place(self, colour, col, row):
+        self.hw.stones.place(point(self.app, col, row), colour)
+        self.wait(300)
+
+    def lift(self, col, row):
+        self.hw.stones.lift(point(self.app, col, row))
+        self.wait(300)
+
+    def button(self, index):
+        press(self.app, self.hw, index, self.t)
+        self.t += 120
+
+    def move(self, colour, col, row):
+        self.place(colour, col, row)
+        self.button(B_BLACK if colour == BLACK else B_WHITE)
+
+    def wait(self, ms):
+        run(self.app, self.hw, self.t, self.t + ms)
+        self.t += ms
+
+    def host(self, *words):
+        return self.app.command(words[0], list(words[1:]), self.t)
+
+    def left(self, colour):
+        return self.app.clock.snapshot(self.t).sides[colour]
+
+
+def capture_corner(table):
+    """Black captures White's corner stone (A9) with its third move; not lifted yet."""
+    table.move(BLACK, 1, 0)
+    table.move(WHITE, 0, 0)
+    table.move(BLACK, 4, 4)
+    table.move(WHITE, 6, 6)
+    table.place(BLACK, 0, 1)
+    assert table.app.referee.seen.npending == 1
+
+
+def test_korean_pause_only_to_remove_captured_stones():
+    table = Table("korean", "absolute 30m")
+    table.move(BLACK, 4, 4)
+    table.place(WHITE, 2, 2)
+    table.button(B_PAUSE)  # nothing to remove (Art.14-2): the clock runs on
+    assert not table.app.clock.paused
+    assert message(table.app.referee) == "no pause: only to remove captured stones (Korean Art.14-2)"
+    table = Table("korean", "absolute 30m")
+    capture_corner(table)
+    table.button(B_PAUSE)
+    assert table.app.clock.paused
+    before = table.left(BLACK).main_ms
+    table.wait(5000)
+    assert table.left(BLACK).main_ms == before  # no time runs while the stone comes off
+    table.lift(0, 0)
+    table.button(B_BLACK)  # the press ends the move and the pause
+    assert not table.app.clock.paused and table.app.clock.snap.running == WHITE
+    assert table.app.game.result is None
+
+
+def test_thai_pause_follows_article_24():
+    table = Table("thai", "byoyomi 0 3x30s")  # in byo-yomi from the start
+    capture_corner(table)
+    table.button(B_PAUSE)  # one stone: fewer than five
+    assert not table.app.clock.paused
+    assert "Thai 24" in message(table.app.referee)
+    table = Table("thai", "absolute 5m")  # no byo-yomi: the last 10 minutes
+    capture_corner(table)
+    table.button(B_PAUSE)
+    assert table.app.clock.paused
+    table = Table("thai", "byoyomi 0 3x30s", mode=CASUAL)  # a club game: PAUSE as the players like
+    table.move(BLACK, 4, 4)
+    table.button(B_PAUSE)
+    assert table.app.clock.paused
+    table.button(B_PAUSE)
+    assert not table.app.clock.paused
+
+
+def test_thai_absence_once_in_byoyomi_with_the_referees_leave():
+    table = Table("thai", "byoyomi 0 3x30s")
+    table.move(BLACK, 4, 4)
+    table.place(WHITE, 2, 2)
+    assert table.host("clock", "away", "W") is not None  # White's own turn: refused (31)
+    table.button(B_WHITE)
+    assert table.host("clock", "away", "W") is None  # Black to play, White leaves
+    table.move(BLACK, 5, 5)  # Black's press: White's clock waits for White
+    white = table.left(WHITE).period_ms
+    table.wait(40000)
+    assert table.app.clock.paused and table.left(WHITE).period_ms == white
+    table.button(B_PAUSE)  # White is back
+    table.wait(2000)
+    assert white - 2200 < table.left(WHITE).period_ms < white - 2000  # its clock runs again
+    table.move(WHITE, 2, 6)
+    assert table.host("clock", "away", "W") is not None  # once per game
+
+
+def test_thai_lateness_comes_off_main_time_and_beyond_15_minutes_loses():
+    table = Table("thai", "byoyomi 60m 3x30s")
+    assert table.host("clock", "late", "B", "600") is None
+    table.move(BLACK, 4, 4)
+    assert 50 * M - 500 < table.left(BLACK).main_ms < 50 * M
+    assert table.host("clock", "late", "W", "60") is not None  # the clock has started
+    table = Table("thai", "byoyomi 60m 3x30s")
+    assert table.host("clock", "late", "W", "901") is None
+    result = table.app.game.result
+    assert result.sgf() == "B+F" and result.detail == "late"
+    assert table.app.game.penalties[-1][1:] == (WHITE, 3, 0, "late")
+
+
+def test_a_korean_draw_is_replayed_with_the_times_left_and_colours_kept():
+    table = Table("korean", "byoyomi 10m 3x30s", players={"pb": "Kim", "pw": "Lee"})
+    table.move(BLACK, 4, 4)
+    table.wait(60000)
+    table.move(WHITE, 2, 2)  # White took a minute
+    black, white = table.left(BLACK).main_ms, table.left(WHITE).main_ms
+    assert table.host("replay") is not None  # not a draw (yet)
+    assert table.host("end", "0") is None  # the referee rules a draw
+    assert message(table.app.referee).startswith("game over: a draw; MENU replays it")
+    gid = table.app.follower.gid
+    for col, row in ((4, 4), (2, 2)):
+        table.lift(col, row)
+    table.button(B_MENU)
+    app = table.app
+    assert app.follower.gid == gid + 1 and app.game.move_number == 0 and app.game.result is None
+    assert app.follower.settings.players == {"pb": "Kim", "pw": "Lee"}
+    table.place(BLACK, 4, 4)  # Black's stone starts Black's clock
+    assert black - 500 < table.left(BLACK).main_ms < black and table.left(WHITE).main_ms == white
+
+
+def repetition(table):
+    """The triple ko of tests/data/rules_cases.jsonl, set on a 7x7 board and played by hands:
+    every capture lifted, every move pressed."""
+    from rules_cases import load_cases
+
+    case = next(c for c in load_cases(data_path("rules_cases.jsonl")) if c["id"] == "triple-ko-korean-draw")
+    app = table.app
+    setup = case["setup"]
+    black = [parse_vertex(7, v) for v in setup["B"]]
+    white = [parse_vertex(7, v) for v in setup["W"]]
+    app.game.setup(black, white)
+    phys = app.referee.region.phys_of
+    for colour, points in ((BLACK, black), (WHITE, white)):
+        for g in points:
+            table.hw.stones.place(phys[g], colour)
+    table.wait(300)
+    table.button(B_WHITE)  # White starts Black's clock
+    for colour, v in case["moves"]:
+        g = parse_vertex(7, v)
+        table.hw.stones.place(phys[g], BLACK if colour == "B" else WHITE)
+        table.wait(300)
+        for q in range(len(app.game.pos.cells)):
+            if app.game.pos.cells[q] == 0 and phys[q] and table.hw.stones.sensed(phys[q]):
+                table.hw.stones.lift(phys[q])
+        table.wait(300)
+        table.button(B_BLACK if colour == "B" else B_WHITE)
+        if app.game.phase != 0 or app.game.cycle:
+            break
+
+
+def test_a_thai_repetition_is_a_draw_only_if_both_agree():
+    table = Table("thai", "byoyomi 10m 3x30s", size=7)
+    repetition(table)
+    app = table.app
+    assert app.game.cycle and app.game.result is None and app.game.move_number == 12
+    assert message(app.referee).startswith("position repeated (Thai 11): MENU twice")
+    table.button(B_MENU)
+    assert app.game.result is None and "(1/2)" in message(app.referee)
+    table.button(B_MENU)
+    assert app.game.result.sgf() == "0" and app.game.result.detail == "agreed" and app.clock.stopped
+
+
+def test_a_korean_repetition_is_a_draw_at_once():
+    table = Table("korean", "byoyomi 10m 3x30s", size=7)
+    repetition(table)
+    assert table.app.game.result.sgf() == "0" and table.app.clock.stopped
+    assert message(table.app.referee).startswith("game over: a draw; MENU replays it")
