@@ -119,6 +119,11 @@ class Link(Listener):
         self.game_seq = self.next
         self._add(_K_GAME, gid)
 
+    def placed(self):
+        """The handicap stones are down: the game is told again, with them (``ab=``)."""
+        if b"ab=" not in self._headers.get(self.follower.gid, b""):
+            self.started()
+
     def undone(self, keep):
         # The taken-back moves' lines are resent as SKIP: their move numbers now name other moves.
         seq = self.next - 1

@@ -4,7 +4,8 @@
         [--sensors presence|polarity] [--mode casual|teaching|tournament] [--hardware ...]
         [--port N] [--no-browser] [--games DIR] [--script FILE [--speed X]]
         [--state DIR] [--tty-link PATH] [--no-logger]
-    python -m host_tools.sim --headless --script FILE [...] [--clock] [--sgf PATH]
+    python -m host_tools.sim --headless --script FILE [...] [--time SPEC | --clock] [--sgf PATH]
+        [--events FILE]
 
 The live board (the default) runs the device's application (firmware/app.py)
 in real time on the simulated hardware (twins/hardware.py), streams its game
@@ -16,9 +17,12 @@ With ``--state DIR`` the board's game journal and the stones on it are kept
 in DIR: killing the simulator is a power cut, and starting it again with the
 same DIR powers the board up again (it recovers the game).
 
-Headless mode runs the same application on the same simulated hardware and
-plays a physical event script (host_tools/sim/script.py) with simulated time and writes the recorded game as SGF FF[4] to stdout, or to
-``--sgf PATH``. Bad script lines are reported on stderr with their line
+Headless mode runs the same application on the same simulated hardware,
+clock included (``--time``, ``--mode tournament``...), plays a physical event
+script (host_tools/sim/script.py) with simulated time, and writes the game as
+the logger records it from the board's serial lines (SGF FF[4], clock
+figures per move, penalties, result) to stdout, or to ``--sgf PATH``;
+``--events FILE`` gets every referee and clock event, one JSON object a line. Bad script lines are reported on stderr with their line
 number and skipped; the game is still written, and the exit status is 2.
 """
 
@@ -26,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import ctypes
+import json
 import os
 import signal
 import subprocess
@@ -40,8 +45,6 @@ from firmware.referee.messages import message
 from firmware.rules.coords import MAX_SIZE, MIN_SIZE
 from firmware.rules.rulesets import ALL, by_name
 from firmware.settings import Settings
-from firmware.version import NAME, VERSION
-from host_tools import sgf
 
 from .headless import Simulation
 from .live import LiveBoard
@@ -85,6 +88,9 @@ def build_parser():
                         help="fast: sensor twins reading the board directly; or the real driver over "
                              "simulated hardware: shift (74HC165, presence), matrix (presence), hall (polarity)")
     parser.add_argument("--sgf", type=Path, help="write the SGF here instead of stdout")
+    parser.add_argument("--events", type=Path, metavar="FILE",
+                        help="headless: write every referee and clock event here, one JSON object a line "
+                             "(t_ms, kind, colour, point, reason, value)")
     return parser
 
 
@@ -116,14 +122,19 @@ def run_headless(args, out=sys.stdout, err=sys.stderr) -> int:
         raise ValueError(args.hardware + " sensors cannot " + ("tell" if args.sensors == "polarity" else "ignore")
                          + " colours")
     time_spec = "absolute 99h" if args.clock and args.time == "none" else args.time  # a clock that never runs out
-    sim = Simulation(game_settings(args, time_spec), MODE_NAMES.index(args.mode), sensors)
+    sim = Simulation(game_settings(args, time_spec), MODE_NAMES.index(args.mode), sensors, board_id=BOARD_ID,
+                     record=True)
     sim.run(events)
     game = sim.game
-    record = sgf.write(game, {"AP": (NAME, VERSION)}).decode("utf-8")
+    record = (sim.sgf() or b"").decode("utf-8")
     if args.sgf:
         args.sgf.write_text(record + "\n", encoding="utf-8")
     else:
         out.write(record + "\n")
+    if args.events:
+        with args.events.open("w", encoding="utf-8") as log:
+            for entry in sim.log:
+                log.write(json.dumps(entry) + "\n")
     print(f"{len(events)} events, {game.move_number} moves recorded; board: {message(sim.referee)}", file=err)
     return 2 if errors else 0
 
