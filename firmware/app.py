@@ -51,6 +51,7 @@ from .modes import CASUAL, TEACHING
 from .referee.machine import Referee
 from .referee.states import COUNTING
 from .rules.game import OVER, Game
+from .rules.pair import is_pair
 from .rules.position import BLACK, WHITE
 from .rules.result import DRAW
 from .rules.rulesets import CYCLE_DRAW
@@ -177,6 +178,7 @@ class App:
     def _begin(self, settings, game, mode, gid, recovered=None):
         clock = settings.clock(self.events)
         referee = Referee(game, self.marks, self.events, self.polarity, mode, clock is not None, settings.handicap)
+        referee.pair = is_pair(settings.players)
         self.marks.clear(HINT)  # the last game's hints (the referee painted its own marks)
         self.game = game
         self.clock = clock

@@ -47,7 +47,7 @@ E_TOO_OLD = "too_old"
 COMMANDS = ("hello", "state", "resend", "mode", "new", "show", "end", "time", "diag", "mem", "referee", "clock",
             "replay")
 MODES = MODE_NAMES  # the modes a host may ask for
-NEW_KEYS = ("rules", "size", "komi", "handicap", "time", "pb", "pw", "ev", "ro", "dt")
+NEW_KEYS = ("rules", "size", "komi", "handicap", "time", "pb", "pw", "ev", "ro", "dt", "pair")
 
 _HEX = b"0123456789abcdef"
 _SAFE_MIN = const(33)  # '!'
@@ -379,9 +379,10 @@ def parse_command(line):
             if not _is_uint(a):
                 return None, (E_MALFORMED, "time needs 2 or 4 numbers")
     elif name == "referee":
-        if (len(args) not in (2, 3) or args[0] not in PENALTY_KINDS or args[1] not in ("B", "W")
-                or (len(args) == 3) != (args[0] == "points") or (len(args) == 3 and not _is_uint(args[2]))):
-            return None, (E_MALFORMED, "referee needs caution|warning|forfeit B|W, or points B|W N")
+        if (len(args) not in (2, 3) or (args[0] not in PENALTY_KINDS and args[0] != "order")
+                or args[1] not in ("B", "W") or (len(args) == 3) != (args[0] == "points")
+                or (len(args) == 3 and not _is_uint(args[2]))):
+            return None, (E_MALFORMED, "referee needs caution|warning|forfeit|order B|W, or points B|W N")
     elif name == "clock":
         what = args[0] if args else ""
         if not ((what in ("pause", "resume") and len(args) == 1)

@@ -13,8 +13,10 @@ from ..leds.marks import HINT
 from ..modes import NAMES as MODE_NAMES
 from ..protocol import E_MALFORMED, E_STATE, E_UNKNOWN, fields_dict, unquote
 from ..rules.coords import PASS, parse_vertex
-from ..rules.ending import FORFEIT, PENALTY_KINDS
+from ..rules.ending import FORFEIT, PENALTY_KINDS, POINTS
 from ..rules.game import OVER, PLAYING
+from ..rules.history import move_colour
+from ..rules.pair import ORDER_POINTS, WRONG_ORDER, is_pair
 from ..rules.result import parse_sgf
 from ..settings import from_fields
 
@@ -59,8 +61,10 @@ class HostCommands:
                 clock.adjust(colour, ms - side.main_ms, now_ms)
             return None
         if name == "referee":  # a referee's caution, warning, penalty points or forfeit
-            kind = PENALTY_KINDS.index(args[0])
             colour = 1 if args[1] == "B" else 2
+            if args[0] == "order":
+                return self._wrong_order(colour, now_ms)
+            kind = PENALTY_KINDS.index(args[0])
             try:
                 game.penalise(colour, kind, int(args[2]) if len(args) > 2 else 0)
             except ValueError as error:
@@ -77,6 +81,29 @@ class HostCommands:
                 return E_STATE, "a game is in progress: end it first"
             return None
         return E_UNKNOWN, name
+
+    def _wrong_order(self, colour, now_ms):
+        # Thai 16.5: a wrong order upheld against ``colour``'s last move: 3 points, then 5,
+        # then the game; only before the opponent's next move (16.5.4).
+        app = self.app
+        game = app.game
+        hist = game.hist
+        if not is_pair(app.follower.settings.players):
+            return E_STATE, "order: not a pair game"
+        if hist.length < 2 or move_colour(hist.moves[hist.length - 1]) != colour:
+            return E_STATE, "order: only right after that side's move (Thai 16.5.4)"
+        n = 0
+        for entry in game.penalties:
+            if entry[1] == colour and entry[4] == WRONG_ORDER:
+                n += 1
+        kind = POINTS if n < len(ORDER_POINTS) else FORFEIT
+        try:
+            game.penalise(colour, kind, ORDER_POINTS[n] if kind == POINTS else 0, WRONG_ORDER)
+        except ValueError as error:
+            return E_STATE, "referee: " + str(error)
+        app.events.add(EV_REFEREE, colour, PASS, kind, now_ms)
+        app.referee.refresh(now_ms)
+        return None
 
     def _clock(self, args, now_ms):
         # The referee's pause or resume, a Thai absence (31), lateness at the start (Thai 14).

@@ -81,6 +81,7 @@ class Referee(Phases):
         self.reason = ""  # why the board waits (for messages)
         self.awaiting_press = 0  # colour whose move's turn ends with its clock press
         self.draw_votes = 0  # MENU presses agreeing to a draw since the last move (Thai 11)
+        self.pair = False  # pair go (Thai 16): the messages name the partner to play
         self.handicap = handicap
         game.rules.check_handicap(game.size, handicap)
         fixed = handicap and game.rules.handicap == HANDICAP_FIXED

@@ -37,4 +37,9 @@ def message(referee):
     if referee.game.cycle:
         return "position repeated (Thai 11): MENU twice if both agree to a draw (%d/2), or play on" % (
             referee.draw_votes)
-    return ("black", "white")[referee.game.to_move - 1] + " to play"
+    side = ("black", "white")[referee.game.to_move - 1]
+    if referee.pair:
+        from ..rules.pair import next_partner
+
+        return "%s (%s%d) to play" % (side, side[0].upper(), next_partner(referee.game))
+    return side + " to play"

@@ -10,6 +10,7 @@ import time
 from firmware import protocol as pr
 from firmware.rules.coords import PASS, point
 from firmware.rules.game import PLAYING, Game
+from firmware.rules.pair import corrections, is_pair, partner
 from firmware.rules.position import BLACK, WHITE
 from firmware.version import VERSION
 from host_tools import sgf
@@ -57,9 +58,10 @@ class GameLog:
         for k, side, kind, value, reason in self.penalties:
             who = "Black" if side == "B" else "White"
             if kind == "points":
-                text = "%s: penalty of %d point%s (%s)" % (who, value, "" if value == 1 else "s", reason)
+                text = "%s: penalty of %d point%s (%s)" % (who, value, "" if value == 1 else "s",
+                                                          reason.replace("_", " "))
             elif kind == "forfeit":
-                text = "%s: forfeit (%s)" % (who, reason)
+                text = "%s: forfeit (%s)" % (who, reason.replace("_", " "))
             else:
                 text = "%s: %s %d (%s)" % (who, kind, value, reason.replace("_", " "))
             notes.setdefault(min(k, len(self.moves)), []).append(text)
@@ -90,6 +92,18 @@ class GameLog:
                 lines.append("%s: %s" % (who, ", ".join(parts)))
         return ("Penalties: " + "; ".join(lines)) if lines else ""
 
+    def _pair_players(self) -> list[str]:
+        """Pair go (Thai 16): who played each move ("B1", "W2"...), wrong orders upheld counted."""
+        if not is_pair(self.fields):
+            return []
+        names = []
+        turns = {BLACK: 0, WHITE: 0}
+        for k, (colour, *_rest) in enumerate(self.moves, start=1):
+            side = "B" if colour == BLACK else "W"
+            names.append("%s%d" % (side, partner(turns[colour], corrections(self.penalties, k))))
+            turns[colour] += 1
+        return names
+
     def sgf_bytes(self, board_id: str) -> bytes:
         game = self.game()
         root = {"AP": ("SmartGoBoard-logger", VERSION)}
@@ -118,9 +132,11 @@ class GameLog:
         if notes.get(0):
             root["C"] = notes[0]
 
+        players = self._pair_players()
+
         def move_props(k):
             colour, _pt, ms, periods, _lost = self.moves[k - 1]
-            props = {}
+            props = {"N": players[k - 1]} if players else {}
             if ms >= 0:
                 side = "B" if colour == BLACK else "W"
                 props[side + "L"] = ms / 1000

@@ -154,3 +154,20 @@ def test_penalties_reach_the_sgf_on_their_move_and_in_the_root(tmp_path):
     assert move.get_move() == ("b", (6, 2))
     assert move.get("C") == ("White: caution 1 (referee)\nWhite: caution 2 (referee)\nWhite: warning 1 (cautions)\n"
                              "White: forfeit (referee)")
+
+
+def test_pair_go_names_who_played_each_move():
+    """Thai 16: the SGF names each move's player (N[B1]...), a wrong order upheld counted."""
+    from host_tools.logger.games import Games
+
+    games = Games()
+    games.apply("GAME", ["1", "rules=thai", "size=9", "komi=6.5", "handicap=0", "pair=1", "pb=Ann%20%26%20Cid"])
+    for k, (side, where) in enumerate((("B", "ee"), ("W", "cc"), ("B", "gg"), ("W", "cg"), ("B", "gc")), start=1):
+        games.apply("MOVE", [str(k), side, where])
+        if k == 3:
+            games.apply("PENALTY", ["3", "B", "points", "3", "wrong_order"])
+    record = sgfmill.Sgf_game.from_bytes(games.games[1].sgf_bytes("t"))
+    nodes = record.get_main_sequence()[1:]
+    assert [n.get("N") for n in nodes] == ["B1", "W1", "B1", "W1", "B2"]
+    assert nodes[2].get("C") == "Black: penalty of 3 points (wrong order)"
+    assert record.get_root().get("PB") == "Ann & Cid"
