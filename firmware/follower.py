@@ -25,6 +25,7 @@ allocated unless a game outgrows the arrays.
 
 from array import array
 
+from .clock.spec import CANADIAN
 from .modes import CASUAL
 from .rules.history import move_colour
 
@@ -166,8 +167,12 @@ class Follower:
             self.periods[k] = 0
             return
         side = clock.snap.sides[move_colour(self.record[k])]
-        self.tleft[k] = side.main_ms + side.period_ms
-        self.periods[k] = side.periods
+        if side.overtime:  # what the face shows: the period's time, the periods (Canadian: stones) left
+            self.tleft[k] = side.period_ms
+            self.periods[k] = side.stones if clock.tc.system == CANADIAN else side.periods
+        else:  # main time: no overtime figure
+            self.tleft[k] = side.main_ms
+            self.periods[k] = 0
 
     def _grow(self, capacity):
         # Rare, like the history's own growth: a game longer than the arrays.

@@ -30,7 +30,7 @@ class HostCommands:
     def command(self, name, args, now_ms):
         app = self.app
         if name == "new":  # no local keeps the last game alive while the next is built
-            if app.game.phase == PLAYING and app.game.move_number:
+            if app.game.phase != OVER and app.game.move_number:  # (counting too: the result first)
                 return E_STATE, "a game is in progress: end it first"
             try:
                 app.new_game(from_fields(fields_dict(args)))

@@ -48,6 +48,8 @@ _K_STATE = const(7)
 K_MODE = const(8)
 K_PENALTY = const(9)
 
+_OWN_FIELDS = ("rules", "size", "komi", "handicap", "time")  # the GAME line's fields from the game itself
+
 _LETTERS = "abcdefghijklmnopqrs"
 _BOARD = b".XO"  # a STATE line's board: empty, black, white
 
@@ -107,9 +109,13 @@ class Link(Listener):
             fields.append("ab=" + "".join(self._sgf(p) for p in black))
         if white:
             fields.append("aw=" + "".join(self._sgf(p) for p in white))
-        players = f.settings.players or {}
+        settings = f.settings
+        if settings.time_spec != "none":
+            fields.append("time=" + pr.quote(settings.time_spec))
+        players = settings.players or {}
         for key in sorted(players):
-            fields.append(key + "=" + pr.quote(str(players[key])))
+            if key not in _OWN_FIELDS:  # the host's other fields (pb, pw, ev...), not its own again
+                fields.append(key + "=" + pr.quote(str(players[key])))
         gid = f.gid
         self._headers[gid] = " ".join(fields).encode()
         for old in list(self._headers):

@@ -41,7 +41,9 @@ _WHITE = const(2)
 
 
 def komi2_of(komi):
-    """Komi in half points; ValueError unless it is a whole or half number."""
+    """Komi in half points; ValueError unless it is a whole or half number within +-1000."""
+    if not -1000 <= komi <= 1000:  # (False for nan as well)
+        raise ValueError("komi must be between -1000 and 1000, not " + str(komi))
     komi2 = round(komi * 2)
     if komi2 != komi * 2:
         raise ValueError("komi must be a whole or half number, not " + str(komi))

@@ -74,7 +74,9 @@ def parse_sgf(text, detail=""):
     if rest in reasons:
         return Result(winner, reasons[rest], 0, detail)
     try:
-        margin2 = round(float(rest) * 2)
+        margin = float(rest)
     except ValueError:
         return None
-    return Result(winner, SCORE, margin2, detail)
+    if not 0 < margin <= 10000:  # a winner's margin (nan and inf fail too)
+        return None
+    return Result(winner, SCORE, round(margin * 2), detail)

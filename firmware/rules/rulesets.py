@@ -42,6 +42,8 @@ ILLEGAL_LOSS = const(0)  # the offender loses (Korean Art.19, and most rule sets
 ILLEGAL_WARN = const(1)  # Thai 28/29: stone not accepted, warning, turn lost
 ILLEGAL_REJECT = const(2)  # Tromp-Taylor: the move is simply not played
 
+_MAX_HANDICAP = const(9)  # stones; more is no longer a handicap game (and no SGF reader expects it)
+
 
 class RuleSet:
     """One rule set's answers to every question the firmware asks.
@@ -93,8 +95,13 @@ class RuleSet:
 
     def check_handicap(self, size, stones):
         """Raise ValueError unless a game on ``size`` may start with ``stones`` handicap stones (0: none)."""
-        if stones and (self.handicap == HANDICAP_NONE or not 2 <= stones < size * size):
+        if stones and (self.handicap == HANDICAP_NONE or not 2 <= stones <= _MAX_HANDICAP):
             raise ValueError("no handicap of %d stones under %s rules" % (stones, self.name))
+        if stones and self.handicap == HANDICAP_FIXED:
+            from .handicap import max_fixed
+
+            if stones > max_fixed(size):
+                raise ValueError("no fixed handicap of %d stones on %dx%d" % (stones, size, size))
 
     def default_komi(self, handicap=0):
         """Default komi in points for a game with this many handicap stones."""

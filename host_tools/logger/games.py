@@ -8,6 +8,8 @@ from __future__ import annotations
 import time
 
 from firmware import protocol as pr
+from firmware.clock.spec import BYOYOMI, CANADIAN, FISCHER, ING, SIMPLE, TV
+from firmware.clock.spec import parse as parse_spec
 from firmware.rules.coords import PASS, point
 from firmware.rules.game import PLAYING, Game
 from firmware.rules.pair import corrections, is_pair, partner
@@ -111,15 +113,7 @@ class GameLog:
         for key, prop in keys.items():
             if self.fields.get(key):
                 root[prop] = self.fields[key]
-        spec = self.fields.get("time")
-        if spec:
-            main, _, over = spec.partition("+")
-            try:
-                root["TM"] = float(main)
-            except ValueError:
-                over = spec
-            if over:
-                root["OT"] = over
+        root.update(time_properties(self.fields.get("time")))
         if "DT" not in root:
             root["DT"] = time.strftime("%Y-%m-%d")
         if self.result is not None:
@@ -147,6 +141,27 @@ class GameLog:
             return props
 
         return sgf.write(game, root, move_props)
+
+
+def time_properties(spec: str | None) -> dict:
+    """SGF TM (main time, s) and OT (the overtime, in the customary words) of a time-control
+    spec or preset (firmware/clock/spec.py); a text that is not one is kept as OT."""
+    if not spec or spec == "none":
+        return {}
+    try:
+        tc = parse_spec(spec)
+    except ValueError:
+        return {"OT": spec}
+    if tc.system == SIMPLE:
+        return {"TM": 0, "OT": "%gs per move" % (tc.main_ms / 1000)}
+    props: dict = {"TM": tc.main_ms / 1000}
+    period = "%g" % (tc.period_ms / 1000)
+    overtime = {BYOYOMI: "%dx%s byo-yomi" % (tc.periods, period), CANADIAN: "%d/%s Canadian" % (tc.stones, period),
+                ING: "%dx%s Ing" % (tc.periods, period), TV: "%dx%s TV" % (tc.periods, period),
+                FISCHER: "Fischer +%gs" % (tc.increment_ms / 1000)}
+    if tc.system in overtime:
+        props["OT"] = overtime[tc.system]
+    return props
 
 
 class Games:

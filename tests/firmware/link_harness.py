@@ -20,7 +20,8 @@ def link_on(transport, **options):
 def attach(link, game, players=None):
     """Stream ``game`` as the link's next game."""
     follower = link.follower
-    follower.attach(game, Settings(game.size, game.rules.name, players=players), follower.gid + 1)
+    time_spec = (players or {}).get("time", "none")
+    follower.attach(game, Settings(game.size, game.rules.name, time_spec=time_spec, players=players), follower.gid + 1)
 
 
 class GameControl:

@@ -4,6 +4,7 @@ from link_harness import GameControl, attach, link_on
 from sgfmill import sgf as sgfmill
 
 from firmware import protocol as pr
+from firmware.clock.spec import parse
 from firmware.rules.coords import parse_vertex
 from host_tools.logger.cli import Logger
 from host_tools.logger.connection import BoardConnection
@@ -14,11 +15,13 @@ class FakeClock:
     """What the follower reads of a clock: each side's figures in ``snap.sides``."""
 
     class Side:
-        def __init__(self, ms, periods):
-            self.main_ms, self.period_ms, self.periods = ms, 0, periods
+        def __init__(self, ms, periods):  # periods: in byo-yomi, ms left in the period
+            self.overtime = periods > 0
+            self.main_ms, self.period_ms, self.periods = (0, ms, periods) if periods else (ms, 0, 0)
 
     def __init__(self, figures):
         self.figures = figures
+        self.tc = parse("byoyomi 10m 3x30s")
 
     @property
     def snap(self):
@@ -35,7 +38,7 @@ def board_lines():
     link.control = GameControl(link)
     clocks = {1: (600000, 0), 2: (595000, 0)}
     pipe.send(pr.encode_command("new rules=chinese size=13 komi=0.5 handicap=2 pb=Ann pw=Bo%20Li ev=Cup ro=2 "
-                                "dt=2026-11-21 time=600+3x30%20byo-yomi"))
+                                "dt=2026-11-21 time=byoyomi%2010m%203x30s"))
     out = bytearray()
     for _ in range(5):
         link.poll(0)
@@ -71,6 +74,7 @@ def test_sgf_has_every_property(tmp_path):
     nodes = game.get_main_sequence()[1:]
     assert [n.get_move()[0] for n in nodes] == ["w", "b", "w"]
     assert nodes[0].get("WL") == 588 and nodes[0].get("OW") == 3 and nodes[1].get("BL") == 593
+    assert not nodes[1].has_property("OB")  # Black is still in main time: no overtime figure
     logger.audit_file.close()
 
 
