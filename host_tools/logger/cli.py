@@ -16,6 +16,8 @@ import os
 import sys
 import time
 
+from sgfmill import sgf as sgfmill
+
 from host_tools.logger.connection import BoardConnection
 from host_tools.logger.games import GameLog
 
@@ -48,6 +50,14 @@ class Logger:
     def save(self, conn: BoardConnection, game: GameLog):
         """Write the game's SGF whole (a reader never sees half a file) and publish its state."""
         path = self.sgf_path(conn, game)
+        if game.file_moves is None:  # what an earlier run wrote of this game, read once
+            game.file_moves = _moves_in(path)
+        if len(game.moves) < game.file_moves and not game.undone:
+            # A restarted logger hears an earlier game again (its moves resent as SKIP): the
+            # file it wrote then has more, and it stays.
+            self.audit(conn, "kept", "%s: %d moves on file, %d heard" % (os.path.basename(path), game.file_moves,
+                                                                        len(game.moves)))
+            return
         data = game.sgf_bytes(conn.board_id or "board")
         tmp = path + ".tmp"
         with open(tmp, "wb") as f:
@@ -103,3 +113,13 @@ def main(argv=None):
         mqtt = MqttOut(args.mqtt)
     Logger(args.ports, args.out, quiet=args.quiet, mqtt=mqtt).run(args.seconds)
     return 0
+
+
+def _moves_in(path: str) -> int:
+    """The moves in an SGF file written earlier (0: no file, or not one to trust)."""
+    try:
+        with open(path, "rb") as f:
+            record = sgfmill.Sgf_game.from_bytes(f.read())
+    except (OSError, ValueError):
+        return 0
+    return len(record.get_main_sequence()) - 1  # a node a move (a lost turn too)

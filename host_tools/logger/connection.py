@@ -98,7 +98,12 @@ class BoardConnection:
         if kind == "ERR":
             self.last_error = " ".join(fields)[:60]
             return
-        game = self.games.apply(kind, fields)
+        try:
+            game = self.games.apply(kind, fields)
+        except (ValueError, IndexError) as error:  # a buggy or foreign device: noted, recording goes on
+            self.last_error = "rejected %s: %s" % (kind, error)
+            self.audit("rejected", "%d %s %s: %s" % (seq, kind, " ".join(fields)[:80], str(error)[:80]), seq)
+            return
         if game is None:
             return
         self.logger.save(self, game)

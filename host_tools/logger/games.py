@@ -10,10 +10,12 @@ import time
 from firmware import protocol as pr
 from firmware.clock.spec import BYOYOMI, CANADIAN, FISCHER, ING, SIMPLE, TV
 from firmware.clock.spec import parse as parse_spec
-from firmware.rules.coords import PASS, point
-from firmware.rules.game import PLAYING, Game
+from firmware.rules.coords import PASS, check_size, point, vertex
+from firmware.rules.ending import komi2_of
+from firmware.rules.game import COUNTING, Game
 from firmware.rules.pair import corrections, is_pair, partner
 from firmware.rules.position import BLACK, WHITE
+from firmware.rules.rulesets import by_name
 from firmware.version import VERSION
 from host_tools import sgf
 
@@ -22,36 +24,61 @@ class GameLog:
     """One game as the board announced it."""
 
     def __init__(self, gid: int, fields: dict):
+        """ValueError for fields no game can have (a size, rule set, komi or setup point)."""
         self.gid = gid
         self.fields = fields
         self.size = int(fields.get("size", "19"))
+        check_size(self.size)
+        self.rules = by_name(fields.get("rules", "japanese")).name
+        self.komi = float(fields.get("komi", "6.5"))
+        komi2_of(self.komi)
+        self.handicap = int(fields.get("handicap", "0"))
+        self.setup = tuple(self._points(fields.get(key, "")) for key in ("ab", "aw"))
         self.moves: list[tuple[int, int, int, int, bool]] = []  # (colour, point, ms left, periods, lost)
         self.penalties: list[tuple[int, str, str, int, str]] = []  # (move number, B|W, kind, value, reason)
         self.result: str | None = None
         self.why = ""  # what the result came from, when the board said (a foul's reason...)
+        self.unplayable: list[str] = []  # moves the rules refused on the last replay, said in the record
+        self.played: list[int] = []  # indexes in ``moves`` of the moves the last replay made, in order
+        self.undone = False  # an UNDO line took moves back (a shorter record is the board's word)
+        self.file_moves: int | None = None  # moves in the file an earlier logger run wrote (the logger reads it)
 
     def point(self, text: str) -> int:
+        """A line's point (SGF letters, ``pass``, ``lost``); ValueError for one off this board."""
         if text in ("pass", "lost"):
             return PASS
+        if len(text) != 2 or not ("a" <= text[0] < chr(97 + self.size) and "a" <= text[1] < chr(97 + self.size)):
+            raise ValueError("no point %r on %dx%d" % (text[:8], self.size, self.size))
         return point(self.size, ord(text[0]) - 97, ord(text[1]) - 97)
 
+    def _points(self, text: str) -> list[int]:
+        if len(text) % 2:
+            raise ValueError("setup points come in pairs of letters")
+        return [self.point(text[i:i + 2]) for i in range(0, len(text), 2)]
+
     def game(self) -> Game:
-        game = Game(self.size, self.fields.get("rules", "japanese"), komi=float(self.fields.get("komi", "6.5")),
-                    strict_turns=False)
-        ab = self.fields.get("ab", "")
-        if ab:
-            points = [self.point(ab[i:i + 2]) for i in range(0, len(ab), 2)]
-            if int(self.fields.get("handicap", "0")):
-                game.place_handicap(points)
-            else:
-                game.setup(points, ())
-        for colour, pt, _ms, _periods, lost in self.moves:
-            if game.phase != PLAYING:
-                game.resume(3 - colour)
-            if lost:
-                game.lose_turn(colour)
-            else:
-                game.play(colour, pt)
+        """The game replayed by the rules; a move they refuse (a line the board should never
+        have sent) is left out and named in ``unplayable``, the rest kept."""
+        game = Game(self.size, self.rules, komi=self.komi, strict_turns=False)
+        black, white = self.setup
+        if self.handicap and black and not white:
+            game.place_handicap(black)
+        elif black or white:
+            game.setup(black, white)
+        self.unplayable = []
+        self.played = []
+        for k, (colour, pt, _ms, _periods, lost) in enumerate(self.moves, start=1):
+            try:
+                if game.phase == COUNTING:
+                    game.resume(3 - colour)
+                if lost:
+                    game.lose_turn(colour)
+                else:
+                    game.play(colour, pt)
+                self.played.append(k - 1)
+            except ValueError as error:  # IllegalMove too
+                self.unplayable.append("move %d %s %s (%s)" % (k, "B" if colour == BLACK else "W",
+                                                               vertex(self.size, pt), error))
         return game
 
     def _penalty_notes(self) -> dict[int, str]:
@@ -121,23 +148,25 @@ class GameLog:
         root["GN"] = "%s game %d" % (board_id, self.gid)
         notes = self._penalty_notes()
         totals = self._penalty_totals()
-        if totals or self.why:
-            root["GC"] = "\n".join(filter(None, (totals, "Result: " + self.why if self.why else "")))
+        lost = ("Not replayable by the rules: " + "; ".join(self.unplayable)) if self.unplayable else ""
+        if totals or self.why or lost:
+            root["GC"] = "\n".join(filter(None, (totals, "Result: " + self.why if self.why else "", lost)))
         if notes.get(0):
             root["C"] = notes[0]
 
         players = self._pair_players()
 
         def move_props(k):
-            colour, _pt, ms, periods, _lost = self.moves[k - 1]
-            props = {"N": players[k - 1]} if players else {}
+            i = self.played[k - 1]  # (a move the rules refused is not in the game's history)
+            colour, _pt, ms, periods, _lost = self.moves[i]
+            props = {"N": players[i]} if players else {}
             if ms >= 0:
                 side = "B" if colour == BLACK else "W"
                 props[side + "L"] = ms / 1000
                 if periods:
                     props["O" + side] = periods
-            if k in notes:
-                props["C"] = notes[k]
+            if i + 1 in notes:
+                props["C"] = notes[i + 1]
             return props
 
         return sgf.write(game, root, move_props)
@@ -172,7 +201,8 @@ class Games:
         self.current: GameLog | None = None
 
     def apply(self, kind: str, fields: list[str]) -> GameLog | None:
-        """Take an accepted GAME, MOVE, UNDO, END, PENALTY or STATE line; the game it changed, if any."""
+        """Take an accepted GAME, MOVE, UNDO, END, PENALTY or STATE line; the game it changed, if any.
+        ValueError or IndexError for a line no board should send (the games are then as they were)."""
         if kind == "GAME":
             gid = int(fields[0])
             self.current = GameLog(gid, pr.fields_dict(fields[1:]))
@@ -181,14 +211,18 @@ class Games:
         if kind == "MOVE" and self.current is not None:
             game = self.current
             k = int(fields[0])
+            if k < 1 or fields[1] not in ("B", "W"):
+                raise ValueError("bad move number or colour")
             colour = BLACK if fields[1] == "B" else WHITE
+            pt = game.point(fields[2])
             ms = int(fields[3]) if len(fields) >= 5 else -1
             periods = int(fields[4]) if len(fields) >= 5 else 0
             del game.moves[k - 1:]
-            game.moves.append((colour, game.point(fields[2]), ms, periods, fields[2] == "lost"))
+            game.moves.append((colour, pt, ms, periods, fields[2] == "lost"))
             return game
         if kind == "UNDO" and self.current is not None:
             del self.current.moves[int(fields[0]):]
+            self.current.undone = True
             return self.current
         if kind == "END":
             game = self.games.get(int(fields[0]))
@@ -197,10 +231,10 @@ class Games:
                 game.result = info.get("re")
                 game.why = info.get("why", "")
             return game
-        if kind == "PENALTY" and self.current is not None and len(fields) >= 5:
-            game = self.current
-            game.penalties.append((int(fields[0]), fields[1], fields[2], int(fields[3]), pr.unquote(fields[4])))
-            return game
+        if kind == "PENALTY" and self.current is not None:
+            entry = (int(fields[0]), fields[1], fields[2], int(fields[3]), pr.unquote(fields[4]))
+            self.current.penalties.append(entry)
+            return self.current
         if kind == "STATE" and len(fields) >= 2:
             return self._snapshot(int(fields[0]), pr.fields_dict(fields[2:]))
         return None
@@ -212,8 +246,11 @@ class Games:
         if game is None:  # its GAME line was lost: size from the board, defaults for the rest
             game = GameLog(gid, {"size": str(info["board"].count("/") + 1)})
             self.games[gid] = self.current = game
-        game.moves = []
+        moves = []
         for item in filter(None, info.get("moves", "").split(",")):
-            colour = BLACK if item[0] == "B" else WHITE
-            game.moves.append((colour, game.point("pass" if item[1:] == ".." else item[1:]), -1, 0, False))
+            if item[0] not in "BW":
+                raise ValueError("bad colour in a snapshot")
+            moves.append((BLACK if item[0] == "B" else WHITE, game.point("pass" if item[1:] == ".." else item[1:]),
+                          -1, 0, False))
+        game.moves = moves
         return game

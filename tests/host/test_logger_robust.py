@@ -1,0 +1,77 @@
+"""The logger keeps recording whatever a board sends: lines with a good CRC but no sense, an
+earlier game heard again after a restart, a handicap stone captured and its point played again."""
+
+from sgfmill import sgf as sgfmill
+
+from firmware import protocol as pr
+from host_tools.logger.cli import Logger
+from host_tools.logger.connection import BoardConnection
+from host_tools.logger.games import Games
+
+HELLO = b"HELLO proto=1 fw=1 board=t sensor=presence boot=5 game=0"
+
+MALFORMED = ("GAME x", "GAME 1 size=40", "GAME 1 size=x", "GAME", "GAME 1 rules=chess", "GAME 1 komi=1e300",
+             "MOVE 1 B z", "MOVE x B dd", "MOVE 1 Q dd", "MOVE 1 B", "MOVE 0 B dd", "MOVE 1 B zz",
+             "MOVE 1 B dd x y", "MOVE 1 B ss", "UNDO x", "UNDO", "END x", "END", "PENALTY x B points 3 r",
+             "PENALTY 1 B points x r", "PENALTY 1 B points 3 %ZZ", "PENALTY 1 B", "STATE x",
+             "STATE 1 2 board=XX/OO moves=Bzz", "STATE 1 2 board=.. moves=Q", "GAME 2 size=9 ab=zz",
+             "GAME 3 size=9 handicap=2 ab=ddd", "MOVE 2 W dd")
+
+
+def lines(*bodies, start=0):
+    out = b""
+    for i, body in enumerate(bodies, start=start):
+        line = b"%d %s" % (i, body.encode() if isinstance(body, str) else body)
+        out += line + b" *" + pr.crc_hex(line) + b"\n"
+    return out
+
+
+def moves_in(path):
+    return [n.get_move() for n in sgfmill.Sgf_game.from_bytes(path.read_bytes()).get_main_sequence()[1:]]
+
+
+def test_lines_that_make_no_sense_are_noted_and_recording_goes_on(tmp_path):
+    failures = []
+    for bad in MALFORMED:
+        logger = Logger([], str(tmp_path), quiet=True)
+        conn = BoardConnection("twin", logger)
+        conn.sync.feed(lines(HELLO, "GAME 1 rules=japanese size=9 komi=6.5 handicap=0", "MOVE 1 B dd", bad,
+                             "MOVE 2 W ee"), 0.0)
+        logger.audit_file.close()
+        got = moves_in(tmp_path / "t-5-g1.sgf")
+        if got[:2] != [("b", (5, 3)), ("w", (4, 4))]:
+            failures.append("%s: %r" % (bad, got))
+    assert not failures, failures
+    audit = (tmp_path / "audit.jsonl").read_text()
+    assert '"rejected"' in audit and "MOVE 1 B zz" in audit
+
+
+def test_a_restarted_logger_keeps_an_earlier_games_file(tmp_path):
+    game1 = ["GAME 1 rules=japanese size=19 komi=6.5 handicap=0"] + ["MOVE %d %s %s" % (k, "BW"[(k - 1) % 2], p)
+                                                                       for k, p in enumerate(("dd", "pp", "dp", "pd"), 1)]
+    logger = Logger([], str(tmp_path), quiet=True)
+    BoardConnection("twin", logger).sync.feed(lines(HELLO, *game1, "END 1 re=B%2BR"), 0.0)
+    logger.audit_file.close()
+    assert len(moves_in(tmp_path / "t-5-g1.sgf")) == 4
+    # A new logger: the board resends the earlier game's header and result, its moves as SKIP.
+    logger = Logger([], str(tmp_path), quiet=True)
+    resent = [game1[0]] + ["SKIP"] * 4 + ["END 1 re=B%2BR", "GAME 2 rules=japanese size=9 komi=6.5 handicap=0",
+                                          "MOVE 1 B ee"]
+    BoardConnection("twin", logger).sync.feed(lines(HELLO, *resent), 0.0)
+    logger.audit_file.close()
+    assert len(moves_in(tmp_path / "t-5-g1.sgf")) == 4
+    assert moves_in(tmp_path / "t-5-g2.sgf") == [("b", (4, 4))]
+    assert '"kept"' in (tmp_path / "audit.jsonl").read_text()
+
+
+def test_a_captured_handicap_stone_and_its_point_played_again():
+    games = Games()
+    games.apply("GAME", ["1", "rules=japanese", "size=9", "komi=0.5", "handicap=2", "ab=ccgg"])
+    plays = (("W", "bc"), ("B", "ee"), ("W", "cb"), ("B", "ef"), ("W", "dc"), ("B", "eg"), ("W", "cd"),
+             ("B", "hh"), ("W", "cc"))  # White captures C7 (cc), then plays there
+    for k, (side, where) in enumerate(plays, start=1):
+        games.apply("MOVE", [str(k), side, where])
+    record = sgfmill.Sgf_game.from_bytes(games.games[1].sgf_bytes("t"))
+    root = record.get_root()
+    assert root.get("HA") == 2 and len(root.get("AB")) == 2 and not root.has_property("GC")
+    assert len(record.get_main_sequence()) == 10 and record.get_main_sequence()[-1].get_move() == ("w", (6, 2))
