@@ -306,10 +306,11 @@ class App:
             return
         timekeeper = self.timekeeper
         at = self.hw.buttons.at
+        settled = self.scanner.pending == 0  # else a stone just put down is judged first
         if intents & I_BLACK:
-            timekeeper.press(BLACK, at[B_BLACK])
+            timekeeper.press(BLACK, at[B_BLACK], settled)
         if intents & I_WHITE:
-            timekeeper.press(WHITE, at[B_WHITE])
+            timekeeper.press(WHITE, at[B_WHITE], settled)
         if intents & I_PAUSE:
             timekeeper.pause_button(now_ms)
         if intents & I_MENU:

@@ -6,7 +6,8 @@ The one place that ties the clock to the game:
   the time of the side to move runs) or with the first stone (its player's
   time runs; that player then presses as usual);
 - a press ends its player's turn only if the referee takes it (a press with
-  no stone placed is a pass, Korean Art.14-4);
+  no stone placed is a pass, Korean Art.14-4); a press while a stone just
+  put down is still settling waits for the referee to judge the stone;
 - PAUSE stops and restarts it during play (in tournament play under the
   Korean and Thai rules, only to remove captured stones: Korean Art.14-2,
   Thai 24); the host's ``clock`` command gives the referee's pause, a Thai
@@ -21,7 +22,10 @@ The one place that ties the clock to the game:
 - ``tick(now_ms)``: the buzzer's cue due now, and a flag ends the game.
 """
 
+from array import array
+
 from .clock.cues import CUE_NONE, Cues
+from .micro import ticks_diff
 from .modes import TOURNAMENT
 from .referee.states import REJECT, SYNC
 from .rules.game import COUNTING, OVER, PLAYING
@@ -40,9 +44,18 @@ class Timekeeper:
         self.held = False  # a recovered game: paused until the stones match
         self.counting = False  # paused for counting
         self.clauses = None  # the tournament clauses' settings (clock/clauses.py), made when first used
+        self.waiting = bytearray(3)  # a clock press waiting for a settling reading, per colour
+        self.waiting_at = array("i", bytes(12))
 
-    def press(self, colour, at_ms):
-        """``colour``'s clock button, pressed at ``at_ms``. True if the game changed."""
+    def press(self, colour, at_ms, settled=True):
+        """``colour``'s clock button, pressed at ``at_ms``. True if the game changed.
+        Not ``settled`` (a reading on the board is still settling: a stone put down
+        within the sensors' settle time), the press waits: ``follow`` hands it over,
+        with its own time, once the referee has judged the stone."""
+        if not settled:
+            self.waiting[colour] = 1
+            self.waiting_at[colour] = at_ms
+            return False
         clock = self.clock
         if clock is not None and not self.started:
             clock.start(at_ms, self.game.to_move)
@@ -106,6 +119,14 @@ class Timekeeper:
     def follow(self, now_ms, settled):
         """Bring the clock in line with the game (see the module doc). ``settled``: no
         reading is waiting to settle on the board."""
+        waiting = self.waiting
+        if settled and (waiting[1] or waiting[2]):
+            at = self.waiting_at
+            first = 1 if waiting[1] and (not waiting[2] or ticks_diff(at[2], at[1]) >= 0) else 2
+            for colour in (first, 3 - first):
+                if waiting[colour]:
+                    waiting[colour] = 0
+                    self.press(colour, at[colour])
         clock = self.clock
         if clock is None:
             return

@@ -196,3 +196,19 @@ def test_a_korean_repetition_is_a_draw_at_once():
     repetition(table)
     assert table.app.game.result.sgf() == "0" and table.app.clock.stopped
     assert message(table.app.referee).startswith("game over: a draw; MENU replays it")
+
+
+def test_a_press_within_the_settle_time_ends_the_move_just_placed():
+    """In byo-yomi players press the instant the stone is down, before the sensors have settled
+    (~150 ms): the press waits for the stone, which is White's move, not a pass."""
+    for sensors in ("presence", "polarity"):
+        table = Table("korean", "byoyomi 10m 3x30s", sensors=sensors)
+        table.move(BLACK, 4, 4)
+        table.hw.stones.place(point(table.app, 2, 2), WHITE)
+        table.wait(40)  # 40 ms later White presses
+        table.button(B_WHITE)
+        table.wait(400)
+        hist = table.app.game.hist
+        assert [hist.moves[k] & 0x1FF for k in range(1, hist.length)] == [
+            table.app.referee.region.game_of[point(table.app, c, r)] for c, r in ((4, 4), (2, 2))], sensors
+        assert table.app.clock.snap.running == BLACK and table.app.referee.state == 1, sensors
