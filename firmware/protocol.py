@@ -11,13 +11,9 @@ Board to host, every line::
 the `` *``. Fields are tokens without spaces; text values are
 percent-escaped (``quote``/``unquote``).
 
-Host to board, one command per line, an optional `` *<crc>`` the same way
-(checked when present)::
-
-    hello | state | resend <N> | mode <casual|teaching|tournament>
-    new key=value ... | show <hint|mark|clear> [vertex ...] | end [result]
-    time <black_ms> <white_ms> [<black_periods> <white_periods>] | diag <on|off>
-    referee <caution|warning|forfeit> <B|W> | referee points <B|W> <N>
+Host to board, one command per line (``COMMANDS``; docs/protocol.md lists
+them with their replies), an optional `` *<crc>`` the same way (checked
+when present).
 
 Contract: encoders return bytes (or fill a caller's preallocated
 ``Writer``); ``LineParser`` is fed bytes in any chunks and hands back whole
