@@ -8,7 +8,8 @@ the game with what it has told so far and tells its listeners what changed:
 
     started()       a new game is followed (``game``, ``settings``, ``gid``, ``clock``,
                     ``mode``); the moves already in its history follow as moved()
-    placed()        the handicap stones are on the board (``game.setup_stones``)
+    placed()        the handicap stones came on the board after the game was told
+                    (``game.setup_stones``)
     undone(keep)    the history went back to its first ``keep`` positions
     moved(k)        move k: ``record[k]`` (its history record), ``tleft[k]`` (the
                     mover's ms left when it was told, -1 without a clock) and
@@ -87,7 +88,7 @@ class Follower:
         self.clock = clock
         self.mode = mode
         self.known = 1
-        self.placed = False
+        self.placed = game.handicap != 0  # stones already down (a recovered game): started() tells them
         self.penalties = 0
         self.result = None
         self._preset = 0

@@ -72,8 +72,8 @@ class Timekeeper:
         recovery's wait own their pauses). In tournament play under rule sets with a
         capture-removal clause (Korean Art.14-2, Thai 24) a pause is only that one: refused,
         the referee says why. True if the clock paused or restarted."""
-        clock = self.clock
-        if clock is None or not self.started or self.held or self.game.phase != PLAYING:
+        clock = self._in_play()
+        if clock is None:
             return False
         if clock.paused:
             return clock.resume(now_ms)
@@ -87,16 +87,16 @@ class Timekeeper:
 
     def referee_pause(self, on, now_ms):
         """The referee stops the clock (a dispute, Korean regulations 11-4) or restarts it."""
-        clock = self.clock
-        if clock is None or not self.started or self.held or self.game.phase != PLAYING:
+        clock = self._in_play()
+        if clock is None:
             return False
         return clock.pause(now_ms) if on else clock.resume(now_ms)
 
     def away(self, colour, now_ms):
         """Thai 31: ``colour`` leaves the table with the referee's leave, once, in byo-yomi,
         during the opponent's turn; its clock waits until resumed. False if refused."""
-        clock = self.clock
-        if clock is None or not self.started or self.game.phase != PLAYING:
+        clock = self._in_play()
+        if clock is None:
             return False
         return self._clauses().away_pause(clock, colour, now_ms)
 
@@ -109,6 +109,14 @@ class Timekeeper:
             return clauses.late(clock, colour, late_ms, now_ms)
         return late_ms <= clauses.late_limit_ms
 
+    def _in_play(self):
+        # The clock, when it is running a game in play (counting and a recovery's wait own
+        # their pauses); else None.
+        clock = self.clock
+        if clock is None or not self.started or self.held or self.game.phase != PLAYING:
+            return None
+        return clock
+
     def _clauses(self):
         if self.clauses is None:
             from .clock.clauses import Clauses  # loaded when a clause is first used: code costs heap
@@ -119,14 +127,8 @@ class Timekeeper:
     def follow(self, now_ms, settled):
         """Bring the clock in line with the game (see the module doc). ``settled``: no
         reading is waiting to settle on the board."""
-        waiting = self.waiting
-        if settled and (waiting[1] or waiting[2]):
-            at = self.waiting_at
-            first = 1 if waiting[1] and (not waiting[2] or ticks_diff(at[2], at[1]) >= 0) else 2
-            for colour in (first, 3 - first):
-                if waiting[colour]:
-                    waiting[colour] = 0
-                    self.press(colour, at[colour])
+        if settled and (self.waiting[1] or self.waiting[2]):
+            self._pressed_while_settling()
         clock = self.clock
         if clock is None:
             return
@@ -149,6 +151,16 @@ class Timekeeper:
         elif self.held and settled and self.referee.state != SYNC and self.referee.state != REJECT:
             self.held = False
             clock.resume(now_ms)
+
+    def _pressed_while_settling(self):
+        # The presses that waited for the board, in the order they were made.
+        waiting = self.waiting
+        at = self.waiting_at
+        later_first = waiting[2] and (not waiting[1] or ticks_diff(at[1], at[2]) > 0)
+        for colour in (WHITE, BLACK) if later_first else (BLACK, WHITE):
+            if waiting[colour]:
+                waiting[colour] = 0
+                self.press(colour, at[colour])
 
     def tick(self, now_ms):
         """The buzzer's cue due now (CUE_NONE: none); a fallen flag ends the game on time."""

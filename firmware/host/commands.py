@@ -16,7 +16,7 @@ from ..rules.coords import PASS, parse_vertex
 from ..rules.ending import FORFEIT, PENALTY_KINDS, POINTS
 from ..rules.game import OVER, PLAYING
 from ..rules.history import move_colour
-from ..rules.pair import ORDER_POINTS, WRONG_ORDER, is_pair
+from ..rules.pair import ORDER_POINTS, WRONG_ORDER, corrections, is_pair
 from ..rules.result import parse_sgf
 from ..settings import from_fields
 
@@ -64,14 +64,8 @@ class HostCommands:
             colour = 1 if args[1] == "B" else 2
             if args[0] == "order":
                 return self._wrong_order(colour, now_ms)
-            kind = PENALTY_KINDS.index(args[0])
-            try:
-                game.penalise(colour, kind, int(args[2]) if len(args) > 2 else 0)
-            except ValueError as error:
-                return E_STATE, "referee: " + str(error)
-            app.events.add(EV_REFEREE, colour, PASS, kind, now_ms)
-            app.referee.refresh(now_ms)
-            return None
+            return self._penalise(colour, PENALTY_KINDS.index(args[0]), int(args[2]) if len(args) > 2 else 0,
+                                  "referee", now_ms)
         if name == "clock":
             return self._clock(args, now_ms)
         if name == "replay":  # Korean Art.21-4
@@ -92,13 +86,16 @@ class HostCommands:
             return E_STATE, "order: not a pair game"
         if hist.length < 2 or move_colour(hist.moves[hist.length - 1]) != colour:
             return E_STATE, "order: only right after that side's move (Thai 16.5.4)"
-        n = 0
-        for entry in game.penalties:
-            if entry[1] == colour and entry[4] == WRONG_ORDER:
-                n += 1
-        kind = POINTS if n < len(ORDER_POINTS) else FORFEIT
+        n = corrections(game.penalties, hist.length, colour)
+        if n < len(ORDER_POINTS):
+            return self._penalise(colour, POINTS, ORDER_POINTS[n], WRONG_ORDER, now_ms)
+        return self._penalise(colour, FORFEIT, 0, WRONG_ORDER, now_ms)
+
+    def _penalise(self, colour, kind, value, reason, now_ms):
+        # A penalty the host decided (rules/ending.py Game.penalise), told as a referee event.
+        app = self.app
         try:
-            game.penalise(colour, kind, ORDER_POINTS[n] if kind == POINTS else 0, WRONG_ORDER)
+            app.game.penalise(colour, kind, value, reason)
         except ValueError as error:
             return E_STATE, "referee: " + str(error)
         app.events.add(EV_REFEREE, colour, PASS, kind, now_ms)
@@ -114,11 +111,9 @@ class HostCommands:
         if what == "late":
             if keeper.started or app.game.phase != PLAYING:
                 return E_STATE, "late: only before the clock starts"
-            if not keeper.late(colour, 1000 * int(args[2]), now_ms):
-                app.game.penalise(colour, FORFEIT, 0, "late")
-                app.events.add(EV_REFEREE, colour, PASS, FORFEIT, now_ms)
-                app.referee.refresh(now_ms)
-            return None
+            if keeper.late(colour, 1000 * int(args[2]), now_ms):
+                return None
+            return self._penalise(colour, FORFEIT, 0, "late", now_ms)
         if what == "away":
             done = keeper.away(colour, now_ms)
         else:

@@ -127,8 +127,7 @@ class Link(Listener):
 
     def placed(self):
         """The handicap stones are down: the game is told again, with them (``ab=``)."""
-        if b"ab=" not in self._headers.get(self.follower.gid, b""):
-            self.started()
+        self.started()
 
     def undone(self, keep):
         # The taken-back moves' lines are resent as SKIP: their move numbers now name other moves.

@@ -8,7 +8,6 @@ and write the referee's state and call its comparison and move methods
 
 from ..events import EV_DEAD, EV_HANDICAP, EV_MOVE, EV_RESUME_PLAY, EV_UNDO, Events
 from ..rules.coords import PASS
-from ..rules.history import DAME_FILL, move_point
 from .comparison import Comparison
 from .paint import Painter
 from .region import Region
@@ -82,7 +81,7 @@ class Phases:
                 if game.unfill_dame(g):  # the last dame fill lifted again: taken back
                     self.events.add(EV_UNDO, 3 - game.to_move, g, 0, now_ms)
                     changed = True
-                elif self._filled(g):
+                elif game.filled_dame(g):
                     self.reason = "put_back"  # an earlier fill: the later ones come off first
                 elif game.pos.cells[g] and not counter.dead[g]:
                     game.mark_dead(g)
@@ -113,16 +112,6 @@ class Phases:
             self.reason = ""
         self._finish()
         return changed
-
-    def _filled(self, g):
-        # The stone at g filled a dame while counting (fills are the history's last records).
-        hist = self.game.hist
-        k = hist.length - 1
-        while k > 0 and hist.moves[k] & DAME_FILL:
-            if move_point(hist.moves[k]) == g:
-                return True
-            k -= 1
-        return False
 
     def _chain_all_back(self, g):
         # Every stone of the dead chain through g is physically back.

@@ -125,6 +125,16 @@ class Ending:
         self.to_move = 3 - colour
         return True
 
+    def filled_dame(self, pt):
+        """The stone at ``pt`` filled a dame while counting (fills are the history's last records)."""
+        hist = self.hist
+        k = hist.length - 1
+        while k > 0 and hist.moves[k] & DAME_FILL:
+            if move_point(hist.moves[k]) == pt:
+                return True
+            k -= 1
+        return False
+
     def unfill_dame(self, pt):
         """Take back the last dame fill, if it is the stone at ``pt`` (lifted again while
         counting). Returns False, the game unchanged, otherwise."""

@@ -19,27 +19,30 @@ def is_pair(players):
     return bool(players) and players.get("pair", "0") not in ("0", "")
 
 
-def partner(turns_before, corrections):
-    """The partner (1 or 2) of a colour's move: ``turns_before`` of that colour's turns came
-    before it, ``corrections`` wrong orders were upheld at or before it."""
-    return 1 + (turns_before + corrections) % 2
-
-
-def corrections(penalties, k):
-    """Wrong orders upheld at moves 1..k, from a penalty log of (move number, colour, kind,
-    value, reason) entries."""
+def corrections(penalties, k, colour=0):
+    """Wrong orders upheld at moves 1..k (against ``colour`` only, if given), from a
+    penalty log of (move number, colour, kind, value, reason) entries."""
     n = 0
     for entry in penalties:
-        if entry[4] == WRONG_ORDER and entry[0] <= k:
+        if entry[4] == WRONG_ORDER and entry[0] <= k and (not colour or entry[1] == colour):
             n += 1
     return n
+
+
+def partners(colours, penalties):
+    """The partner (1 or 2) who plays each move, in order: ``colours`` are the colours of
+    moves 1, 2, ... (passes and lost turns included); ``penalties`` the game's log."""
+    turns = [0, 0, 0]
+    out = []
+    for colour in colours:
+        out.append(1 + (turns[colour] + corrections(penalties, len(out) + 1)) % 2)
+        turns[colour] += 1
+    return out
 
 
 def next_partner(game):
     """The partner (1 or 2) whose turn it is for ``game.to_move``."""
     hist = game.hist
-    turns = 0
-    for k in range(1, hist.length):
-        if move_colour(hist.moves[k]) == game.to_move:
-            turns += 1
-    return partner(turns, corrections(game.penalties, hist.length))
+    colours = [move_colour(hist.moves[k]) for k in range(1, hist.length)]
+    colours.append(game.to_move)
+    return partners(colours, game.penalties)[-1]

@@ -13,7 +13,7 @@ from firmware.clock.spec import parse as parse_spec
 from firmware.rules.coords import PASS, check_size, point, vertex
 from firmware.rules.ending import komi2_of
 from firmware.rules.game import COUNTING, Game
-from firmware.rules.pair import corrections, is_pair, partner
+from firmware.rules.pair import is_pair, partners
 from firmware.rules.position import BLACK, WHITE
 from firmware.rules.rulesets import by_name
 from firmware.version import VERSION
@@ -125,13 +125,9 @@ class GameLog:
         """Pair go (Thai 16): who played each move ("B1", "W2"...), wrong orders upheld counted."""
         if not is_pair(self.fields):
             return []
-        names = []
-        turns = {BLACK: 0, WHITE: 0}
-        for k, (colour, *_rest) in enumerate(self.moves, start=1):
-            side = "B" if colour == BLACK else "W"
-            names.append("%s%d" % (side, partner(turns[colour], corrections(self.penalties, k))))
-            turns[colour] += 1
-        return names
+        colours = [move[0] for move in self.moves]
+        return ["%s%d" % ("B" if colour == BLACK else "W", who)
+                for colour, who in zip(colours, partners(colours, self.penalties), strict=True)]
 
     def sgf_bytes(self, board_id: str) -> bytes:
         game = self.game()

@@ -13,8 +13,8 @@ lift): a long game plays in a fraction of a second.
 With ``record=True`` a cable (twins/link.py) joins the board's serial link
 to the logger's own sync and game model (host_tools/logger: ``LinkSync``,
 ``Games``), so ``sgf()`` is the record a host would write of the game (its
-clock figures, penalties, result). ``events()`` lists what the referee and
-the clock decided, as the app's event ring tells it.
+clock figures, penalties, result). ``log`` lists what the referee and the
+clock decided, as the app's event ring tells it (``take_events``).
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from .hands import Hands
 
 # Event names for people and tools (--events): the clock's pause kinds are pauses, and so on.
 _KINDS = {"capture_pause": "pause", "away_pause": "pause", "end": "result"}
-_REFEREE_KINDS = {"caution": "caution", "warning": "warning", "points": "penalty", "forfeit": "foul"}
+_REFEREE_KINDS = {"points": "penalty", "forfeit": "foul"}  # (caution and warning keep their names)
 
 SCAN_MS = 10  # the app's scan period
 
@@ -136,7 +136,8 @@ class Simulation:
             elif kind == EV_PENALTY:
                 name = "foul" if value == ILLEGAL_LOSS else "lost_turn" if value == ILLEGAL_WARN else name
             elif kind == EV_REFEREE:
-                name, reason = _REFEREE_KINDS[PENALTY_KINDS[value]], "referee"
+                kind_name = PENALTY_KINDS[value]
+                name, reason = _REFEREE_KINDS.get(kind_name, kind_name), "referee"
             elif kind == EV_END and game.result is not None:
                 reason = game.result.sgf() + (" (" + game.result.detail + ")" if game.result.detail else "")
             self.log.append({"t_ms": ring.at[i], "kind": name, "colour": {1: "B", 2: "W"}.get(ring.colour[i]),
