@@ -70,8 +70,9 @@ _PERIODS = (SCAN_MS, _TICK_MS, _LED_MS, _DISPLAY_MS, _HOST_MS)
 class App:
     """The board playing its games; see the module doc. ``settings``: the game to
     start with (firmware/settings.py; a game in the journal wins); ``board_id``:
-    the board's name on its link; ``boot``: tells one power-up from the next on
-    the link (a journal's wins); ``now_ms``: the time of this power-up."""
+    the board's name on its link (default: the hardware's, ``hw.board_id``);
+    ``boot``: this power-up's number when no journal counts them (one holding a
+    count makes it that count + 1); ``now_ms``: the time of this power-up."""
 
     # The current game's parts (_begin makes them; _let_go drops them before the next).
     game: Game
@@ -79,7 +80,7 @@ class App:
     referee: Referee
     timekeeper: Timekeeper
 
-    def __init__(self, hw, settings=None, mode=CASUAL, board_id="board", boot=0, now_ms=0):
+    def __init__(self, hw, settings=None, mode=CASUAL, board_id=None, boot=1, now_ms=0):
         self.hw = hw
         got = None
         journalled = False  # the journal held a game: the link goes on numbering after its lines
@@ -92,7 +93,7 @@ class App:
             got = _recover(self.journal)
             if got is not None:
                 journalled = True
-                boot, seq_mark, last_gid = got.boot, got.seq_mark, got.gid
+                boot, seq_mark, last_gid = got.boot + 1, got.seq_mark, got.gid
                 if not got.in_progress:
                     got = None  # finished: let it go before the next game is built
         self.polarity = hw.sensor.bits_per_point == 2
@@ -102,7 +103,7 @@ class App:
         self.controls = None if hw.buttons is None else Controls(hw.buttons)
         self.leds = None if hw.strip is None else Leds(mode)
         self.commands = HostCommands(self)
-        self.follower = follower = Follower()
+        self.follower = follower = Follower(boot)
         self.diag = None  # a Diagnostics while in diagnostics mode
         self.errors = 0  # stage failures reported and survived
         self.last_error = None
@@ -113,8 +114,8 @@ class App:
             follower.listen(self.recorder)
         self.link = None
         if hw.transport is not None:
-            self.link = Link(hw.transport, follower, board_id, "polarity" if self.polarity else "presence", boot,
-                             control=self)
+            self.link = Link(hw.transport, follower, board_id or hw.board_id,
+                             "polarity" if self.polarity else "presence", boot, control=self)
             if journalled:
                 self.link.resume_at(seq_mark)
             follower.listen(self.link)

@@ -10,6 +10,11 @@ file, and its tests read it, so the two cannot disagree.
 from .micro import const
 
 BOARD = "pico"  # reference target: Raspberry Pi Pico / Pico W (RP2040)
+
+# The board's name on its link and in the recorded games' file names. None: made from
+# the chip's unique id ("sgb-e6614c311b6a8b2c"), unique without any set-up. A name
+# ("club-t07": letters, digits, "-" and "_") must be unique among a venue's boards.
+BOARD_NAME = None
 POINTS = const(19)  # intersections per side of the physical board
 
 # Which sensing variant this board is built with:

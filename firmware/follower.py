@@ -6,8 +6,8 @@ order: the link tells the host (firmware/host/link.py), the recorder writes
 the journal (firmware/journal/recorder.py). ``Follower.follow()`` compares
 the game with what it has told so far and tells its listeners what changed:
 
-    started()       a new game is followed (``game``, ``settings``, ``gid``, ``clock``,
-                    ``mode``); the moves already in its history follow as moved()
+    started()       a new game is followed (``game``, ``settings``, ``gid``, ``game_boot``,
+                    ``clock``, ``mode``); the moves already in its history follow as moved()
     placed()        the handicap stones came on the board after the game was told
                     (``game.setup_stones``)
     undone(keep)    the history went back to its first ``keep`` positions
@@ -59,8 +59,10 @@ class Listener:
 class Follower:
     """See the module doc."""
 
-    def __init__(self):
+    def __init__(self, boot=1):
         self.listeners = []
+        self.boot = boot  # this power-up's number (firmware/app.py)
+        self.game_boot = boot  # the power-up the game began in: with gid, the game's name on a host
         self.game = None
         self.settings = None
         self.clock = None
@@ -85,6 +87,7 @@ class Follower:
         self.game = game
         self.settings = settings
         self.gid = gid
+        self.game_boot = self.boot if recovered is None else recovered.game_boot
         self.clock = clock
         self.mode = mode
         self.known = 1

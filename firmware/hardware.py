@@ -33,13 +33,18 @@ never asks which. Every part but the sensor may be None: not fitted.
     The game journal's flash (drivers/storage.py): ``read(name)`` -> bytes or
     None, ``write(name, data)`` (append), ``flush()``, ``replace(src, dst)``,
     ``remove(name)``; an OSError is a storage failure (flash full...).
+``board_id``
+    The board's name on its link and in the logger's file names: a token
+    unique among the boards of a venue (drivers/pico.py: board_config's
+    ``BOARD_NAME``, else one made from the chip's ``machine.unique_id()``).
 """
 
 
 class Hardware:
     """One board's parts; see the module doc."""
 
-    def __init__(self, sensor, buttons=None, display=None, buzzer=None, strip=None, transport=None, storage=None):
+    def __init__(self, sensor, buttons=None, display=None, buzzer=None, strip=None, transport=None, storage=None,
+                 board_id="board"):
         self.sensor = sensor
         self.buttons = buttons
         self.display = display
@@ -47,3 +52,4 @@ class Hardware:
         self.strip = strip
         self.transport = transport
         self.storage = storage
+        self.board_id = board_id

@@ -23,8 +23,8 @@ class SimHardware(Hardware):
     """A Hardware of twins, plus what only a simulation has: ``stones``, the
     physical board the sensor twin reads."""
 
-    def __init__(self, stones, sensor, transport=None, storage=None, frames_kept=64):
-        Hardware.__init__(self, sensor, transport=transport, storage=storage)
+    def __init__(self, stones, sensor, transport=None, storage=None, frames_kept=64, board_id="board"):
+        Hardware.__init__(self, sensor, transport=transport, storage=storage, board_id=board_id)
         self.stones = stones
         self.frames_kept = frames_kept
         self.power_up()
@@ -39,10 +39,11 @@ class SimHardware(Hardware):
         self.strip = SimStrip(keep=self.frames_kept)
 
 
-def simulated(sensors="presence", transport=None, storage=None, frames_kept=64):
+def simulated(sensors="presence", transport=None, storage=None, frames_kept=64, board_id="board"):
     """Twins of every part. ``sensors``: twins/sensors.py's kinds (presence,
     polarity, or the real driver of shift, matrix, hall over simulated wiring);
     ``transport``: a cable (twins/link.py, a pty); ``storage``: the flash
-    (twins/storage.py, or a file). The stones start empty (``hw.stones``)."""
+    (twins/storage.py, or a file); ``board_id``: the board's name (a device makes
+    its own from the chip's unique id). The stones start empty (``hw.stones``)."""
     stones = Stones()
-    return SimHardware(stones, twin(stones, sensors), transport, storage, frames_kept)
+    return SimHardware(stones, twin(stones, sensors), transport, storage, frames_kept, board_id)

@@ -87,3 +87,7 @@ class UART:
     def write(self, data):
         UART.on_write(data)
         return len(data)
+
+
+def unique_id():
+    return b"\xe6\x61\x4c\x31\x1b\x6a\x8b\x2c"  # an RP2040's flash chip's 64-bit id

@@ -9,7 +9,9 @@ the device runs this module (it imports ``machine``); tests and the
 simulators build the same record from twins (twins/hardware.py).
 """
 
-from machine import ADC, I2C, PWM, SPI, UART, Pin
+import binascii
+
+from machine import ADC, I2C, PWM, SPI, UART, Pin, unique_id
 
 from .. import board_config as cfg
 from ..hardware import Hardware
@@ -74,4 +76,10 @@ def hardware():
     # (neopixel.write() would stop scanning for ~10.8 ms per frame).
     strip = PioStrip(state_machine(Pin(cfg.LED_PIN)))
     return Hardware(_sensor(), Buttons(pins), display, Buzzer(PWM(Pin(cfg.BUZZER_PIN))), strip, _transport(),
-                    FileStorage(JOURNAL_PATH))
+                    FileStorage(JOURNAL_PATH), board_id())
+
+
+def board_id():
+    """The configured name, else "sgb-" and the chip's unique id in hex (the flash chip's
+    64-bit id on an RP2040): two boards never share one, and it survives reflashing."""
+    return cfg.BOARD_NAME or "sgb-" + binascii.hexlify(unique_id()).decode()

@@ -57,10 +57,10 @@ _BOARD = b".XO"  # a STATE line's board: empty, black, white
 class Link(Listener):
     """See the module doc. ``follower``: the app's (firmware/follower.py), whose
     game the link streams and whose listener it is. ``board_id`` and
-    ``sensor`` are tokens (no spaces); ``boot`` tells one power-up from the
-    next (sequence numbers start again at 0); ``capacity`` lines can be resent."""
+    ``sensor`` are tokens (no spaces); ``boot``: this power-up's number
+    (firmware/app.py); ``capacity`` lines can be resent."""
 
-    def __init__(self, transport, follower, board_id="board", sensor="presence", boot=0, capacity=1024,
+    def __init__(self, transport, follower, board_id="board", sensor="presence", boot=1, capacity=1024,
                  control=None, burst=8):
         self.transport = transport
         self.follower = follower
@@ -80,6 +80,8 @@ class Link(Listener):
         self._reply = b""
         self._reply_seq = -1
         self._state_seq = -1
+        self._hello_seq = 0  # the last HELLO: an earlier one is resent as SKIP (a host takes a HELLO
+        # below the numbers it holds for a board that started its numbering again)
         self.writer = pr.Writer(pr.MAX_LINE)
         self.parser = pr.LineParser(pr.MAX_COMMAND)
         self._rbuf = bytearray(64)
@@ -93,7 +95,7 @@ class Link(Listener):
         resync fills the gap; lines from before the power cut are SKIP."""
         for i in range(self.capacity):
             self.kind[i] = _K_SKIP
-        self.next = self.cursor = seq
+        self.next = self.cursor = self._hello_seq = seq
         self._add(_K_HELLO, 0)
 
     # -- what the follower tells ---------------------------------------------
@@ -103,7 +105,7 @@ class Link(Listener):
         f = self.follower
         game = f.game
         fields = ["rules=" + game.rules.name, "size=%d" % game.size,
-                  "komi=" + pr.quote(str(game.komi)), "handicap=%d" % game.handicap]
+                  "komi=" + pr.quote(str(game.komi)), "handicap=%d" % game.handicap, "boot=%d" % f.game_boot]
         black, white = game.setup_stones
         if black:
             fields.append("ab=" + "".join(self._sgf(p) for p in black))
@@ -207,6 +209,7 @@ class Link(Listener):
             if name is None:
                 self._error(args[0], args[1])
             elif name == "hello":
+                self._hello_seq = self.next
                 self._add(_K_HELLO, 0)
             elif name == "resend":
                 n = int(args[0])
@@ -256,7 +259,7 @@ class Link(Listener):
         w = self.writer
         if kind == K_MOVE and seq > self.game_seq:
             self._move_line(seq, self.arg[i])
-        elif kind == _K_HELLO:
+        elif kind == _K_HELLO and seq == self._hello_seq:
             w.begin(seq, b"HELLO")
             w.raw("proto=%d fw=%s board=%s sensor=%s boot=%d" % (
                 pr.PROTOCOL_VERSION, VERSION, self.board_id, self.sensor, self.boot))

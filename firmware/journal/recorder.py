@@ -44,7 +44,7 @@ _SEQ_MARGIN = const(64)  # more lines than one link poll can add
 
 class Recorder(Listener):
     """Journals what ``follower`` tells (see the module doc). ``seq_mark`` and ``boot``: the
-    link's numbering reserved so far and the board's boot id (a recovered journal's)."""
+    link's numbering reserved so far and this power-up's number."""
 
     def __init__(self, journal, follower, boot=0, seq_mark=0, checkpoint_ms=CHECKPOINT_MS, limit=_LIMIT):
         self.journal = journal
@@ -114,7 +114,7 @@ class Recorder(Listener):
         j = self.journal
         j.begin_snapshot()
         j.begin(K_NEW)
-        j.text(new_text(f.settings, f.game.komi2, f.mode, f.gid))
+        j.text(new_text(f.settings, f.game.komi2, f.mode, f.gid, f.game_boot))
         j.end()
         self._seq(seq_next, True)
         if f.placed:

@@ -2,7 +2,7 @@
 
 The recorder writes them, the recovery reads them back. Payloads, little-endian::
 
-    NEW    text: size= rules= komi2= handicap= mode= time= gid= p.<player field>=
+    NEW    text: size= rules= komi2= handicap= mode= time= gid= boot= p.<player field>=
     SETUP  u16 points: the handicap stones placed
     MOVE   u16 move number, u16 history record, i32 mover's ms left (-1: no clock), u8 periods
     UNDO   u16 positions kept
@@ -11,7 +11,7 @@ The recorder writes them, the recovery reads them back. Payloads, little-endian:
     MODE   u8 mode (firmware/modes.py)
     CLOCK  20 x i32: Clock.save_into
     TICK   i32 ms of the running turn so far (a checkpoint: the rest is in the last CLOCK)
-    SEQ    i32 link sequence numbers reserved below, i32 boot id
+    SEQ    i32 link sequence numbers reserved below, i32 power-up count
     PENALTY u16 move number, u8 colour, u8 kind (rules/ending.py), u16 value, text reason
 
 Journals outlive firmware updates: kinds and layouts only ever grow.
@@ -37,10 +37,11 @@ K_PENALTY = const(11)
 REASONS = (SCORE, RESIGN, TIME, FOUL, CYCLE, NO_POINTS)  # an END record's reason byte
 
 
-def new_text(settings, komi2, mode, gid):
-    """A NEW record's text."""
+def new_text(settings, komi2, mode, gid, boot):
+    """A NEW record's text (``boot``: the power-up the game began in)."""
     parts = ["size=%d" % settings.size, "rules=" + settings.rules, "komi2=%d" % komi2,
-             "handicap=%d" % settings.handicap, "mode=%d" % mode, "time=" + quote(settings.time_spec), "gid=%d" % gid]
+             "handicap=%d" % settings.handicap, "mode=%d" % mode, "time=" + quote(settings.time_spec), "gid=%d" % gid,
+             "boot=%d" % boot]
     players = settings.players or {}
     for key in sorted(players):
         parts.append("p." + key + "=" + quote(str(players[key])))
@@ -48,7 +49,8 @@ def new_text(settings, komi2, mode, gid):
 
 
 def parse_new(payload):
-    """(Settings, mode, gid) from a NEW record; KeyError or ValueError when it is not one."""
+    """(Settings, mode, gid, boot) from a NEW record (boot 0: a journal older than the
+    field); KeyError or ValueError when it is not one."""
     fields = fields_dict(payload.decode().split())
     players = {}
     for key in fields:
@@ -56,4 +58,4 @@ def parse_new(payload):
             players[key[2:]] = fields[key]
     settings = Settings(int(fields["size"]), fields["rules"], int(fields["komi2"]) / 2, int(fields["handicap"]),
                         fields["time"], players or None)
-    return settings, int(fields["mode"]), int(fields["gid"])
+    return settings, int(fields["mode"]), int(fields["gid"]), int(fields.get("boot", "0"))

@@ -38,11 +38,13 @@ class Recovered:
     """What the journal held: the game's ``settings``, ``mode`` and number ``gid``;
     ``game``, replayed; ``clock_state`` (Clock.save's ints, or None); each move's
     clock figures as recorded, ``tleft[k]`` and ``periods[k]`` for k < ``known``;
-    the link's ``seq_mark`` (numbers reserved) and the ``boot`` id. ``in_progress``:
+    the link's ``seq_mark`` (numbers reserved), the ``boot`` count (power-ups so far) and
+    the ``game_boot`` the game began in. ``in_progress``:
     the game has no result (a finished game is not resumed: the next one starts)."""
 
-    def __init__(self, settings, mode, gid):
+    def __init__(self, settings, mode, gid, game_boot):
         self.settings = settings
+        self.game_boot = game_boot
         self.mode = mode
         self.gid = gid
         self.game = settings.game()
@@ -104,6 +106,8 @@ def recover(journal):
     if got is not None:
         got.seq_mark = replay.seq_mark
         got.boot = replay.boot
+        if not got.game_boot:  # journalled before games kept their power-up
+            got.game_boot = replay.boot
     return got
 
 

@@ -32,6 +32,7 @@ class Logger:
         self.connections = [BoardConnection(p, self) for p in ports]
         self.audit_file = open(os.path.join(out_dir, "audit.jsonl"), "a", encoding="utf-8")  # noqa: SIM115
         self.mqtt = mqtt
+        self.writers: dict[str, str] = {}  # SGF path -> the port whose board's game it holds
         self._shown = 0.0
 
     def audit(self, conn: BoardConnection, event, text, seq=None):
@@ -43,22 +44,52 @@ class Logger:
         self.audit_file.write(json.dumps(entry) + "\n")
         self.audit_file.flush()
 
-    def sgf_path(self, conn: BoardConnection, game: GameLog):
-        name = "%s-%s-g%d.sgf" % (conn.board_id or "board", conn.boot or "0", game.gid)
-        return os.path.join(self.out_dir, name)
+    def place(self, conn: BoardConnection, game: GameLog) -> tuple[str, sgfmill.Sgf_game | None]:
+        """Where the game goes: named after the board, the power-up the game began in and its
+        number; another game already in that file (a board whose journal was lost numbers
+        its games again), or a board of the same name on another port, moves it to the next
+        ``-2``, ``-3``... With the path, the game in that file when it holds more of this game
+        than was heard (a restarted logger hears it again; an earlier game's moves come as SKIP)."""
+        if game.path is not None:
+            return game.path, None
+        base = os.path.join(self.out_dir, "%s-%s-g%d" % (conn.board_id or "board", game.boot or conn.boot or "0",
+                                                         game.gid))
+        n = 0
+        while True:
+            n += 1
+            path = base + (".sgf" if n == 1 else "-%d.sgf" % n)
+            if self.writers.get(path, conn.port) != conn.port:
+                continue
+            if path not in game.on_file:
+                game.on_file[path] = _record_in(path)
+            record = game.on_file[path]
+            if record is None:
+                if n > 1:
+                    self.audit(conn, "renamed", "%s.sgf holds another game: %s" % (
+                        os.path.basename(base), os.path.basename(path)))
+                return path, None
+            if isinstance(record, sgfmill.Sgf_game) and game.agrees_with(record):
+                more = len(record.get_main_sequence()) - 1 > len(game.played) and not game.undone
+                return path, record if more else None
 
     def save(self, conn: BoardConnection, game: GameLog):
         """Write the game's SGF whole (a reader never sees half a file) and publish its state."""
-        path = self.sgf_path(conn, game)
-        if game.file_moves is None:  # what an earlier run wrote of this game, read once
-            game.file_moves = _moves_in(path)
-        if len(game.moves) < game.file_moves and not game.undone:
-            # A restarted logger hears an earlier game again (its moves resent as SKIP): the
-            # file it wrote then has more, and it stays.
-            self.audit(conn, "kept", "%s: %d moves on file, %d heard" % (os.path.basename(path), game.file_moves,
-                                                                        len(game.moves)))
-            return
-        data = game.sgf_bytes(conn.board_id or "board")
+        path, on_file = self.place(conn, game)
+        if on_file is not None:  # the file has more of the game: it stays, given a result it lacks
+            root = on_file.get_root()
+            if game.result is None or root.has_property("RE"):
+                if not game.kept:  # said once a game, not at every line heard again
+                    game.kept = True
+                    self.audit(conn, "kept", "%s: %d moves on file, %d heard" % (
+                        os.path.basename(path), len(on_file.get_main_sequence()) - 1, len(game.played)))
+                return
+            root.set("RE", game.result)
+            self.audit(conn, "completed", "%s: RE[%s]" % (os.path.basename(path), game.result))
+            data = on_file.serialise()
+        else:
+            data = game.sgf_bytes(conn.board_id or "board")
+            game.path = path
+            self.writers[path] = conn.port
         tmp = path + ".tmp"
         with open(tmp, "wb") as f:
             f.write(data)
@@ -115,11 +146,13 @@ def main(argv=None):
     return 0
 
 
-def _moves_in(path: str) -> int:
-    """The moves in an SGF file written earlier (0: no file, or not one to trust)."""
+def _record_in(path: str) -> sgfmill.Sgf_game | str | None:
+    """An SGF file written earlier: the game in it, "unreadable" (kept, never written over),
+    or None (no file)."""
     try:
         with open(path, "rb") as f:
-            record = sgfmill.Sgf_game.from_bytes(f.read())
+            return sgfmill.Sgf_game.from_bytes(f.read())
+    except FileNotFoundError:
+        return None
     except (OSError, ValueError):
-        return 0
-    return len(record.get_main_sequence()) - 1  # a node a move (a lost turn too)
+        return "unreadable"

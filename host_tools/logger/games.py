@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import time
 
+from sgfmill import sgf as sgfmill
+
 from firmware import protocol as pr
 from firmware.clock.spec import BYOYOMI, CANADIAN, FISCHER, ING, SIMPLE, TV
 from firmware.clock.spec import parse as parse_spec
-from firmware.rules.coords import PASS, check_size, point, vertex
+from firmware.rules.coords import PASS, check_size, col_row, point, vertex
 from firmware.rules.ending import komi2_of
 from firmware.rules.game import COUNTING, Game
 from firmware.rules.pair import is_pair, partners
@@ -33,6 +35,7 @@ class GameLog:
         self.komi = float(fields.get("komi", "6.5"))
         komi2_of(self.komi)
         self.handicap = int(fields.get("handicap", "0"))
+        self.boot = str(int(fields["boot"])) if "boot" in fields else None  # the power-up the game began in
         self.setup = tuple(self._points(fields.get(key, "")) for key in ("ab", "aw"))
         self.moves: list[tuple[int, int, int, int, bool]] = []  # (colour, point, ms left, periods, lost)
         self.penalties: list[tuple[int, str, str, int, str]] = []  # (move number, B|W, kind, value, reason)
@@ -41,7 +44,9 @@ class GameLog:
         self.unplayable: list[str] = []  # moves the rules refused on the last replay, said in the record
         self.played: list[int] = []  # indexes in ``moves`` of the moves the last replay made, in order
         self.undone = False  # an UNDO line took moves back (a shorter record is the board's word)
-        self.file_moves: int | None = None  # moves in the file an earlier logger run wrote (the logger reads it)
+        self.path: str | None = None  # the file this logger run writes the game to, once it wrote it
+        self.on_file: dict[str, object] = {}  # what files already hold, as the logger read them (cli.py)
+        self.kept = False  # the logger said it keeps a file with more of this game
 
     def point(self, text: str) -> int:
         """A line's point (SGF letters, ``pass``, ``lost``); ValueError for one off this board."""
@@ -55,6 +60,33 @@ class GameLog:
         if len(text) % 2:
             raise ValueError("setup points come in pairs of letters")
         return [self.point(text[i:i + 2]) for i in range(0, len(text), 2)]
+
+    def agrees_with(self, record: sgfmill.Sgf_game) -> bool:
+        """Whether an SGF file can hold this game as far as it was heard: same size, setup,
+        moves where both have them, and result when both have one."""
+        root = record.get_root()
+        result = root.get("RE") if root.has_property("RE") else None
+        if record.get_size() != self.size or None not in (result, self.result) and result != self.result:
+            return False
+        setup = root.get_setup_stones()[:2]
+        nodes = record.get_main_sequence()[1:]
+        if not nodes and not any(setup):  # the game as first told, before its handicap stones
+            return True
+        if tuple({self._sgfmill(p) for p in points} for points in self.setup) != setup:
+            return False
+        self.game()  # which moves the file can have: the ones the rules played
+        for node, i in zip(nodes, self.played, strict=False):
+            colour, pt = self.moves[i][:2]
+            if node.get_move() != ("b" if colour == BLACK else "w", self._sgfmill(pt)):
+                return False
+        return True
+
+    def _sgfmill(self, pt: int) -> tuple[int, int] | None:
+        """A point as sgfmill names it: (row from the bottom, column); None for a pass."""
+        if pt == PASS:
+            return None
+        col, row = col_row(self.size, pt)
+        return self.size - 1 - row, col
 
     def game(self) -> Game:
         """The game replayed by the rules; a move they refuse (a line the board should never

@@ -33,7 +33,7 @@ class Owner(Protocol):
         """A line taken in sequence order (HELLO excepted)."""
 
     def new_boot(self) -> None:
-        """The board is new or rebooted: what it said before is another boot's."""
+        """Another board, or one numbering its lines from 0 again: what it said before is another numbering's."""
 
 
 class LinkSync:
@@ -45,6 +45,7 @@ class LinkSync:
         self.board_id: str | None = None
         self.boot: str | None = None
         self.expected = 0
+        self.hello_seq = -1  # the last HELLO's sequence number
         self.synced = False  # a HELLO told us the boot
         self.asked = -1  # last resend asked for
         self.asked_at = 0.0
@@ -163,16 +164,23 @@ class LinkSync:
         self.owner.accept(seq, kind, fields)
 
     def _hello(self, seq, fields, now):
-        boot = fields.get("boot")
-        self.board_id = fields.get("board", self.board_id)
-        if boot != self.boot:
+        board, boot = fields.get("board"), fields.get("boot")
+        # A power-up goes on numbering after the journal's lines, and the board resends its last
+        # HELLO only (an earlier one as SKIP): a HELLO below the numbers taken, but for a copy of
+        # that last one, is a board that started its numbering again.
+        again = seq < self.expected and (boot != self.boot or seq != self.hello_seq)
+        if self.boot is None or board != self.board_id or again:
             if self.boot is not None:
-                self.owner.audit("reboot", "boot %s -> %s" % (self.boot, boot))
-            self.boot = boot
+                self.owner.audit("reboot", "%s boot %s -> %s boot %s, numbering from %d" % (
+                    self.board_id, self.boot, board, boot, seq))
             self.expected = 0
             self.top = -1
             self.held = {}
             self.owner.new_boot()
+        elif boot != self.boot:  # powered up again, numbering on from its journal: nothing is lost
+            self.owner.audit("power_up", "boot %s -> %s at %d" % (self.boot, boot, seq))
+        self.board_id, self.boot = board, boot
+        self.hello_seq = seq
         self.synced = True
         if seq == self.expected:
             self.expected = seq + 1

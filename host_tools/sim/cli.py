@@ -52,7 +52,7 @@ from .pty_link import PtyLink
 from .script import parse
 from .web import serve
 
-BOARD_ID = "sim"  # the simulated board's id on its serial link (and in the logger's file names)
+BOARD_ID = "sim"  # the headless board's id on its serial link (and in the logger's file names)
 
 
 def build_parser():
@@ -151,7 +151,7 @@ def run_live(args, out=sys.stdout, err=sys.stderr) -> int:
     try:
         live = LiveBoard(game_settings(args, args.time), args.mode,
                          sensors=args.hardware if args.hardware != "fast" else args.sensors,
-                         transport=line, board_id=BOARD_ID, boot=int(time.time()), state=args.state)
+                         transport=line, board_id=board_id(args.state), state=args.state)
     except ValueError as error:  # a bad time spec, a handicap the rules do not have...
         print(f"error: {error}", file=err)
         line.close()
@@ -174,10 +174,12 @@ def run_live(args, out=sys.stdout, err=sys.stderr) -> int:
         threads.append(threading.Thread(target=play_script, args=(live, events, args.speed, stop), daemon=True))
 
     def extra_state():
-        app = live.app  # the logger names a game's file after the board, its boot and the game id
-        record = args.games / ("%s-%d-g%d.sgf" % (BOARD_ID, app.link.boot, app.follower.gid))
+        app = live.app  # the logger names a game's file after the board, the power-up it began in and its number
+        name = "%s-%d-g%d" % (app.hw.board_id, app.follower.game_boot, app.follower.gid)
+        files = list(args.games.glob(name + ".sgf")) + list(args.games.glob(name + "-*.sgf"))
+        record = max(files, key=lambda f: f.stat().st_mtime, default=None)
         running = logger is not None and logger.poll() is None
-        return {"sgf": str(record) if record.exists() else "", "logger": "running" if running else "stopped"}
+        return {"sgf": str(record) if record else "", "logger": "running" if running else "stopped"}
 
     try:
         server = serve(live, port=args.port, extra_state=extra_state)
@@ -222,6 +224,19 @@ def run_live(args, out=sys.stdout, err=sys.stderr) -> int:
         saved = extra_state()["sgf"]
         print("\nstopped; " + (f"the game is in {saved}" if saved else "no game recorded"), file=out)
     return 0
+
+
+def board_id(state):
+    """The live board's name: like a device's chip id, its own (kept in the ``--state`` folder,
+    so a restarted simulator is the same board; a new one each run without it)."""
+    saved = None if state is None else state / "board_id"
+    if saved is not None and saved.exists():
+        return saved.read_text().strip()
+    name = "sim-" + os.urandom(4).hex()
+    if saved is not None:
+        state.mkdir(parents=True, exist_ok=True)
+        saved.write_text(name + "\n")
+    return name
 
 
 def _logger_child():

@@ -47,13 +47,14 @@ class Simulation:
     kinds (presence, polarity, or shift, matrix, hall through their real drivers)."""
 
     def __init__(self, settings, mode=CASUAL, sensors="presence", transport=None, storage=None, board_id="board",
-                 boot=0, record=False):
+                 boot=1, record=False):
         self.recording = None
         if record:
             self.recording = Recording(Pipe())
             transport = self.recording.pipe.board
-        self.hw = simulated(sensors, transport, storage)
-        self.app = App(self.hw, settings, mode, board_id, boot)
+        self.hw = simulated(sensors, transport, storage, board_id=board_id)
+        self._settings, self._mode = settings, mode
+        self.app = App(self.hw, settings, mode, boot=boot)
         self.board_id = board_id
         self.now = 0
         self.hands = Hands(self.hw)
@@ -65,6 +66,15 @@ class Simulation:
     @property
     def game(self):
         return self.app.game
+
+    def power_cut(self):
+        """The power goes and comes back: the app starts again from the journal (the
+        stones, the cable and the flash stay; buttons, display and LEDs start afresh)."""
+        self.hw.power_up()
+        self.hands = Hands(self.hw)
+        self.app = App(self.hw, self._settings, self._mode, now_ms=self.now)
+        self._seen = 0
+        self._dirty = True
 
     @property
     def referee(self):

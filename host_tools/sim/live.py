@@ -45,7 +45,7 @@ class LiveBoard:
     (``table.bin``), so a restarted simulator is a board powered up again
     with the stones as they were: it recovers the game."""
 
-    def __init__(self, settings, mode="casual", sensors="presence", transport=None, board_id="sim", boot=0,
+    def __init__(self, settings, mode="casual", sensors="presence", transport=None, board_id="sim",
                  clock=time.monotonic, state=None):
         self._clock = clock
         self._t0 = clock()
@@ -56,22 +56,22 @@ class LiveBoard:
             state.mkdir(parents=True, exist_ok=True)
             storage = FileStorage(str(state / "journal.bin"))
             self.stones_file = StonesFile(state / "table.bin")
-        self.hw = simulated(sensors, transport, storage, frames_kept=2)
+        self.hw = simulated(sensors, transport, storage, frames_kept=2, board_id=board_id)
         self.hands = Hands(self.hw)
         restored = self.stones_file is not None and self.stones_file.load(self.hw.stones)
         self.lock = threading.RLock()
         self.changed = threading.Condition(self.lock)
         self.version = 0
         self.log = deque(maxlen=200)
-        self._power_up_with = (settings, MODE_NAMES.index(mode), board_id, boot)
+        self._power_up_with = (settings, MODE_NAMES.index(mode))
         self.powered = False
         self._power_up()
         if restored:
             self._say("the stones on the board are as they were left")
 
     def _power_up(self):
-        settings, mode, board_id, boot = self._power_up_with
-        self.app = App(self.hw, settings, mode, board_id, boot, now_ms=self.now_ms())
+        settings, mode = self._power_up_with
+        self.app = App(self.hw, settings, mode, now_ms=self.now_ms())
         self.powered = True
         self._events_seen = 0
         self._errors_seen = 0

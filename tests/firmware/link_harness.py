@@ -11,7 +11,7 @@ from firmware.settings import Settings
 
 def link_on(transport, **options):
     """A Link listening to a new Follower (``link.follower``)."""
-    follower = Follower()
+    follower = Follower(options.get("boot", 1))
     link = Link(transport, follower, **options)
     follower.listen(link)
     return link

@@ -45,6 +45,6 @@ def test_the_game_line_says_each_field_once_with_the_time_control():
     lines = host_says(hw, pipe, app, "new rules=korean size=9 komi=0.5 time=byoyomi%2010m%203x30s pb=Kim pw=Lee", 100)
     game = [fields for kind, fields in lines if kind == "GAME"][-1]
     keys = [f.split("=", 1)[0] for f in game[1:]]
-    assert sorted(keys) == sorted(set(keys)) and set(keys) == {"rules", "size", "komi", "handicap", "time", "pb",
+    assert sorted(keys) == sorted(set(keys)) and set(keys) == {"rules", "size", "komi", "handicap", "time", "boot", "pb",
                                                                   "pw"}, game
     assert "time=byoyomi%2010m%203x30s" in game

@@ -111,11 +111,12 @@ def test_the_link_numbers_on_after_a_recovery():
     seen = _lines(pipe)
     assert [m[1] for m in seen] == ["HELLO", "GAME", "MOVE"]
     del app
-    again = power_up(hw, boot=8, now_ms=0)  # the journal's boot id wins: the host keeps this boot's lines
+    again = power_up(hw, boot=1, now_ms=0)  # the journal's count wins: power-up 8, numbering on
     run(again, hw, 0, 300)
     lines = _lines(pipe)
-    assert lines[0][1] == "HELLO" and "boot=7" in lines[0][2] and lines[0][0] > seen[-1][0]
+    assert lines[0][1] == "HELLO" and "boot=8" in lines[0][2] and lines[0][0] > seen[-1][0]
     assert [m[1] for m in lines[1:]] == ["GAME", "MOVE"] and lines[1][2][0] == "1"  # the same game, again
+    assert "boot=7" in lines[1][2] and "boot=7" in seen[1][2]  # named by the power-up it began in
     assert [m[0] for m in lines] == list(range(lines[0][0], lines[0][0] + 3))
 
 
@@ -134,8 +135,8 @@ def test_a_finished_game_is_not_resumed_the_next_one_is_numbered_after_it():
     assert again.game.size == 13 and again.game.move_number == 0 and again.game.result is None
     run(again, hw, 0, 100)
     lines = _lines(pipe)
-    assert [m[1] for m in lines] == ["HELLO", "GAME"] and lines[0][0] > last[0] and "boot=5" in lines[0][2]
-    assert lines[1][2][0] == "2"  # game 2: the host keeps game 1 as it was
+    assert [m[1] for m in lines] == ["HELLO", "GAME"] and lines[0][0] > last[0] and "boot=6" in lines[0][2]
+    assert lines[1][2][0] == "2" and "boot=6" in lines[1][2]  # game 2: the host keeps game 1 as it was
 
 
 def test_a_full_flash_does_not_stop_the_game_or_the_link():

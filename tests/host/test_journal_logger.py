@@ -9,38 +9,17 @@ from harness import board, point, power_up
 
 from host_tools.logger.cli import Logger
 from host_tools.logger.connection import BoardConnection
-from twins.link import Pipe
+from twins.link import HostSerial, Pipe
 from twins.storage import SimStorage
 
 POINTS = [(2, 2), (6, 6), (2, 6), (6, 2), (4, 4), (4, 2), (2, 4), (6, 4), (4, 6), (3, 3), (5, 5), (3, 5)]
-
-
-class FakeSerial:
-    """The logger's end of a sim_link.Pipe, as pyserial."""
-
-    def __init__(self, pipe):
-        self.pipe = pipe
-
-    @property
-    def in_waiting(self):
-        return len(self.pipe.to_host)
-
-    def read(self, n):
-        return self.pipe.take()
-
-    def write(self, data):
-        self.pipe.send(data)
-        return len(data)
-
-    def close(self):
-        pass
 
 
 def test_a_power_cut_leaves_the_logger_with_the_whole_game_once(tmp_path):
     pipe = Pipe()
     logger = Logger([], str(tmp_path), quiet=True)
     host = BoardConnection("sim", logger)
-    host.attach(FakeSerial(pipe), 0.0)
+    host.attach(HostSerial(pipe), 0.0)
     hw, app = board(SimStorage(), pipe.board, boot=3, size=9)
     t = 0
 

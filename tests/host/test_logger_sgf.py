@@ -8,7 +8,7 @@ from firmware.clock.spec import parse
 from firmware.rules.coords import parse_vertex
 from host_tools.logger.cli import Logger
 from host_tools.logger.connection import BoardConnection
-from twins.link import Pipe
+from twins.link import HostSerial, Pipe
 
 
 class FakeClock:
@@ -78,21 +78,6 @@ def test_sgf_has_every_property(tmp_path):
     logger.audit_file.close()
 
 
-class _Wire:
-    """A pyserial stand-in over the link twin."""
-
-    def __init__(self, pipe):
-        self.pipe = pipe
-        self.in_waiting = 0
-
-    def write(self, data):
-        self.pipe.send(data)
-        return len(data)
-
-    def read(self, _n):
-        return self.pipe.take()
-
-
 def test_snapshot_when_the_board_no_longer_has_the_lines(tmp_path):
     """A logger arriving after the board's resend window has passed recovers the
     game from a STATE snapshot (too_old, then state)."""
@@ -111,12 +96,12 @@ def test_snapshot_when_the_board_no_longer_has_the_lines(tmp_path):
     pipe.take()  # nobody listened
     logger = Logger([], str(tmp_path), quiet=True)
     board = BoardConnection("twin", logger)
-    board.attach(_Wire(pipe), 0.0)
+    board.attach(HostSerial(pipe), 0.0)
     for i in range(200):
         link.poll(i)
         board.step(i * 0.01)
     logger.audit_file.close()
-    data = (tmp_path / "b3-0-g1.sgf").read_bytes()
+    data = (tmp_path / "b3-1-g1.sgf").read_bytes()
     nodes = sgfmill.Sgf_game.from_bytes(data).get_main_sequence()[1:]
     assert len(nodes) == len(moves)
     assert '"too_old"' in (tmp_path / "audit.jsonl").read_text()

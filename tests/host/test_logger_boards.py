@@ -1,0 +1,247 @@
+"""Many boards, one logger, and what goes wrong between them: every game in exactly one SGF file.
+
+Simulated boards (the firmware's App on twins, played by simulated hands from the
+bundled professional games and random 9x9 games) on cables into one logger
+(host_tools.logger's own classes, in process). Cables corrupt and drop bytes both
+ways, the logger is killed and started again at random moments, boards lose power
+mid-game, two boards are given the same name, a board's journal is lost so it numbers
+its games from 1 again, another board is plugged into a port. At the end the folder must
+hold one file per game played, each with the moves, setup stones and result the board
+recorded, and no other file.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import zlib
+
+from pro_games import load_games
+from sgfmill import sgf as sgfmill
+
+from firmware.rules.coords import PASS, point
+from firmware.rules.game import Game, IllegalMove
+from firmware.rules.handicap import fixed_points
+from firmware.rules.history import move_colour, move_point
+from firmware.settings import Settings
+from host_tools.logger.cli import Logger
+from host_tools.logger.connection import BoardConnection
+from host_tools.sim.headless import Simulation
+from host_tools.sim.physical import script_lines
+from host_tools.sim.script import parse
+from twins.link import HostSerial, Pipe
+from twins.storage import SimStorage
+
+from .conftest import DATA
+
+GAMES = [g for g in load_games(str(DATA / "pro_games.txt")) if g.size == 19 and not g.black and not g.white]
+STEP_MS = 50  # how often the logger reads its ports
+
+
+def random_moves(size, count, rng, handicap=0):
+    """A random legal game of ``count`` moves (colour, point) after ``handicap`` fixed stones."""
+    game = Game(size)
+    if handicap:
+        game.place_handicap(fixed_points(size, handicap))
+    moves = []
+    while len(moves) < count:
+        pt = rng.randrange(len(game.pos.cells))
+        colour = game.to_move
+        try:
+            game.play(colour, pt)
+        except (IllegalMove, ValueError, IndexError):
+            continue
+        moves.append((colour, pt))
+    return moves
+
+
+class Table:
+    """One board at the venue on its own cable into a logger port named after the table."""
+
+    def __init__(self, port, board_id, rng, noise=0.0):
+        self.port = port
+        self.board_id = board_id
+        self.rng = rng
+        self.pipe = Pipe(rng, corrupt=noise, drop=noise / 2, both_ways=True)
+        self.storage = SimStorage()
+        self.sim = None
+        self.events = []
+        self.played = []  # (board id, boot, gid, size, black setup, moves, result) of each finished game
+
+    def board(self, settings):
+        """A board (new, or with a new flash) powered up on this cable."""
+        self.sim = Simulation(settings, transport=self.pipe.board, storage=self.storage, board_id=self.board_id)
+
+    def game(self, settings, moves, at):
+        """Start a game at ``at`` ms and script its moves by hand, then a resignation."""
+        sim = self.sim
+        sim.advance(at)
+        if sim.game.result is not None or sim.game.move_number:
+            sim.hw.stones.clear()
+            sim.app.new_game(settings)
+        handicap = fixed_points(settings.size, settings.handicap) if settings.handicap else ()
+        lines, _expected = script_lines(settings.size, moves, handicap, seed=self.rng.randrange(1 << 30))
+        events, errors = parse(lines, settings.size)
+        assert not errors
+        for event in events:
+            event.t_ms += at + 500
+        end = events[-1].t_ms + 3000
+        events.append(parse(["%d button resign_%s" % (end, "white" if len(moves) % 2 else "black")],
+                            settings.size)[0][0])
+        self.events = events
+        return end + 1000
+
+    def step(self, now):
+        sim = self.sim
+        while self.events and self.events[0].t_ms <= now:
+            event = self.events.pop(0)
+            sim.advance(event.t_ms)
+            sim.apply(event)
+            if event.action == "button":
+                self.played.append(self.finished())
+        sim._dirty = True  # the link is polled every step (the headless sim skips idle time)
+        sim.advance(now)
+
+    def finished(self):
+        app = self.sim.app
+        game = app.game
+        hist = game.hist
+        moves = [(move_colour(hist.moves[k]), move_point(hist.moves[k])) for k in range(1, hist.length)]
+        return (self.board_id, app.follower.game_boot, app.follower.gid, game.size,
+                sorted(game.setup_stones[0]), moves, game.result.sgf())
+
+
+class Venue:
+    """Tables, one logger on their ports, and the time."""
+
+    def __init__(self, out, tables):
+        self.out = out
+        self.tables = tables
+        self.now = 0
+        self.logger = None
+        self.restarts = 0
+        self.start_logger()
+
+    def start_logger(self):
+        if self.logger is not None:
+            self.logger.audit_file.close()
+            self.restarts += 1
+        self.logger = Logger([], str(self.out), quiet=True)
+        for table in self.tables:
+            conn = BoardConnection(table.port, self.logger)
+            self.logger.connections.append(conn)
+            conn.attach(HostSerial(table.pipe), self.now / 1000)
+
+    def run(self, until, restarts=()):
+        while self.now < until:
+            self.now += STEP_MS
+            for table in self.tables:
+                table.step(self.now)
+            for conn in self.logger.connections:
+                conn.step(self.now / 1000)
+            if any(self.now - STEP_MS < r <= self.now for r in restarts):
+                self.start_logger()
+
+    def settle(self):
+        """Run until every logger port has every line its board sent."""
+        for _ in range(2000):
+            if all(conn.sync.expected >= table.sim.app.link.next and not table.pipe.to_host
+                   for conn, table in zip(self.logger.connections, self.tables, strict=True)):
+                return
+            self.run(self.now + STEP_MS)
+        raise AssertionError("the logger never caught up")
+
+    def audit(self):
+        self.logger.audit_file.flush()
+        return [json.loads(line) for line in (self.out / "audit.jsonl").read_text().splitlines()]
+
+
+def on_file(path):
+    """(size, black setup, moves, result) of an SGF file, in the board's terms."""
+    record = sgfmill.Sgf_game.from_bytes(path.read_bytes())
+    size = record.get_size()
+    root = record.get_root()
+
+    def pt(rc):
+        return PASS if rc is None else point(size, rc[1], size - 1 - rc[0])
+
+    moves = [(1 if node.get_move()[0] == "b" else 2, pt(node.get_move()[1]))
+             for node in record.get_main_sequence()[1:]]
+    result = root.get("RE") if root.has_property("RE") else None
+    return size, sorted(pt(rc) for rc in root.get_setup_stones()[0]), moves, result
+
+
+def assert_one_file_per_game(out, tables):
+    """Each game played is in exactly one file, named after the board, the power-up the game
+    began in and its number (``-2``... when that name was taken), and there is no other file."""
+    files = sorted(out.glob("*.sgf"))
+    games = [game for table in tables for game in table.played]
+    contents = {f.name: on_file(f) for f in files}
+    for board_id, boot, gid, size, setup, moves, result in games:
+        matching = [name for name, held in contents.items()
+                    if name.startswith("%s-%d-g%d" % (board_id, boot, gid)) and held == (size, setup, moves, result)]
+        assert len(matching) == 1, (board_id, boot, gid, len(moves), result, sorted(contents))
+    assert len(files) == len(games), sorted(contents)
+
+
+def test_boards_on_one_logger_through_noise_restarts_power_cuts_and_a_shared_name(tmp_path):
+    rng = random.Random(17)
+    ids = ["sgb-%016x" % rng.getrandbits(64) for _ in range(18)] + ["club-t9", "club-t9"]  # two given one name
+    tables = [Table("port%d" % i, board_id, random.Random(zlib.crc32(b"t%d" % i)), noise=0.002)
+              for i, board_id in enumerate(ids)]
+    venue = Venue(tmp_path, tables)
+    end = 0
+    for i, table in enumerate(tables):
+        record = GAMES[i % len(GAMES)]
+        first = Settings(19, handicap=2 if i % 3 == 0 else 0)
+        table.board(first)
+        moves = record.moves[:30] if not first.handicap else random_moves(19, 30, table.rng, first.handicap)
+        end = max(end, table.game(first, moves, 0))
+    restarts = sorted(rng.randrange(5_000, end) for _ in range(4))
+    venue.run(end // 2, restarts)
+    for table in tables[1::3]:  # mid-game: the game goes on, named after the power-up it began in
+        table.sim.power_cut()
+    venue.run(end, restarts)
+    second = 0
+    for table in tables:
+        second = max(second, table.game(Settings(9), random_moves(9, 25, table.rng), venue.now))
+    venue.run(second, [rng.randrange(venue.now, second)])
+    venue.settle()
+    assert all(len(table.played) == 2 for table in tables)
+    assert venue.restarts == 5
+    assert_one_file_per_game(tmp_path, tables)
+    events = {entry["event"] for entry in venue.audit()}
+    assert {"power_up", "renamed", "corrupt", "resync"} <= events, events
+
+
+def test_a_board_whose_journal_was_lost_numbers_its_games_again_without_overwriting(tmp_path):
+    table = Table("port0", "sgb-00000000000000aa", random.Random(3))
+    venue = Venue(tmp_path, [table])
+    table.board(Settings(9))
+    venue.run(table.game(Settings(9), random_moves(9, 20, table.rng), 0))
+    venue.settle()
+    table.storage = SimStorage()  # a new flash: power-up 1 again, game 1 again, lines from 0 again
+    table.board(Settings(9))
+    venue.run(table.game(Settings(9), random_moves(9, 14, table.rng), venue.now))
+    venue.settle()
+    assert [(boot, gid) for _b, boot, gid, *_rest in table.played] == [(1, 1), (1, 1)]
+    assert_one_file_per_game(tmp_path, [table])
+    assert sorted(f.name for f in tmp_path.glob("*.sgf")) == ["sgb-00000000000000aa-1-g1-2.sgf",
+                                                              "sgb-00000000000000aa-1-g1.sgf"]
+    events = [entry["event"] for entry in venue.audit()]
+    assert "reboot" in events and "renamed" in events
+
+
+def test_another_board_plugged_into_the_port_is_a_new_board(tmp_path):
+    table = Table("port0", "sgb-00000000000000b1", random.Random(4))
+    venue = Venue(tmp_path, [table])
+    table.board(Settings(9))
+    venue.run(table.game(Settings(9), random_moves(9, 16, table.rng), 0))
+    venue.settle()
+    table.board_id, table.storage = "sgb-00000000000000b2", SimStorage()
+    table.board(Settings(9))
+    venue.run(table.game(Settings(9), random_moves(9, 12, table.rng), venue.now))
+    venue.settle()
+    assert_one_file_per_game(tmp_path, [table])
+    assert sorted(f.name for f in tmp_path.glob("*.sgf")) == ["sgb-00000000000000b1-1-g1.sgf",
+                                                              "sgb-00000000000000b2-1-g1.sgf"]
