@@ -22,11 +22,13 @@ from firmware.drivers.storage import FileStorage
 from firmware.events import NAMES as EVENT_NAMES
 from firmware.leds.marks import KINDS, NAMES
 from firmware.modes import NAMES as MODE_NAMES
+from firmware.protocol import fields_dict, quote
 from firmware.referee.messages import message
 from firmware.referee.states import NAMES as STATE_NAMES
 from firmware.referee.states import REASONS
 from firmware.rules.coords import vertex
 from firmware.rules.game import OVER
+from firmware.settings import from_fields
 from twins.hardware import simulated
 from twins.storage import SimStorage
 
@@ -205,11 +207,19 @@ class LiveBoard:
             return None if error is None else error[1]
 
     def new_game(self, rules, size, handicap, time_spec, komi=None):
-        """A new game on a cleared board: the one in progress (if any) is ended as Void."""
+        """A new game on a cleared board: the one in progress (if any) is ended as Void. Settings
+        the rules refuse raise ValueError (naming the bad part) and change nothing; a refusal
+        by the board (not now) is returned as text."""
         with self.lock:
-            fields = ["rules=" + rules, "size=%d" % size, "handicap=%d" % handicap, "time=" + time_spec]
+            fields = ["rules=" + rules, "size=%d" % size, "handicap=%d" % handicap, "time=" + quote(time_spec)]
             if komi is not None:
                 fields.append("komi=%s" % komi)
+            try:
+                from_fields(fields_dict(fields)).check()
+            except ValueError as error:
+                self._say("new game refused: " + str(error))
+                self._bump()
+                raise
             game = self.app.game
             if game.phase != OVER and game.move_number:
                 self.command("end", ["Void"])

@@ -12,8 +12,9 @@
     POST /api/power        {"on": true|false}   unplug the board, or plug it in again (it recovers its game)
     POST /api/new          {"rules", "size", "handicap", "time", "komi"?}
 
-Answers to POSTs are {"ok": true} or {"ok": false, "error": "..."} (status
-400 with the reason for a request that cannot be read).
+Answers to POSTs are {"ok": true} or {"ok": false, "error": "..."}: status
+400 with the reason for a request that cannot be read or names a value no game
+can have, 404 for no such action; every request is answered, whatever it holds.
 """
 
 from __future__ import annotations
@@ -36,6 +37,25 @@ MAX_BODY = 4096
 
 class BadRequest(ValueError):
     pass
+
+
+def _no_constant(name):
+    raise BadRequest("%s is not a number a board takes" % name)
+
+
+def _body(data):
+    """The request's JSON object; BadRequest for anything else (NaN and Infinity too)."""
+    try:
+        body = json.loads(data or b"{}", parse_constant=_no_constant)
+    except RecursionError:
+        raise BadRequest("JSON nested too deeply") from None
+    except UnicodeDecodeError:
+        raise BadRequest("not UTF-8") from None
+    except json.JSONDecodeError as e:
+        raise BadRequest("not JSON: %s" % e) from None
+    if not isinstance(body, dict):
+        raise BadRequest("expected a JSON object")
+    return body
 
 
 def _field(body, name, kind, choices=None):
@@ -79,8 +99,9 @@ def make_handler(live, extra_state=None):
             return None
         if path == "/api/new":
             komi = body.get("komi")
-            if komi is not None and (not isinstance(komi, (int, float)) or isinstance(komi, bool)):
-                raise BadRequest("komi: expected a number")
+            if komi is not None and (not isinstance(komi, (int, float)) or isinstance(komi, bool)
+                                     or not -1000 <= komi <= 1000):
+                raise BadRequest("komi: expected a number from -1000 to 1000")
             return live.new_game(_field(body, "rules", str, [r.name for r in ALL]),
                                  _field(body, "size", int, (9, 13, 19)), _field(body, "handicap", int),
                                  _field(body, "time", str) or "none", komi)
@@ -140,17 +161,20 @@ def make_handler(live, extra_state=None):
         def do_POST(self):  # noqa: N802
             path = self.path.split("?", 1)[0]
             try:
-                length = int(self.headers.get("Content-Length") or 0)
-                if length > MAX_BODY:
-                    raise BadRequest("request too long")
-                body = json.loads(self.rfile.read(length) or b"{}")
-                if not isinstance(body, dict):
-                    raise BadRequest("expected a JSON object")
-                error = act(path, body)
+                try:
+                    length = int(self.headers.get("Content-Length") or 0)
+                except ValueError:
+                    raise BadRequest("Content-Length: expected a number") from None
+                if not 0 <= length <= MAX_BODY:
+                    raise BadRequest("request body: expected 0 to %d bytes" % MAX_BODY)
+                error = act(path, _body(self.rfile.read(length)))
             except LookupError:
-                self._json({"ok": False, "error": "no such action: " + path}, 404)
-            except (BadRequest, ValueError) as e:
-                self._json({"ok": False, "error": str(e)}, 400)
+                self._json({"ok": False, "error": "no such action: " + path[:80]}, 404)
+            except (BadRequest, ValueError, OverflowError) as e:
+                self._json({"ok": False, "error": str(e)[:200]}, 400)
+            except Exception as e:  # noqa: BLE001 - a request must never go unanswered
+                self._json({"ok": False, "error": "internal error: %s" % str(e)[:160]}, 500)
+                raise
             else:
                 self._json({"ok": error is None, "error": error})
 
@@ -159,6 +183,7 @@ def make_handler(live, extra_state=None):
 
 class Server(ThreadingHTTPServer):
     daemon_threads = True  # open event streams never hold up Ctrl-C
+    request_queue_size = 128  # a burst of connections (pages opening, a script) waits, not reset
     stopping = False
 
 
