@@ -70,7 +70,10 @@ def read(data: bytes) -> Record:
     game = sgf.Sgf_game.from_bytes(data)
     size = game.get_size()
     root = game.get_root()
-    board, plays = sgf_moves.get_setup_and_moves(game)
+    try:
+        board, plays = sgf_moves.get_setup_and_moves(game)
+    except ValueError as error:
+        raise ValueError(_bad_point(game) or str(error) or "bad setup or move") from None
     record = Record(size=size)
     for colour, move in board.list_occupied_points():
         (record.black if colour == "b" else record.white).append(from_sgfmill(size, move))
@@ -87,6 +90,21 @@ def read(data: bytes) -> Record:
         if root.has_property(key):
             record.root[key] = root.get(key)
     return record
+
+
+def _bad_point(game) -> str | None:
+    """Which node holds a point sgfmill cannot read, said briefly (the value cut short)."""
+    size = game.get_size()
+    for number, node in enumerate(game.get_main_sequence()):
+        for prop in ("AB", "AW", "AE", "B", "W"):
+            if node.has_property(prop):
+                try:
+                    node.get(prop)
+                except ValueError:
+                    raw = node.get_raw(prop)[:12].decode("ascii", "replace")
+                    return "node %d: %s[%s%s] is not a point of a %dx%d board" % (
+                        number, prop, raw, "..." if len(node.get_raw(prop)) > 12 else "", size, size)
+    return None
 
 
 def write(game: Game, root: dict | None = None, move_props=None) -> bytes:

@@ -121,15 +121,19 @@ class HostCommands:
         return None if done else (E_STATE, "clock " + what + ": not now")
 
     def _show(self, args):
-        # Hint marks on the LEDs at the given vertices ("clear": none).
+        # Hint marks on the LEDs at the given vertices ("clear": none); a bad one changes nothing.
         app = self.app
+        size = app.game.size
+        for text in args[1:]:
+            try:
+                if parse_vertex(size, text) != PASS:
+                    continue
+            except ValueError:
+                pass
+            return E_MALFORMED, "show: %s is not a point of the %dx%d board" % (text[:8], size, size)
         marks = app.marks
         marks.clear(HINT)
         if args[0] != "clear":
             for text in args[1:]:
-                try:
-                    pt = parse_vertex(app.game.size, text)
-                except ValueError:
-                    return E_MALFORMED, "show: bad vertex " + text[:8]
-                marks.set(app.referee.region.phys_of[pt], HINT)
+                marks.set(app.referee.region.phys_of[parse_vertex(size, text)], HINT)
         return None

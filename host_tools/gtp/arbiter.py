@@ -97,9 +97,9 @@ class Arbiter:
                 raise GtpError("unknown command")
             answer = handler(args)
         except GtpError as error:
-            return f"?{ident} {error}\n\n"
+            return f"?{ident} {_brief(str(error))}\n\n"
         except Exception as error:  # a bug must not kill the controller's session
-            return f"?{ident} internal error: {type(error).__name__}: {error}\n\n"
+            return f"?{ident} internal error: {type(error).__name__}: {_brief(str(error))}\n\n"
         return f"={ident} {answer}\n\n" if answer else f"={ident}\n\n"
 
     # -- argument helpers --------------------------------------------------
@@ -439,3 +439,9 @@ def free_handicap_points(size: int, n: int) -> list[int]:
         if p not in chosen:
             chosen.append(p)
     return chosen
+
+
+def _brief(text: str, limit: int = 160) -> str:
+    """An error message on one line and short: what a controller sent is never echoed whole."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit] + "..."

@@ -82,6 +82,10 @@ def test_the_link_streams_moves_and_takes_host_commands():
     assert [k for k, _f in host("mode tournament", 500)] == ["MODE", "OK"] and app.referee.mode == TOURNAMENT
     host("show hint C3 G7", 600)
     assert sum(1 for p in range(361) if app.marks.bits[p] & HINT) == 2
+    for i, bad in enumerate(("pass", "Z9", "K1", "C3%20")):  # (K1: off the 9x9 board) the hints stay
+        replies = host("show hint C3 " + bad, 610 + 20 * i)
+        assert replies[-1][0] == "ERR" and "not%20a%20point" in replies[-1][1][1], replies
+    assert sum(1 for p in range(361) if app.marks.bits[p] & HINT) == 2
     assert [k for k, _f in host("new size=13", 700)] == ["ERR"]  # a game is on
     assert [k for k, _f in host("end W+R", 800)] == ["END", "OK"]
     assert app.game.result.sgf() == "W+R"

@@ -293,3 +293,16 @@ def test_op_white_moving_first_loses_by_foul(gtp):
     gtp("clear_board")
     assert gtp("play black e5") == "=\n\n" and gtp("play white d4") == "=\n\n"
     assert gtp.arbiter.game.result is None and gtp.arbiter.game.move_number == 2
+
+
+def test_a_bad_record_or_vertex_is_named_briefly(gtp, tmp_path):
+    cases = [("(;FF[4]SZ[19];B[dd];W[%s])" % ("z" * 6_000_000), "node 2: W[zzzzzzzzzzzz...] is not a point"),
+             ("(;FF[4]SZ[9]AB[jj])", "node 0: AB[jj] is not a point of a 9x9 board"),
+             ("(;FF[4]SZ[19];B[zz])", "node 1: B[zz] is not a point")]
+    for i, (text, words) in enumerate(cases):
+        path = tmp_path / ("bad%d.sgf" % i)
+        path.write_text(text)
+        answer = gtp("loadsgf %s" % path)
+        assert answer.startswith("? cannot load file: " + words) and len(answer) < 200, answer[:300]
+    answer = gtp("play B " + "a" * 100_000)
+    assert answer.startswith("? syntax error, bad vertex") and len(answer) < 200
