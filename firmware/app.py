@@ -38,7 +38,7 @@ from .controls import PAUSE as I_PAUSE
 from .controls import WHITE as I_WHITE
 from .controls import Controls
 from .drivers.buttons import B_BLACK, B_WHITE
-from .events import Events
+from .events import EV_JOURNAL, Events
 from .follower import Follower
 from .host.commands import HostCommands
 from .host.link import Link
@@ -109,6 +109,7 @@ class App:
         self.last_error = None
         self.running = False
         self.recorder = None
+        self.journal_failing = False  # told to the players and the host (the recorder's ``failing``)
         if self.journal is not None:
             self.recorder = Recorder(self.journal, follower, boot, seq_mark)
             follower.listen(self.recorder)
@@ -350,8 +351,21 @@ class App:
 
     def _record(self, now_ms):
         self.follower.follow()
-        if self.recorder is not None:
-            self.recorder.record(now_ms, self.clock, 0 if self.link is None else self.link.next)
+        recorder = self.recorder
+        if recorder is not None:
+            recorder.record(now_ms, self.clock, 0 if self.link is None else self.link.next)
+            if recorder.failing != self.journal_failing:
+                self._journal_alert(recorder.failing, now_ms)
+
+    def _journal_alert(self, failing, now_ms):
+        """The flash cannot keep the game (full or failing), or can again: the clock display
+        turns inverse, the event log and the host are told; play goes on either way."""
+        self.journal_failing = failing
+        self.events.add(EV_JOURNAL, 0, 0, 1 if failing else 0, now_ms)
+        if self.hw.display is not None:
+            self.hw.display.alert(failing)
+        if self.link is not None:
+            self.link.alert(failing)
 
 
 def _recover(journal):

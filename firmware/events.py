@@ -42,10 +42,11 @@ EV_ADJUST = const(24)  # value: ms added (negative: taken)
 EV_STOP = const(25)
 EV_STONES_LEFT = const(26)  # a press with captured stones still on the board; value: how many
 EV_REFEREE = const(27)  # a referee's penalty (the host's ``referee``); value: its kind (rules/ending.py)
+EV_JOURNAL = const(28)  # value 1: the journal cannot write (flash full or failing); 0: it writes again
 
 NAMES = ("", "move", "pass", "undo", "illegal", "penalty", "handicap", "counting", "dead", "resume_play", "end",
          "resign", "warning", "start", "press", "pause", "resume", "capture_pause", "capture_refused", "away_pause",
-         "away_refused", "late", "late_forfeit", "flag", "adjust", "stop", "stones_left", "referee")
+         "away_refused", "late", "late_forfeit", "flag", "adjust", "stop", "stones_left", "referee", "journal")
 
 
 class Events:

@@ -11,6 +11,7 @@ class SimCanvas:
     def __init__(self):
         self.pixels = bytearray(WIDTH * HEIGHT)
         self.flushes = 0
+        self.inverted = 0  # the SSD1306's inverse display (0xA7), as the alert sets it
 
     def fill(self, c):
         p = self.pixels
@@ -23,6 +24,9 @@ class SimCanvas:
             row = yy * WIDTH
             for xx in range(max(x, 0), min(x + w, WIDTH)):
                 p[row + xx] = c
+
+    def invert(self, on):
+        self.inverted = on
 
     def pixel(self, x, y):
         return self.pixels[y * WIDTH + x]
@@ -63,6 +67,7 @@ class SimClockDisplay(ClockDisplay):
     def text(self):
         """The frame as text: '<black> | <white>' (' *' running, ' =' paused, ' ot' period or delay, ' LAST' last period);
         'B | W' before the first frame."""
+        alert = " (INVERSE)" if self.canvas.inverted else ""
         if self.last[0] == 0xFF:
-            return "B | W"
-        return _text(self.last, 0, "B") + " | " + _text(self.last, 12, "W")
+            return "B | W" + alert
+        return _text(self.last, 0, "B") + " | " + _text(self.last, 12, "W") + alert

@@ -51,6 +51,9 @@ class Ssd1306:
     def fill(self, c):
         self.fb.fill(c)
 
+    def invert(self, on):
+        self.command(0xA7 if on else 0xA6)
+
     def fill_rect(self, x, y, w, h, c):
         self.fb.fill_rect(x, y, w, h, c)
 
@@ -90,6 +93,11 @@ class ClockDisplay:
         self.last = bytearray(24)  # per side: 8 digit bytes, running, paused, flag (+1 spare)
         self.last[0] = 0xFF  # nothing shown yet
         self.frames = 0
+
+    def alert(self, on):
+        """The whole screen inverse (white on black turns black on white) while the board has
+        something wrong to tell (the journal cannot write): seen from across the table."""
+        self.canvas.invert(1 if on else 0)
 
     def update(self, clock):
         """Redraw and send if what is shown changed; True if a frame was sent. Allocation-free."""

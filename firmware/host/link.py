@@ -47,6 +47,7 @@ _K_REPLY = const(6)
 _K_STATE = const(7)
 K_MODE = const(8)
 K_PENALTY = const(9)
+_K_ALERT = const(10)  # arg 1: the journal cannot write; 0: it writes again
 
 _OWN_FIELDS = ("rules", "size", "komi", "handicap", "time")  # the GAME line's fields from the game itself
 
@@ -86,6 +87,7 @@ class Link(Listener):
         self.parser = pr.LineParser(pr.MAX_COMMAND)
         self._rbuf = bytearray(64)
         self.errors = 0  # commands answered with an error
+        self.journal_failing = False
         self.dropped = 0  # command bytes dropped (input queue full)
         self._add(_K_HELLO, 0)
 
@@ -155,6 +157,11 @@ class Link(Listener):
 
     def penalised(self, i):
         self._add(K_PENALTY, i)
+
+    def alert(self, journal_failing):
+        """The journal cannot keep the game (flash full or failing), or can again."""
+        self.journal_failing = journal_failing
+        self._add(_K_ALERT, 1 if journal_failing else 0)
 
     def _sgf(self, pt):
         col, row = col_row(self.follower.game.size, pt)
@@ -265,6 +272,8 @@ class Link(Listener):
                 pr.PROTOCOL_VERSION, VERSION, self.board_id, self.sensor, self.boot))
             f = self.follower
             w.raw("game=%d" % f.gid)
+            if self.journal_failing:
+                w.raw(b"journal=failing")
             if f.game is not None:
                 w.raw("size=%d moves=%d" % (f.game.size, f.game.hist.length - 1))
         elif kind == _K_GAME:
@@ -286,6 +295,9 @@ class Link(Listener):
             w.begin(seq, self._reply)
         elif kind == _K_STATE and seq == self._state_seq:
             self._state_line(seq)
+        elif kind == _K_ALERT:
+            w.begin(seq, b"ALERT")
+            w.raw(b"journal=failing" if self.arg[i] else b"journal=ok")
         elif kind == K_MODE:
             w.begin(seq, b"MODE")
             w.raw(MODE_NAMES[self.follower.mode])

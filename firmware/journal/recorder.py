@@ -20,7 +20,7 @@ from array import array
 
 from ..clock.engine import SAVED
 from ..follower import Listener
-from ..micro import const, ticks_diff
+from ..micro import const, ticks_add, ticks_diff
 from .records import (
     K_CLOCK,
     K_END,
@@ -40,6 +40,7 @@ CHECKPOINT_MS = const(10000)  # the most thinking time a power cut can give back
 _LIMIT = const(16384)  # journal bytes that trigger a compaction
 _SEQ_BLOCK = const(256)
 _SEQ_MARGIN = const(64)  # more lines than one link poll can add
+RETRY_MS = const(5000)  # a failing flash is tried again this often (not at every host stage: wear, time)
 
 
 class Recorder(Listener):
@@ -55,6 +56,8 @@ class Recorder(Listener):
         self.limit = limit
         self.stale = True  # the journal file does not hold the game: write a snapshot
         self.errors = 0  # storage failures survived
+        self.failing = False  # the last write failed: nothing is on flash until a snapshot succeeds
+        self._retry_at = 0
         self.clock_changes = -1
         self.clock_at = 0
         self._clock = array("i", bytes(4 * SAVED))
@@ -95,7 +98,10 @@ class Recorder(Listener):
 
     def record(self, now_ms, clock, seq_next):
         """The clock, the sequence numbers, one flush; a snapshot when one is due.
-        ``clock``: the game's clock or None; ``seq_next``: the link's next sequence number."""
+        ``clock``: the game's clock or None; ``seq_next``: the link's next sequence number.
+        After a failure (``failing``) the whole game is tried again every RETRY_MS."""
+        if self.failing and ticks_diff(now_ms, self._retry_at) < 0:
+            return
         j = self.journal
         if self.stale or j.size > self.limit:
             self._snapshot(now_ms, clock, seq_next)
@@ -107,6 +113,10 @@ class Recorder(Listener):
             j.failed = False
             self.errors += 1
             self.stale = True
+            self.failing = True
+            self._retry_at = ticks_add(now_ms, RETRY_MS)
+        else:
+            self.failing = False
 
     def _snapshot(self, now_ms, clock, seq_next):
         """The whole game as told, as a new journal file, then switch to it."""

@@ -28,6 +28,7 @@ class BoardConnection:
         self.games = Games()
         self.status = "closed"
         self.last_error = ""
+        self.journal = "ok"  # the board's journal, as its ALERT lines say ("failing": it cannot write)
 
     @property
     def board_id(self) -> str | None:
@@ -98,6 +99,12 @@ class BoardConnection:
         if kind == "ERR":
             self.last_error = " ".join(fields)[:60]
             return
+        if kind == "ALERT":  # the board has something wrong to tell (its journal cannot write)
+            alerts = pr.fields_dict(fields)
+            self.journal = alerts.get("journal", self.journal)
+            self.audit("alert", " ".join(fields), seq)
+            self.logger.publish(self, "alert", alerts, retain=True)
+            return
         try:
             game = self.games.apply(kind, fields)
         except (ValueError, IndexError) as error:  # a buggy or foreign device: noted, recording goes on
@@ -117,12 +124,14 @@ class BoardConnection:
 
     def new_boot(self) -> None:
         self.games = Games()
+        self.journal = "ok"
 
     # -- the status line -------------------------------------------------------
 
     def line(self) -> str:
         game = self.games.current
         moves = len(game.moves) if game else 0
-        return "%s [%s] %s game %s move %d resyncs %d crc %d %s" % (
+        return "%s [%s] %s game %s move %d resyncs %d crc %d %s%s" % (
             self.port, self.status, self.board_id or "?", game.gid if game else "-", moves,
-            self.sync.resyncs, self.sync.crc_errors, self.last_error)
+            self.sync.resyncs, self.sync.crc_errors, "JOURNAL FAILING " if self.journal == "failing" else "",
+            self.last_error)

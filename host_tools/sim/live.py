@@ -267,6 +267,9 @@ class LiveBoard:
                 text += ", %d captured" % arg
             elif kind == "end" and self.app.game.result is not None:
                 text += ": " + self.app.game.result.sgf()
+            elif kind == "journal":
+                text = ("the flash cannot keep the game (full or failing): play goes on, but a power cut "
+                        "loses the moves since" if arg else "the flash keeps the game again")
             self.log.append((events.at[k], text))
         self._events_seen = events.count
 

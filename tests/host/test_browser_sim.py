@@ -122,7 +122,7 @@ def test_bad_requests_are_answered_and_change_nothing(tmp_path):
     try:
         assert post(url + "api/point", {"p": 400}) == (400, {"ok": False, "error": "p: expected 0..360"})
         status, answer = post(url + "api/new", {"rules": "japanese", "size": 9, "handicap": 0, "time": "byoyomi 5x"})
-        assert status == 200 and not answer["ok"] and "5x" in answer["error"]
+        assert status == 400 and not answer["ok"] and "5x" in answer["error"]  # settings no game can have
         status, answer = post(url + "api/frob", {})
         assert status == 404 and "frob" in answer["error"]
         request = urllib.request.Request(url + "api/button", b"{not json", {"Content-Type": "application/json"})

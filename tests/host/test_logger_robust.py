@@ -15,7 +15,7 @@ MALFORMED = ("GAME x", "GAME 1 size=40", "GAME 1 size=x", "GAME", "GAME 1 rules=
              "MOVE 1 B dd x y", "MOVE 1 B ss", "UNDO x", "UNDO", "END x", "END", "PENALTY x B points 3 r",
              "PENALTY 1 B points x r", "PENALTY 1 B points 3 %ZZ", "PENALTY 1 B", "STATE x",
              "STATE 1 2 board=XX/OO moves=Bzz", "STATE 1 2 board=.. moves=Q", "GAME 2 size=9 ab=zz",
-             "GAME 3 size=9 handicap=2 ab=ddd", "MOVE 2 W dd")
+             "GAME 3 size=9 handicap=2 ab=ddd", "MOVE 2 W dd", "GAME 4 size=9 boot=x", "ALERT", "ALERT %ZZ")
 
 
 def lines(*bodies, start=0):
@@ -75,3 +75,16 @@ def test_a_captured_handicap_stone_and_its_point_played_again():
     root = record.get_root()
     assert root.get("HA") == 2 and len(root.get("AB")) == 2 and not root.has_property("GC")
     assert len(record.get_main_sequence()) == 10 and record.get_main_sequence()[-1].get_move() == ("w", (6, 2))
+
+
+def test_a_board_whose_journal_fails_is_flagged_until_it_writes_again(tmp_path):
+    logger = Logger([], str(tmp_path), quiet=True)
+    conn = BoardConnection("twin", logger)
+    conn.sync.feed(lines(HELLO, "GAME 1 rules=japanese size=9 komi=6.5 handicap=0", "ALERT journal=failing",
+                         "MOVE 1 B dd"), 0.0)
+    assert conn.journal == "failing" and "JOURNAL FAILING" in conn.line()
+    assert moves_in(tmp_path / "t-5-g1.sgf") == [("b", (5, 3))]  # recording goes on
+    conn.sync.feed(lines("ALERT journal=ok", start=4), 0.1)
+    assert conn.journal == "ok" and "JOURNAL" not in conn.line()
+    logger.audit_file.close()
+    assert (tmp_path / "audit.jsonl").read_text().count('"alert"') == 2
