@@ -88,3 +88,17 @@ def test_a_board_whose_journal_fails_is_flagged_until_it_writes_again(tmp_path):
     assert conn.journal == "ok" and "JOURNAL" not in conn.line()
     logger.audit_file.close()
     assert (tmp_path / "audit.jsonl").read_text().count('"alert"') == 2
+
+
+def test_a_result_heard_only_after_a_restart_completes_the_file_written_before(tmp_path):
+    game1 = ["GAME 1 rules=japanese size=9 komi=6.5 handicap=0 boot=5", "MOVE 1 B dd", "MOVE 2 W ee"]
+    logger = Logger([], str(tmp_path), quiet=True)
+    BoardConnection("twin", logger).sync.feed(lines(HELLO, *game1), 0.0)  # then the logger is killed
+    logger.audit_file.close()
+    logger = Logger([], str(tmp_path), quiet=True)  # game 1 ended while it was down; game 2 began
+    BoardConnection("twin", logger).sync.feed(lines(HELLO, game1[0], "SKIP", "SKIP", "END 1 re=B%2BR",
+                                                    "GAME 2 rules=japanese size=9 komi=6.5 handicap=0 boot=5"), 0.0)
+    logger.audit_file.close()
+    record = sgfmill.Sgf_game.from_bytes((tmp_path / "t-5-g1.sgf").read_bytes())
+    assert record.get_root().get("RE") == "B+R" and len(record.get_main_sequence()) == 3
+    assert '"completed"' in (tmp_path / "audit.jsonl").read_text()
