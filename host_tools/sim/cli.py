@@ -61,7 +61,8 @@ def build_parser():
                         help="no live board: play --script with simulated time and write the SGF")
     parser.add_argument("--script", type=Path, help="physical event script to play")
     parser.add_argument("--time", default="none", help="time control spec or preset (default: none)")
-    parser.add_argument("--port", type=int, default=8019, help="live board: web page port (0: any free port)")
+    parser.add_argument("--port", type=int, default=None,
+                        help="live board: web page port (0: any free port; default: 8019, or the next free one)")
     parser.add_argument("--no-browser", action="store_true", help="live board: do not open a browser")
     parser.add_argument("--games", type=Path, default=Path("games"),
                         help="live board: folder the logger writes SGF files to (default: games)")
@@ -95,8 +96,8 @@ def build_parser():
 
 
 def read_script(args, err):
-    """The events of ``--script`` and whether some lines were bad (reported
-    on ``err`` with their numbers); None if the file cannot be read."""
+    """The events of ``--script``; None if the file cannot be read or has bad lines (each
+    reported on ``err`` with its number: a script is played whole or not at all)."""
     try:
         text = args.script.read_text(encoding="utf-8")
     except OSError as error:
@@ -105,7 +106,10 @@ def read_script(args, err):
     events, errors = parse(text.splitlines(), args.size)
     for error in errors:
         print(f"{args.script}:{error}", file=err)
-    return events, bool(errors)
+    if errors:
+        print(f"{len(errors)} bad line{'s' if len(errors) > 1 else ''}: nothing played, nothing written", file=err)
+        return None
+    return events
 
 
 def game_settings(args, time_spec):
@@ -113,14 +117,10 @@ def game_settings(args, time_spec):
 
 
 def run_headless(args, out=sys.stdout, err=sys.stderr) -> int:
-    script = read_script(args, err)
-    if script is None:
+    events = read_script(args, err)
+    if events is None:
         return 1
-    events, errors = script
     sensors = args.sensors if args.hardware == "fast" else args.hardware
-    if args.hardware != "fast" and (args.hardware == "hall") != (args.sensors == "polarity"):
-        raise ValueError(args.hardware + " sensors cannot " + ("tell" if args.sensors == "polarity" else "ignore")
-                         + " colours")
     time_spec = "absolute 99h" if args.clock and args.time == "none" else args.time  # a clock that never runs out
     sim = Simulation(game_settings(args, time_spec), MODE_NAMES.index(args.mode), sensors, board_id=BOARD_ID,
                      record=True)
@@ -136,17 +136,23 @@ def run_headless(args, out=sys.stdout, err=sys.stderr) -> int:
             for entry in sim.log:
                 log.write(json.dumps(entry) + "\n")
     print(f"{len(events)} events, {game.move_number} moves recorded; board: {message(sim.referee)}", file=err)
-    return 2 if errors else 0
+    return 0
 
 
 def run_live(args, out=sys.stdout, err=sys.stderr) -> int:
     events = []
     if args.script is not None:
-        script = read_script(args, err)
-        if script is None:
+        events = read_script(args, err)
+        if events is None:
             return 1
-        events = script[0]
-    args.games.mkdir(parents=True, exist_ok=True)
+    try:
+        args.games.mkdir(parents=True, exist_ok=True)
+        probe = args.games / ".writable"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as error:
+        print(f"error: cannot write games to {args.games}: {error.strerror or error}", file=err)
+        return 1
     line = PtyLink()
     try:
         live = LiveBoard(game_settings(args, args.time), args.mode,
@@ -182,9 +188,12 @@ def run_live(args, out=sys.stdout, err=sys.stderr) -> int:
         return {"sgf": str(record) if record else "", "logger": "running" if running else "stopped"}
 
     try:
-        server = serve(live, port=args.port, extra_state=extra_state)
+        if args.port is None:
+            server = serve(live, extra_state=extra_state)
+        else:  # the port asked for, or an error: never another one silently
+            server = serve(live, port=args.port, extra_state=extra_state, tries=1)
     except OSError as error:
-        print(f"error: {error} (try --port N)", file=err)
+        print(f"error: {error} (try another --port N, or 0 for any free one)", file=err)
         if logger is not None:
             logger.terminate()
         line.close()
@@ -276,6 +285,16 @@ def main(argv=None) -> int:
         parser.error(str(error))
     if args.speed <= 0:
         parser.error("--speed must be positive")
+    if args.port is not None and not 0 <= args.port <= 65535:
+        parser.error("--port must be 0..65535 (0: any free port)")
+    try:  # before any script is read or file written
+        game_settings(args, args.time).check()
+        if args.hardware != "fast" and (args.hardware == "hall") != (args.sensors == "polarity"):
+            raise ValueError(args.hardware + " sensors cannot " + ("tell" if args.sensors == "polarity" else "ignore")
+                             + " colours")
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
     if not args.headless:
         return run_live(args)
     if args.script is None:

@@ -7,8 +7,8 @@
     <t_ms> button <name>                  # pass, undo, ok, resume, resign_black, resign_white
 
 ``#`` starts a comment. Vertices are GTP names (A1 bottom left, no I) on
-the game's board. Time only moves forward. A bad line is reported with its
-number and skipped; the rest of the script still runs.
+the game's board. Time only moves forward. ``parse`` reports every bad line
+with its number; the simulator then plays nothing (a script runs whole or not at all).
 """
 
 from __future__ import annotations

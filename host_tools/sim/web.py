@@ -188,12 +188,14 @@ class Server(ThreadingHTTPServer):
 
 
 def serve(live, host="127.0.0.1", port=8019, extra_state=None, tries=10):
-    """A started-up server (call serve_forever). Port 0 picks a free port; a
-    busy default port moves on to the next ones."""
+    """A started-up server (call serve_forever). Port 0 picks a free port; a busy
+    port moves on to the next ``tries - 1`` ones."""
     handler = make_handler(live, extra_state)
-    for n in range(tries if port else 1):
+    tries = tries if port else 1
+    for n in range(tries):
         try:
             return Server((host, port + n if port else 0), handler)
         except OSError as error:
             last = error
-    raise OSError("cannot listen on %s:%d-%d: %s" % (host, port, port + tries - 1, last))
+    ports = "%d" % port if tries == 1 else "%d-%d" % (port, port + tries - 1)
+    raise OSError("cannot listen on %s:%s: %s" % (host, ports, last.strerror or last))

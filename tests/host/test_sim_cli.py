@@ -28,12 +28,21 @@ def run(*args, script=SCRIPT, tmp_path=None):
                           capture_output=True, text=True, cwd=ROOT, timeout=120)
 
 
-def test_headless_writes_the_recorded_game(tmp_path):
-    done = run("--size", "9", "--rules", "korean", tmp_path=tmp_path)
-    assert done.returncode == 2  # two bad lines
+def test_a_script_with_bad_lines_names_them_all_and_plays_nothing(tmp_path):
+    out = tmp_path / "kept.sgf"
+    out.write_text("(;FF[4]SZ[9])")  # an earlier record: a bad script must not overwrite it
+    done = run("--size", "9", "--sgf", str(out), tmp_path=tmp_path)
+    assert done.returncode == 1 and done.stdout == ""
     assert "game.script:line 6: unknown action 'frob'" in done.stderr
     assert "game.script:line 7: bad vertex 'Z9'" in done.stderr
-    assert "Traceback" not in done.stderr
+    assert "2 bad lines: nothing played" in done.stderr and "Traceback" not in done.stderr
+    assert out.read_text() == "(;FF[4]SZ[9])"
+
+
+def test_headless_writes_the_recorded_game(tmp_path):
+    clean = "".join(line + "\n" for line in SCRIPT.splitlines() if "frob" not in line and "Z9" not in line)
+    done = run("--size", "9", "--rules", "korean", script=clean, tmp_path=tmp_path)
+    assert done.returncode == 0 and "Traceback" not in done.stderr
     game = sgf.Sgf_game.from_string(done.stdout)
     moves = [node.get_move() for node in game.get_main_sequence()[1:]]
     assert moves == [("b", (4, 4)), ("w", (2, 2)), ("b", None), ("w", (6, 6))]
@@ -96,3 +105,28 @@ def test_make_sim_pipeline_records_the_example_game(tmp_path):
     recorded = sgf.Sgf_game.from_bytes(out.read_bytes())
     assert moves(recorded) == moves(original) and recorded.get_root().get("HA") == 2
     assert recorded.get_root().get("KM") == 0.5
+
+
+def test_the_live_board_refuses_bad_options_with_a_message(tmp_path):
+    import socket
+
+    def live(*args):
+        return subprocess.run([sys.executable, "-m", "host_tools.sim", "--no-browser", "--games",
+                               str(tmp_path / "games"), *args], capture_output=True, text=True, cwd=ROOT, timeout=60)
+
+    done = live("--port", "99999")
+    assert done.returncode == 2 and "--port must be 0..65535" in done.stderr
+    done = subprocess.run([sys.executable, "-m", "host_tools.sim", "--no-browser", "--games", "/proc/nope"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert done.returncode == 1 and "cannot write games to /proc/nope" in done.stderr
+    bad = tmp_path / "bad.script"
+    bad.write_text("100 place E5\n200 frob\n")
+    done = live("--port", "0", "--script", str(bad))
+    assert done.returncode == 1 and "line 2" in done.stderr and "http://" not in done.stdout
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        done = live("--port", str(port))  # asked for this one: an error, never another port silently
+    assert done.returncode == 1 and "cannot listen on 127.0.0.1:%d:" % port in done.stderr
+    assert "Traceback" not in done.stderr
