@@ -73,7 +73,11 @@ class Logger:
                 return path, record if more else None
 
     def save(self, conn: BoardConnection, game: GameLog):
-        """Write the game's SGF whole (a reader never sees half a file) and publish its state."""
+        """Write the game's SGF whole (a reader never sees half a file) and publish its state.
+        A game with nothing in it yet (no stone, no result, no penalty) has no file: an
+        abandoned game leaves none."""
+        if game.path is None and not (game.moves or game.result or any(game.setup) or game.penalties):
+            return
         path, on_file = self.place(conn, game)
         if on_file is not None:  # the file has more of the game: it stays, given a result it lacks
             root = on_file.get_root()

@@ -81,7 +81,7 @@ class BoardConnection:
 
     # -- LinkSync's owner -------------------------------------------------------
 
-    def send(self, command: str, now: float) -> bool:
+    def send(self, command: str, now: float, heartbeat: bool = False) -> bool:
         if not self.serial.is_open:
             return False
         try:
@@ -89,7 +89,8 @@ class BoardConnection:
         except PortError as e:
             self._lost(now, "write: %s" % e)
             return False
-        self.audit("out" if written else "unsent", command)  # unsent: the board is not reading, asked again later
+        if not written or not heartbeat:
+            self.audit("out" if written else "unsent", command)  # unsent: the board is not reading, asked again later
         return written
 
     def audit(self, event: str, text: str | None, seq: int | None = None) -> None:

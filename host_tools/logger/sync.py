@@ -24,8 +24,9 @@ HEARTBEAT_S = 1.5  # a hello when the line is quiet (finds lost last lines)
 class Owner(Protocol):
     """What LinkSync reports to."""
 
-    def send(self, command: str, now: float) -> bool:
-        """Write a command to the board; False if it did not go out."""
+    def send(self, command: str, now: float, heartbeat: bool = False) -> bool:
+        """Write a command to the board; False if it did not go out. ``heartbeat``: a routine
+        ``hello`` on a quiet line (not worth an audit entry)."""
 
     def audit(self, event: str, text: str | None, seq: int | None = None) -> None: ...
 
@@ -82,14 +83,14 @@ class LinkSync:
         elif self.asked >= 0 and now - self.asked_at > RESEND_WAIT_S:
             self._resend(now, again=True)
         elif now - max(self.last_rx, self.last_hello) > HEARTBEAT_S:
-            self._send("hello", now)
+            self._send("hello", now, heartbeat=True)
 
     def silent(self, now: float) -> bool:
         """Nothing heard for SILENT_S: the board no longer answers the heartbeats."""
         return now - self.last_rx > SILENT_S
 
-    def _send(self, command, now):
-        if self.owner.send(command, now) and command == "hello":
+    def _send(self, command, now, heartbeat=False):
+        if self.owner.send(command, now, heartbeat) and command == "hello":
             self.last_hello = now
 
     def _lines(self, now):
@@ -111,8 +112,11 @@ class LinkSync:
                 continue
             seq, kind, fields = msg
             if kind == "HELLO":
-                audit("in", raw, seq)
-                self._hello(seq, pr.fields_dict(fields), now)
+                hello = pr.fields_dict(fields)
+                if not (self.synced and seq == self.expected and hello.get("board") == self.board_id
+                        and hello.get("boot") == self.boot):  # a heartbeat's answer, all as it was: not audited
+                    audit("in", raw, seq)
+                self._hello(seq, hello, now)
                 continue
             if not self.synced:
                 audit("ignored", raw, seq)

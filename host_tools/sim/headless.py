@@ -172,7 +172,7 @@ class Recording:
         self.sync = LinkSync(self)
         self.sync.connect(0.0)
 
-    def send(self, command, now):
+    def send(self, command, now, heartbeat=False):
         self.pipe.send(pr.encode_command(command))
         return True
 

@@ -245,3 +245,17 @@ def test_another_board_plugged_into_the_port_is_a_new_board(tmp_path):
     assert_one_file_per_game(tmp_path, [table])
     assert sorted(f.name for f in tmp_path.glob("*.sgf")) == ["sgb-00000000000000b1-1-g1.sgf",
                                                               "sgb-00000000000000b2-1-g1.sgf"]
+
+
+def test_a_quiet_board_leaves_the_audit_log_quiet(tmp_path):
+    """Heartbeats keep finding lost last lines, but a quiet evening writes no audit entry."""
+    table = Table("port0", "sgb-00000000000000c1", random.Random(5))
+    venue = Venue(tmp_path, [table])
+    table.board(Settings(9))
+    venue.run(table.game(Settings(9), random_moves(9, 6, table.rng), 0))
+    venue.settle()
+    before = len(venue.audit())
+    hellos = table.sim.app.link.next
+    venue.run(venue.now + 60_000)  # a minute of nothing
+    assert table.sim.app.link.next - hellos >= 30  # the heartbeats went on (a HELLO each)
+    assert len(venue.audit()) == before

@@ -102,3 +102,12 @@ def test_a_result_heard_only_after_a_restart_completes_the_file_written_before(t
     record = sgfmill.Sgf_game.from_bytes((tmp_path / "t-5-g1.sgf").read_bytes())
     assert record.get_root().get("RE") == "B+R" and len(record.get_main_sequence()) == 3
     assert '"completed"' in (tmp_path / "audit.jsonl").read_text()
+
+
+def test_an_abandoned_game_leaves_no_file(tmp_path):
+    logger = Logger([], str(tmp_path), quiet=True)
+    BoardConnection("twin", logger).sync.feed(lines(
+        HELLO, "GAME 1 rules=japanese size=19 komi=6.5 handicap=0", "GAME 2 rules=japanese size=9 komi=6.5 handicap=0",
+        "MOVE 1 B dd", "GAME 3 rules=japanese size=9 komi=6.5 handicap=0", "END 3 re=Void"), 0.0)
+    logger.audit_file.close()
+    assert sorted(p.name for p in tmp_path.glob("*.sgf")) == ["t-5-g2.sgf", "t-5-g3.sgf"]  # (3: its result)

@@ -15,7 +15,7 @@ class Owner:
         self.boots = 0
         self.writable = True
 
-    def send(self, command, now):
+    def send(self, command, now, heartbeat=False):
         self.sent.append(command)
         return self.writable
 
