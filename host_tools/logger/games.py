@@ -12,7 +12,7 @@ from sgfmill import sgf as sgfmill
 from firmware import protocol as pr
 from firmware.clock.spec import BYOYOMI, CANADIAN, FISCHER, ING, SIMPLE, TV
 from firmware.clock.spec import parse as parse_spec
-from firmware.rules.coords import PASS, check_size, col_row, point, vertex
+from firmware.rules.coords import PASS, check_size, point, vertex
 from firmware.rules.ending import komi2_of
 from firmware.rules.game import COUNTING, Game
 from firmware.rules.pair import is_pair, partners
@@ -72,21 +72,14 @@ class GameLog:
         nodes = record.get_main_sequence()[1:]
         if not nodes and not any(setup):  # the game as first told, before its handicap stones
             return True
-        if tuple({self._sgfmill(p) for p in points} for points in self.setup) != setup:
+        if tuple({sgf.to_sgfmill(self.size, p) for p in points} for points in self.setup) != setup:
             return False
         self.game()  # which moves the file can have: the ones the rules played
         for node, i in zip(nodes, self.played, strict=False):
             colour, pt = self.moves[i][:2]
-            if node.get_move() != ("b" if colour == BLACK else "w", self._sgfmill(pt)):
+            if node.get_move() != ("b" if colour == BLACK else "w", sgf.to_sgfmill(self.size, pt)):
                 return False
         return True
-
-    def _sgfmill(self, pt: int) -> tuple[int, int] | None:
-        """A point as sgfmill names it: (row from the bottom, column); None for a pass."""
-        if pt == PASS:
-            return None
-        col, row = col_row(self.size, pt)
-        return self.size - 1 - row, col
 
     def game(self) -> Game:
         """The game replayed by the rules; a move they refuse (a line the board should never

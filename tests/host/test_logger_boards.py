@@ -19,13 +19,13 @@ import zlib
 from pro_games import load_games
 from sgfmill import sgf as sgfmill
 
-from firmware.rules.coords import PASS, point
 from firmware.rules.game import Game, IllegalMove
 from firmware.rules.handicap import fixed_points
 from firmware.rules.history import move_colour, move_point
 from firmware.settings import Settings
 from host_tools.logger.cli import Logger
 from host_tools.logger.connection import BoardConnection
+from host_tools.sgf import from_sgfmill
 from host_tools.sim.headless import Simulation
 from host_tools.sim.physical import script_lines
 from host_tools.sim.script import parse
@@ -162,13 +162,10 @@ def on_file(path):
     size = record.get_size()
     root = record.get_root()
 
-    def pt(rc):
-        return PASS if rc is None else point(size, rc[1], size - 1 - rc[0])
-
-    moves = [(1 if node.get_move()[0] == "b" else 2, pt(node.get_move()[1]))
+    moves = [(1 if node.get_move()[0] == "b" else 2, from_sgfmill(size, node.get_move()[1]))
              for node in record.get_main_sequence()[1:]]
     result = root.get("RE") if root.has_property("RE") else None
-    return size, sorted(pt(rc) for rc in root.get_setup_stones()[0]), moves, result
+    return size, sorted(from_sgfmill(size, rc) for rc in root.get_setup_stones()[0]), moves, result
 
 
 def assert_one_file_per_game(out, tables):
@@ -214,18 +211,23 @@ def test_boards_on_one_logger_through_noise_restarts_power_cuts_and_a_shared_nam
     assert {"power_up", "renamed", "corrupt", "resync"} <= events, events
 
 
-def test_a_board_whose_journal_was_lost_numbers_its_games_again_without_overwriting(tmp_path):
-    table = Table("port0", "sgb-00000000000000aa", random.Random(3))
+def two_boards_in_turn(tmp_path, first_id, second_id):
+    """A board plays a 9x9 game; then a board with a new flash (``second_id``: its name)
+    powers up on the same cable and plays another. Returns the table and the venue."""
+    table = Table("port0", first_id, random.Random(3))
     venue = Venue(tmp_path, [table])
-    table.board(Settings(9))
-    venue.run(table.game(Settings(9), random_moves(9, 20, table.rng), 0))
-    venue.settle()
-    table.storage = SimStorage()  # a new flash: power-up 1 again, game 1 again, lines from 0 again
-    table.board(Settings(9))
-    venue.run(table.game(Settings(9), random_moves(9, 14, table.rng), venue.now))
-    venue.settle()
-    assert [(boot, gid) for _b, boot, gid, *_rest in table.played] == [(1, 1), (1, 1)]
+    for moves in (20, 14):
+        table.board(Settings(9))
+        venue.run(table.game(Settings(9), random_moves(9, moves, table.rng), venue.now))
+        venue.settle()
+        table.board_id, table.storage = second_id, SimStorage()  # power-up 1, game 1, lines from 0 again
     assert_one_file_per_game(tmp_path, [table])
+    return table, venue
+
+
+def test_a_board_whose_journal_was_lost_numbers_its_games_again_without_overwriting(tmp_path):
+    table, venue = two_boards_in_turn(tmp_path, "sgb-00000000000000aa", "sgb-00000000000000aa")
+    assert [(boot, gid) for _b, boot, gid, *_rest in table.played] == [(1, 1), (1, 1)]
     assert sorted(f.name for f in tmp_path.glob("*.sgf")) == ["sgb-00000000000000aa-1-g1-2.sgf",
                                                               "sgb-00000000000000aa-1-g1.sgf"]
     events = [entry["event"] for entry in venue.audit()]
@@ -233,16 +235,7 @@ def test_a_board_whose_journal_was_lost_numbers_its_games_again_without_overwrit
 
 
 def test_another_board_plugged_into_the_port_is_a_new_board(tmp_path):
-    table = Table("port0", "sgb-00000000000000b1", random.Random(4))
-    venue = Venue(tmp_path, [table])
-    table.board(Settings(9))
-    venue.run(table.game(Settings(9), random_moves(9, 16, table.rng), 0))
-    venue.settle()
-    table.board_id, table.storage = "sgb-00000000000000b2", SimStorage()
-    table.board(Settings(9))
-    venue.run(table.game(Settings(9), random_moves(9, 12, table.rng), venue.now))
-    venue.settle()
-    assert_one_file_per_game(tmp_path, [table])
+    two_boards_in_turn(tmp_path, "sgb-00000000000000b1", "sgb-00000000000000b2")
     assert sorted(f.name for f in tmp_path.glob("*.sgf")) == ["sgb-00000000000000b1-1-g1.sgf",
                                                               "sgb-00000000000000b2-1-g1.sgf"]
 
