@@ -351,8 +351,8 @@ def parse_command(line):
         if len(args) != 1 or not _is_uint(args[0]):
             return None, (E_MALFORMED, "resend needs one sequence number")
     elif name == "mode":
-        if len(args) != 1 or args[0] not in MODES:
-            return None, (E_MALFORMED, "mode needs casual, teaching or tournament")
+        if not 1 <= len(args) <= 2 or args[0] not in MODES or args[1:] not in ([], ["agreed"], ["referee"]):
+            return None, (E_MALFORMED, "mode needs casual, teaching or tournament [agreed|referee]")
     elif name == "new":
         for a in args:
             i = a.find("=")

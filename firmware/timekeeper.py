@@ -3,8 +3,9 @@
 The one place that ties the clock to the game:
 
 - it starts with the first press of either clock button (like a table clock:
-  the time of the side to move runs) or with the first stone (its player's
-  time runs; that player then presses as usual);
+  the time of the side to move runs), with the first stone (its player's
+  time runs; that player then presses as usual) or, in a handicap game, when
+  the last handicap stone is down (White's time runs: White plays first);
 - a press ends its player's turn only if the referee takes it (a press with
   no stone placed is a pass, Korean Art.14-4); a press while a stone just
   put down is still settling waits for the referee to judge the stone;
@@ -134,8 +135,8 @@ class Timekeeper:
             return
         game = self.game
         if not self.started:
-            if not game.move_number or game.phase != PLAYING:
-                return  # nothing played yet, or over before anyone pressed
+            if not (game.move_number or game.handicap) or game.phase != PLAYING:
+                return  # nothing played or placed yet, or over before anyone pressed
             clock.start(now_ms, self.referee.awaiting_press or game.to_move)
             self.started = True
         phase = game.phase

@@ -11,6 +11,7 @@ link replies.
 from ..events import EV_REFEREE
 from ..leds.marks import HINT
 from ..modes import NAMES as MODE_NAMES
+from ..modes import TOURNAMENT
 from ..protocol import E_MALFORMED, E_STATE, E_UNKNOWN, fields_dict, unquote
 from ..rules.coords import PASS, parse_vertex
 from ..rules.ending import FORFEIT, PENALTY_KINDS, POINTS
@@ -38,8 +39,17 @@ class HostCommands:
                 return E_MALFORMED, "new: " + str(error)[:60]
             return None
         game = app.game
-        if name == "mode":
-            app.set_mode(MODE_NAMES.index(args[0]))
+        if name == "mode":  # during a game: both players agree, or the referee decides
+            mode = MODE_NAMES.index(args[0])
+            by = args[1] if len(args) > 1 else ""
+            current = app.referee.mode
+            if mode != current and by != "referee" and game.phase != OVER and (
+                    game.move_number or app.timekeeper.started):
+                if current == TOURNAMENT:
+                    return E_STATE, "mode: only the referee changes a tournament game's mode (mode %s referee)" % args[0]
+                if by != "agreed":
+                    return E_STATE, "mode: a game is in progress: both players agree first (mode %s agreed)" % args[0]
+            app.set_mode(mode)
             return None
         if name == "show":
             return self._show(args)

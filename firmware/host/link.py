@@ -5,19 +5,16 @@ a small index entry (kind and move number or game id: 3 bytes), not as text:
 a line is written again from its entry and the game's history (the
 follower's moves and clock figures), so ``resend N`` can replay the whole
 game. A MOVE line of an earlier game or of a move taken back is resent as
-SKIP. The link learns what changed in the
-game from the app's follower (firmware/follower.py: a new game, moves with
-their clock figures, undos, penalties, the result, the mode), like the journal does.
-A host that opens the port late has lost what was sent before;
-it says ``hello``, learns the board's next sequence number and boot id, and
-asks ``resend N`` (or ``state`` for a snapshot): nothing depends on the host
-having been there.
+SKIP. The link learns what changed in the game from the app's follower
+(firmware/follower.py: a new game, moves with their clock figures, undos,
+penalties, the result, the mode), like the journal does. A host that opens
+the port late says ``hello``, learns the board's next sequence number and
+boot id, and asks ``resend N`` (or ``state`` for a snapshot).
 
 ``poll(now_ms)`` never blocks: it reads what the transport has, answers at
-most one command per call, and writes at most ``burst`` lines. A transport
-is any object with ``read_into(buf) -> int`` (0 or None: nothing now) and
-``write(data) -> int`` (firmware/drivers/serial_link.py has the USB CDC and
-UART ones; twins/link.py the test twin).
+most one command per call, and writes at most ``burst`` lines. A transport is
+any object with ``read_into(buf) -> int`` (0 or None: nothing now) and ``write(data)
+-> int`` (drivers/serial_link.py: USB CDC and UART; twins/link.py: the twin).
 
 Commands that change the game (new, mode, show, end, time, diag) go to a
 ``control`` object (the app): ``control.command(name, args, now_ms)``
@@ -146,10 +143,13 @@ class Link(Listener):
     def moved(self, k):
         self._add(K_MOVE, k)
 
-    def ended(self):
+    def ended(self):  # (a count's dead stones too: the host writes the territory from them)
         f = self.follower
         result = f.result
-        self._results[f.gid] = "re=" + pr.quote(result.sgf()) + (" why=" + pr.quote(result.detail) if result.detail else "")
+        dead = f.game._counter.dead if result.reason == "score" and f.game._counter else b""
+        dead = "".join(self._sgf(p) for p in range(len(dead)) if dead[p])
+        self._results[f.gid] = ("re=" + pr.quote(result.sgf()) + (" why=" + pr.quote(result.detail) if result.detail
+                                                                   else "") + (" dead=" + dead if dead else ""))
         self._add(K_END, f.gid)
 
     def mode_changed(self):

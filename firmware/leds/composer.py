@@ -17,8 +17,8 @@ kind is dark in its off half-period. Blinking is computed from ``now_ms``
 (half-periods are powers of two ms, so the ticks wrap keeps the rhythm).
 
 Modes: ``OFF`` (dark), ``TOURNAMENT`` (only what must be fixed: errors,
-stones to put back or lift, wrong colour; plus the last-move dot if
-``last_move``), ``CASUAL`` (adds ko, last move, dame, territory, seki,
+stones to put back or lift, wrong colour, handicap points; the count once
+play has stopped; plus the last-move dot if ``last_move``), ``CASUAL`` (adds ko, last move, dame, territory, seki,
 hints), ``TEACHING`` (everything: adds atari / self-atari and liberties).
 
 Current budget: every frame's current is estimated as
@@ -44,6 +44,7 @@ from ..micro import const
 from ..modes import CASUAL, TOURNAMENT
 from ..modes import NAMES as MODES
 from .marks import (
+    ACCEPTED,
     ATARI,
     DAME,
     ERROR,
@@ -52,6 +53,7 @@ from .marks import (
     LAST_MOVE,
     LIBERTY,
     LIFT,
+    PLACE,
     PUT_BACK,
     SEKI,
     TERRITORY,
@@ -65,11 +67,11 @@ COUNT = const(361)
 OFF = const(3)
 MODE_NAMES = MODES + ("off",)
 
-_FIX = ERROR | PUT_BACK | LIFT | WRONG_COLOUR
+_FIX = ERROR | PUT_BACK | LIFT | WRONG_COLOUR | PLACE | ACCEPTED
 MODE_KINDS = (  # what each mode shows, in mode order
     _FIX | KO | LAST_MOVE | DAME | TERRITORY | SEKI | HINT,
     _FIX | KO | LAST_MOVE | ATARI | LIBERTY | DAME | TERRITORY | SEKI | HINT,
-    _FIX,
+    _FIX | DAME | TERRITORY | SEKI,
     0,
 )
 
@@ -82,8 +84,9 @@ _ORANGE = (230, 159, 0)
 _YELLOW = (240, 228, 66)
 _SKY = (86, 180, 233)
 _GREEN = (0, 158, 115)
-_DIM_BLUE = (0, 80, 125)
-_DIM_WHITE = (130, 130, 130)
+_DIM_BLUE = (0, 40, 64)  # territory: dim, so a counted board stays readable
+_DIM_WHITE = (64, 64, 64)
+_DIM_YELLOW = (90, 84, 24)  # dame
 
 # Per kind, in bit order: (colour when marks.stone is black, colour when white or none).
 PALETTE = (
@@ -95,15 +98,17 @@ PALETTE = (
     (_SKY, _SKY),  # LAST_MOVE
     (_VERMILLION, _VERMILLION),  # ATARI (steady; an error blinks)
     (_GREEN, _GREEN),  # LIBERTY
-    (_YELLOW, _YELLOW),  # DAME
+    (_DIM_YELLOW, _DIM_YELLOW),  # DAME
     (_DIM_BLUE, _DIM_WHITE),  # TERRITORY of black / white
     (_PURPLE, _PURPLE),  # SEKI
     (_SKY, _SKY),  # HINT
+    (_SKY, _SKY),  # PLACE
+    (_GREEN, _GREEN),  # ACCEPTED
 )
 # Per kind: blink half-period as a power of two of ms (0: steady). 7 = 128 ms.
-BLINK = (7, 8, 8, 8, 0, 0, 0, 0, 0, 0, 0, 9)
+BLINK = (7, 8, 8, 8, 0, 0, 0, 0, 0, 0, 0, 9, 9, 0)
 
-_KINDS = const(12)
+_KINDS = const(14)
 # (b & -b) % 37 is distinct for every power of two below 2**36: its bit index.
 _LOW = bytearray(37)
 for _i in range(_KINDS):

@@ -26,10 +26,13 @@ DAME = const(1 << 8)  # dame to fill before counting
 TERRITORY = const(1 << 9)  # counted territory of ``stone``'s colour
 SEKI = const(1 << 10)  # neutral point or stone in seki at counting
 HINT = const(1 << 11)  # a point the host asked to show
+PLACE = const(1 << 12)  # handicap setup: put a stone here
+ACCEPTED = const(1 << 13)  # handicap setup: this stone is on a right point
 
-KINDS = (ERROR, PUT_BACK, LIFT, WRONG_COLOUR, KO, LAST_MOVE, ATARI, LIBERTY, DAME, TERRITORY, SEKI, HINT)
+KINDS = (ERROR, PUT_BACK, LIFT, WRONG_COLOUR, KO, LAST_MOVE, ATARI, LIBERTY, DAME, TERRITORY, SEKI, HINT, PLACE,
+         ACCEPTED)
 NAMES = ("error", "put_back", "lift", "wrong_colour", "ko", "last_move", "atari", "liberty", "dame",
-         "territory", "seki", "hint")
+         "territory", "seki", "hint", "place", "accepted")
 
 POINTS = const(361)
 

@@ -36,7 +36,6 @@ from ..events import (
     EV_RESIGN,
     EV_RESUME_PLAY,
     EV_UNDO,
-    EV_WARNING,
     Events,
 )
 from ..modes import CASUAL, TEACHING, TOURNAMENT
@@ -47,13 +46,14 @@ from ..rules.game import IllegalMove
 from ..rules.history import LOST_TURN, SELF_CAPTURE, move_colour, move_point
 from ..rules.rulesets import HANDICAP_FIXED, ILLEGAL_LOSS, ILLEGAL_REJECT, ILLEGAL_WARN
 from .comparison import CHARGED_LEFT, CHARGED_PRESS, Comparison
+from .fouls import Fouls
 from .paint import Painter
 from .phases import Phases
 from .region import NONE, POINTS, Region
 from .states import COUNTING, OVER, PLAY, REJECT, SETUP, SYNC, UNKNOWN, reason_index
 
 
-class Referee(Phases):
+class Referee(Phases, Fouls):
     """Turns settled frames and button presses into the game's moves.
 
     ``game``: the rules.Game being played (its size decides the region).
@@ -82,17 +82,25 @@ class Referee(Phases):
         self.awaiting_press = 0  # colour whose move's turn ends with its clock press
         self.draw_votes = 0  # MENU presses agreeing to a draw since the last move (Thai 11)
         self.pair = False  # pair go (Thai 16): the messages name the partner to play
+        self.proposed = None  # while counting: the stones proposed dead, not answered yet (phases.py)
+        self.votes = 0  # while counting: who agreed to the count shown
+        self.undone = False  # a move was taken back: the board is being put as it was
         self.handicap = handicap
         game.rules.check_handicap(game.size, handicap)
-        fixed = handicap and game.rules.handicap == HANDICAP_FIXED
+        fixed = handicap > 1 and game.rules.handicap == HANDICAP_FIXED
         self._handicap_sets = ()  # empty: free placement
+        self.guide = None  # fixed handicap setup: the physical points of every customary arrangement
         if fixed:
             from ..rules.handicap import fixed_sets
 
             self._handicap_sets = fixed_sets(game.size, handicap)
+            self.guide = bytearray(POINTS)
+            for points in self._handicap_sets:
+                for g in points:
+                    self.guide[self.region.phys_of[g]] = 1
         self.chain_buf = array("H", bytes(2 * game.size * game.size))
         self.painter = Painter(self)
-        self.state = SETUP if handicap and not game.handicap else PLAY
+        self.state = SETUP if handicap > 1 and not game.handicap else PLAY  # (1: no stone to place)
         self.painter.paint()
 
     # -- inputs ------------------------------------------------------------
@@ -113,7 +121,10 @@ class Referee(Phases):
         ends that player's turn (the clock should switch), False if it is
         refused (not their turn, or the board must be fixed first)."""
         game = self.game
-        if self.state == COUNTING or self.state == OVER or self.state == SETUP:
+        if self.state == COUNTING:
+            self.agree(colour, now_ms)  # both presses: the count is agreed
+            return False
+        if self.state == OVER or self.state == SETUP:
             return False
         if self.awaiting_press == colour:
             if self._clauses() and self.seen.charge(3 - colour, CHARGED_PRESS):
@@ -137,7 +148,13 @@ class Referee(Phases):
                 return True
             return False
         if name == "undo":
-            return self._takeback(now_ms)
+            if self._takeback(now_ms):
+                return True
+            if self.state == PLAY:  # the message says why not
+                self.reason = "no_takeback" if self.mode == TOURNAMENT else "nothing_to_undo"
+            elif self.state == COUNTING:
+                self.reason = "counting_undo"
+            return False
         if name == "resign_black" or name == "resign_white":
             if game.phase == GAME_OVER:
                 return False
@@ -228,6 +245,7 @@ class Referee(Phases):
         else:
             self.state = PLAY
             self.reason = ""
+            self.undone = False
 
     # -- moves -------------------------------------------------------------
 
@@ -299,43 +317,6 @@ class Referee(Phases):
             self._finish()
         return True
 
-    def _clauses(self):
-        # The tournament clauses on captured and removed stones (Korean, Thai).
-        return self.mode == TOURNAMENT and self.game.rules.warning_loss
-
-    def _charge(self, colour, reason, loss, now_ms):
-        """``colour`` broke a tournament clause: it loses the game (``loss``) or is warned."""
-        game = self.game
-        if loss:
-            game.foul(colour, reason)
-            self.events.add(EV_PENALTY, colour, PASS, ILLEGAL_LOSS, now_ms)
-        else:
-            self.events.add(EV_WARNING, colour, PASS, reason_index(reason), now_ms)
-            game.warn(colour, reason)
-        self._after_game_change(now_ms)
-
-    def _removed(self, now_ms):
-        """Stones missing that were not captured, and nothing else amiss: the last mover
-        lifted the opponent's stones (Korean regulations 19-1-2: the game; Thai 27: a
-        warning). Charged once until the board matches again; they go back either way."""
-        seen = self.seen
-        if not seen.nmissing:
-            self._removal_charged = False
-            return False
-        game = self.game
-        hist = game.hist
-        if seen.nextra or seen.nwrong or self._removal_charged or hist.length < 2 or not self._clauses():
-            return False
-        mover = move_colour(hist.moves[hist.length - 1])
-        cells = game.pos.cells
-        game_of = self.region.game_of
-        for i in range(seen.nmissing):
-            if cells[game_of[seen.missing[i]]] == mover:
-                return False  # its own stone: put back, no clause
-        self._removal_charged = True
-        self._charge(mover, "removed_stone", game.rules.illegal == ILLEGAL_LOSS, now_ms)
-        return True
-
     def _pass(self, colour, now_ms):
         game = self.game
         try:
@@ -363,13 +344,17 @@ class Referee(Phases):
         self.events.add(EV_UNDO, move_colour(record), move_point(record), 0, now_ms)
         self.seen.restore(game.pos.cells)  # what the move captured is in the game again
         self.awaiting_press = 0
+        self.undone = True
         self._after_game_change(now_ms)
         return True
 
     def _after_game_change(self, now_ms):
         game = self.game
         if game.phase == GAME_COUNTING and self.state != COUNTING:
+            self._propose()
             self.events.add(EV_COUNTING, 0, PASS, 0, now_ms)
+        elif game.phase != GAME_COUNTING:
+            self.proposed = None
         result = game.result
         if result is not None and self.state != OVER:
             self.events.add(EV_END, result.winner or 0, PASS, 0, now_ms)

@@ -1,45 +1,172 @@
-"""What the board wants the players to do, in words (the simulator's page; a display, one day)."""
+"""What the board wants the players to do, in words: the simulator's page (the long form).
 
+Every message says what the LEDs show and where, in GTP names ("lift the
+stones at D4, E4"), whose turn it is and who must press, and why a stone or a
+control was refused. Results are said by words.py. Nothing here runs on the
+device's hot path (the device has no screen for sentences: its LEDs and clock
+display say the short forms).
+"""
+
+from ..rules.coords import vertex
 from ..rules.result import DRAW
 from ..rules.rulesets import CYCLE_DRAW
 from .states import COUNTING, OVER, REJECT, SETUP, SYNC
+from .words import game_result_words
 
-_SYNC = {"two_stones": "two new stones: lift one", "moved": "a stone moved: put it back",
-         "put_back": "put the stone back", "wrong_colour": "wrong colour", "lift": "lift the stones shown"}
+_SHOWN = 6  # points named in a list before "and N more"
+
+_REFUSED = {
+    "occupied": "a stone is already there",
+    "suicide": "a stone there would have no liberties (suicide is not allowed)",
+    "ko": "ko: it retakes the ko at once; play elsewhere first",
+    "superko": "it would repeat an earlier position (superko)",
+    "place_remove": "it would undo the last removal (OP place-remove rule, Art.4)",
+    "filled_chain": "the chain without liberties must come off first (OP Art.2-4)",
+    "off_board": "it is outside the game's area",
+    "game_over": "the game is over",
+}
+_NOTES = {
+    "no_takeback": "no takebacks in tournament mode: the referee decides",
+    "nothing_to_undo": "nothing to take back",
+    "counting_undo": "counting: a stone put back makes its chain alive again; Resume play goes back to play",
+}
 
 
-def message(referee):
-    """The referee's request now, as a sentence."""
+def names(referee, points, n):
+    """GTP names of the physical points points[:n] (at most a few, then how many more)."""
+    region = referee.region
+    size = referee.game.size
+    shown = [vertex(size, region.game_of[points[i]]) for i in range(min(n, _SHOWN))]
+    text = ", ".join(shown)
+    return text + (" and %d more" % (n - _SHOWN) if n > _SHOWN else "")
+
+
+def _side(colour):
+    return ("", "Black", "White")[colour]
+
+
+def message(referee, clock=None):
+    """The referee's request now, as a sentence (``clock``: the game's, to say a pause)."""
     state = referee.state
+    game = referee.game
     if state == SETUP:
-        return "place %d handicap stones" % referee.handicap
+        return _setup(referee)
     if state == OVER:
-        result = referee.game.result
-        if result.winner == DRAW and referee.game.rules.cycle == CYCLE_DRAW:
-            return "game over: a draw; MENU replays it with the times left (Korean Art.21-4)"
-        return "game over: " + result.sgf()
+        if game.result.winner == DRAW and game.rules.cycle == CYCLE_DRAW:
+            return "Game over: a draw; MENU replays it with the times left (Korean Art.21-4)"
+        return "Game over: " + game_result_words(game)
     if state == COUNTING:
-        if referee.reason == "dame_open":
-            return "dame still open (lit): fill them, then OK"
-        if referee.reason == "put_back":
-            return "put the stone back: the last dame filled comes off first"
-        return "counting: lift dead stones, then OK"
+        return _counting(referee)
     if state == REJECT:
-        return "not accepted (" + referee.reason.replace("_", " ") + "): lift the stone"
+        return _rejected(referee)
     if state == SYNC:
-        return _SYNC.get(referee.reason, referee.reason)
+        return _sync(referee)
+    seen = referee.seen
+    note = _NOTES.get(referee.reason)
+    if note:
+        return note
     if referee.reason == "pause_refused":
-        if referee.game.rules.capture_pause == 1:
+        if game.rules.capture_pause == 1:
             return "no pause: only to remove captured stones (Korean Art.14-2)"
         return "no pause: only to remove 5+ captured stones in byo-yomi or the last 10 min (Thai 24)"
-    if referee.seen.npending:
-        return "remove the captured stones"
-    if referee.game.cycle:
+    if seen.npending:
+        pending = [p for p in range(len(seen.pending)) if seen.pending[p]]
+        return "remove the captured stones at %s (lit)" % names(referee, pending, len(pending))
+    if game.cycle:
         return "position repeated (Thai 11): MENU twice if both agree to a draw (%d/2), or play on" % (
             referee.draw_votes)
-    side = ("black", "white")[referee.game.to_move - 1]
+    turn = _turn(referee)
+    if referee.awaiting_press:
+        return "%s: press your clock to end the move (%s next)" % (_side(referee.awaiting_press), turn)
+    if clock is not None and clock.snap.paused and not clock.stopped:
+        return "clock paused: PAUSE restarts it (%s to play)" % turn
+    return turn + " to play"
+
+
+def _turn(referee):
+    game = referee.game
+    side = ("black", "white")[game.to_move - 1]
     if referee.pair:
         from ..rules.pair import next_partner
 
-        return "%s (%s%d) to play" % (side, side[0].upper(), next_partner(referee.game))
-    return side + " to play"
+        return "%s (%s%d)" % (side, side[0].upper(), next_partner(game))
+    return side
+
+
+def _setup(referee):
+    seen = referee.seen
+    need = referee.handicap
+    down = seen.nextra
+    if not referee._handicap_sets:
+        return "place %d handicap stones anywhere: %d of %d down" % (need, down, need)
+    wrong = [seen.extra[i] for i in range(down) if not referee.guide[seen.extra[i]]]
+    if wrong:
+        return "%s: not a handicap point, lift it (the handicap points are lit)" % names(referee, wrong, len(wrong))
+    if down > need:
+        return "more than %d handicap stones: lift one" % need
+    return "place %d handicap stones on the lit points: %d of %d down" % (need, down, need)
+
+
+def _rejected(referee):
+    game = referee.game
+    reason = referee.reason
+    where = names(referee, (referee.rejected,), 1)
+    mover = _side(game.to_move)
+    if reason == "press_clock":
+        why = "%s has not pressed the clock yet (lift it; %s presses, then %s plays)" % (
+            _side(referee.awaiting_press), _side(referee.awaiting_press), mover)
+        return "not accepted at %s: %s" % (where, why)
+    if reason in ("out_of_turn", "wrong_colour"):
+        why = "it is %s's turn" % mover
+        if referee.awaiting_press:
+            why += " once %s has pressed the clock" % _side(referee.awaiting_press)
+    elif reason == "two_stones":
+        why = "two new stones at once"
+    else:
+        why = _REFUSED.get(reason, reason.replace("_", " "))
+    return "not accepted at %s: %s. Lift the stone" % (where, why)
+
+
+def _sync(referee):
+    seen = referee.seen
+    reason = referee.reason
+    if reason == "two_stones":
+        return "two new stones at %s: lift one" % names(referee, seen.extra, seen.nextra)
+    if reason == "moved" and seen.nmissing == 1 and seen.nextra == 1 and not referee.undone:
+        return "a stone moved from %s to %s: put it back on %s" % (
+            names(referee, seen.missing, 1), names(referee, seen.extra, 1), names(referee, seen.missing, 1))
+    parts = []
+    if seen.nextra:
+        parts.append("lift the stone%s at %s" % ("s" if seen.nextra > 1 else "", names(referee, seen.extra, seen.nextra)))
+    if seen.nmissing:
+        parts.append("put back the stone%s at %s" % ("s" if seen.nmissing > 1 else "",
+                                                      names(referee, seen.missing, seen.nmissing)))
+    if seen.nwrong:
+        parts.append("turn over the wrong colour at %s" % names(referee, seen.wrong, seen.nwrong))
+    head = "taken back: " if referee.undone else ""
+    return head + "; ".join(parts) + " (lit)"
+
+
+def _counting(referee):
+    game = referee.game
+    if referee.reason == "dame_open":
+        return "dame still open (lit): fill them, then both press your clocks"
+    if referee.reason == "put_back":
+        return "put the stone back: the last dame filled comes off first"
+    score = game.counter().score
+    black = score.points[1] + score.penalty[1]
+    white = score.points[2] + score.penalty[2] + score.compensation
+    komi = score.komi2 / 2 if score.komi2 % 2 else score.komi2 // 2
+    margin2 = score.margin2()
+    lead = "even" if margin2 == 0 else "%s leads by %s" % (
+        "Black" if margin2 > 0 else "White", abs(margin2) // 2 if margin2 % 2 == 0 else abs(margin2) / 2)
+    text = "counting: Black %d, White %d + komi %s: %s. " % (black, white, komi, lead)
+    proposed = referee.proposed
+    if proposed is not None and any(proposed):
+        text += "The lit stones look dead: lift them to agree, or lift and put back a chain to keep it alive. "
+    else:
+        text += "Lift dead stones (put one back: alive again). "
+    votes = referee.votes
+    if votes:
+        return text + "%s agreed: %s, press your clock to agree" % (_side(votes), _side(3 - votes))
+    return text + "Both press your clock to agree (or MENU)"

@@ -8,13 +8,14 @@ not yet let go would be illegal or in atari. Allocation-free.
 """
 
 from ..leds import marks as mk
+from ..modes import TEACHING
 from ..rules.game import IllegalMove
 from .region import NONE, POINTS
-from .states import COUNTING, UNKNOWN
+from .states import COUNTING, SETUP, UNKNOWN
 
 # Every kind the referee paints (HINT is the host's).
 _REFEREE_KINDS = (mk.ERROR | mk.PUT_BACK | mk.LIFT | mk.WRONG_COLOUR | mk.KO | mk.LAST_MOVE | mk.ATARI | mk.LIBERTY
-                  | mk.DAME | mk.TERRITORY | mk.SEKI)
+                  | mk.DAME | mk.TERRITORY | mk.SEKI | mk.PLACE | mk.ACCEPTED)
 
 
 class Painter:
@@ -29,6 +30,9 @@ class Painter:
         ref = self.referee
         m = ref.marks
         m.clear(_REFEREE_KINDS)
+        if ref.state == SETUP:
+            self._setup()
+            return
         seen = ref.seen
         game = ref.game
         cells = game.pos.cells
@@ -37,9 +41,12 @@ class Painter:
         for i in range(seen.nmissing):
             p = seen.missing[i]
             m.set(p, mk.PUT_BACK, cells[game_of[p]])
+        counting = ref.state == COUNTING
         for i in range(seen.nextra):
             p = seen.extra[i]
-            kind = mk.ERROR if p == ref.rejected or seen.nextra > 1 else mk.LIFT
+            # (while counting, a stone of the game on the board is one marked dead: to lift)
+            lone = seen.nextra == 1 or counting and cells[game_of[p]]
+            kind = mk.ERROR if p == ref.rejected or not lone else mk.LIFT
             m.set(p, kind, ref.frame[p] if ref.frame[p] != UNKNOWN else 0)
         for i in range(seen.nwrong):
             p = seen.wrong[i]
@@ -59,19 +66,58 @@ class Painter:
         if k:
             g = hist.moves[k] & 0x1FF
             if g and cells[g]:
-                m.set(phys_of[g], mk.LAST_MOVE, cells[g])
                 self._chain(g)
 
+    def _setup(self):
+        # Handicap setup: stones on right points ACCEPTED, on wrong ones ERROR, and (fixed
+        # placement) the points still to take PLACE: of the customary arrangement that
+        # holds the stones down so far, the first one when none does.
+        ref = self.referee
+        m = ref.marks
+        seen = ref.seen
+        guide = ref.guide
+        right = 0
+        for i in range(seen.nextra):
+            p = seen.extra[i]
+            ok = guide is None and seen.nextra <= ref.handicap or guide is not None and guide[p]
+            right += 1 if ok else 0
+            m.set(p, mk.ACCEPTED if ok else mk.ERROR, ref.frame[p] if ref.frame[p] != UNKNOWN else 0)
+        if guide is None:
+            return
+        phys_of = ref.region.phys_of
+        frame = ref.frame
+        sets = ref._handicap_sets
+        target = sets[0]
+        for points in sets:
+            held = 0
+            for g in points:
+                if frame[phys_of[g]]:
+                    held += 1
+            if held == right:
+                target = points
+                break
+        for g in target:
+            if not frame[phys_of[g]]:
+                m.set(phys_of[g], mk.PLACE, 1)
+
     def _chain(self, g):
-        # Liberties of the chain just played; ATARI on it when it has one.
+        # Liberties of the chain just played; ATARI on it when it has one, and on each
+        # chain next to it that the move left with one (teaching shows them).
         ref = self.referee
         pos = ref.game.pos
         m = ref.marks
         phys_of = ref.region.phys_of
         chain = ref.chain_buf
-        libs = pos.liberties(g, 2)
-        n = pos.chain(g, chain)
         cells = pos.cells
+        for d in self._dirs:
+            r = g + d
+            if cells[r] == 3 - cells[g] and pos.liberties(r, 2) == 1:
+                for i in range(pos.chain(r, chain)):
+                    m.set(phys_of[chain[i]], mk.ATARI, cells[r])
+        libs = pos.liberties(g, 2)
+        if libs != 1 or ref.mode != TEACHING:  # (teaching: a self-atari's ATARI outranks the dot)
+            m.set(phys_of[g], mk.LAST_MOVE, cells[g])
+        n = pos.chain(g, chain)
         for i in range(n):
             q = chain[i]
             if libs == 1:
@@ -106,8 +152,8 @@ class Painter:
     def preview(self, points, n):
         """Teaching: mark each of points[:n] (a stone the sensors see but that has
         not settled: a hand about to let it go) ERROR if the move would be illegal
-        there, ATARI if it would leave its own chain in atari. The game is tried and
-        put back as it was."""
+        there, ATARI if it would leave its own chain in atari (one stone or more),
+        and the liberties its chain would have. The game is tried and put back."""
         ref = self.referee
         game = ref.game
         marks = ref.marks
@@ -123,6 +169,15 @@ class Painter:
             except IllegalMove:
                 marks.set(p, mk.ERROR, colour)
                 continue
-            if captured == 0 and game.pos.liberties(g, 2) < 2:
+            pos = game.pos
+            if captured == 0 and pos.liberties(g, 2) < 2:
                 marks.set(p, mk.ATARI, colour)
+            chain = ref.chain_buf
+            cells = pos.cells
+            phys_of = ref.region.phys_of
+            for k in range(pos.chain(g, chain)):  # the liberties the chain under the hand would have
+                q = chain[k]
+                for d in self._dirs:
+                    if cells[q + d] == 0:
+                        marks.set(phys_of[q + d], mk.LIBERTY, colour)
             game.undo()

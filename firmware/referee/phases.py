@@ -10,7 +10,7 @@ from ..events import EV_DEAD, EV_HANDICAP, EV_MOVE, EV_RESUME_PLAY, EV_UNDO, Eve
 from ..rules.coords import PASS
 from .comparison import Comparison
 from .paint import Painter
-from .region import Region
+from .region import POINTS, Region
 from .states import PLAY, UNKNOWN
 
 TYPE_CHECKING = False  # the type checker reads the blocks below; nothing in them runs
@@ -35,8 +35,12 @@ class Phases:
     state: int
     reason: str
     _handicap_sets: "tuple | list"  # the customary arrangements (fixed handicap), or none
+    proposed: "bytearray | None"  # physical points of the stones proposed dead, not answered yet
+    votes: int  # the players who agreed to the count shown (bits: 1 black, 2 white)
 
     if TYPE_CHECKING:  # Referee's own methods
+        def button(self, name, now_ms) -> bool: ...
+
         def _compare(self): ...
 
         def _finish(self): ...
@@ -67,14 +71,58 @@ class Phases:
 
     # -- counting ----------------------------------------------------------
 
+    def _propose(self):
+        """Counting begins: the board proposes the dead stones (rules/dead.py). They are
+        lit to lift; lifting one accepts its chain, lifting it and putting it back keeps
+        the chain alive, and an agreement with proposals still on the board accepts them."""
+        from ..rules.dead import propose  # loaded when a count begins: code costs heap
+
+        game = self.game
+        counter = game.counter()
+        counter.clear_dead()
+        self.proposed = proposed = bytearray(POINTS)
+        if game.op is None and propose(game):  # (OP: nothing is removed at the end, Art.7 deleted)
+            phys_of = self.region.phys_of
+            dead = counter.dead
+            for g in range(len(dead)):
+                if dead[g]:
+                    proposed[phys_of[g]] = 1
+        self.votes = 0
+
+    def agree(self, colour, now_ms):
+        """While counting, ``colour`` pressed its clock: agreed to the count shown. Both
+        players agreed (the board unchanged since): the game ends with that count."""
+        self.votes |= colour
+        if self.votes == 3:
+            return self.button("ok", now_ms)
+        return False
+
+    def _answered(self):
+        # Proposed chains with a stone lifted are answered: accepted, or kept alive if put back.
+        proposed = self.proposed
+        frame = self.frame
+        game_of = self.region.game_of
+        phys_of = self.region.phys_of
+        pos = self.game.pos
+        for p in range(POINTS):
+            if proposed[p] and not frame[p]:
+                n = pos.chain(game_of[p], self.chain_buf)
+                for i in range(n):
+                    proposed[phys_of[self.chain_buf[i]]] = 0
+
     def _counting(self, now_ms):
         """Lifted stones are dead (their whole chain); a stone put back is
         alive again; a stone filling a dame is recorded (territory scoring);
-        another new stone on an empty point resumes play."""
+        another new stone on an empty point resumes play. Any change cancels
+        the players' agreement so far."""
         game = self.game
         seen = self.seen
         changed = False
         counter = game.counter()
+        if self.proposed is None:  # counting since a power-up: nothing proposed
+            self.proposed = bytearray(POINTS)
+        self._answered()
+        self.votes = 0
         if seen.nmissing:
             for i in range(seen.nmissing):
                 g = self.region.game_of[seen.missing[i]]
@@ -87,15 +135,22 @@ class Phases:
                     game.mark_dead(g)
                     self.events.add(EV_DEAD, game.pos.cells[g], g, 1, now_ms)
                     changed = True
+        fresh = 0  # stones on empty points
+        for i in range(seen.nextra):
+            g = self.region.game_of[seen.extra[i]]
+            if not game.pos.cells[g]:
+                fresh += 1
         if seen.nextra:
             for i in range(seen.nextra):
                 p = seen.extra[i]
                 g = self.region.game_of[p]
+                if self.proposed[p]:
+                    continue  # a proposal not answered yet
                 if game.pos.cells[g] and counter.dead[g] and self._chain_all_back(g):
                     game.mark_dead(g, False)
                     self.events.add(EV_DEAD, game.pos.cells[g], g, 0, now_ms)
                     changed = True
-                elif not game.pos.cells[g] and seen.nextra == 1 and seen.nmissing == 0:
+                elif not game.pos.cells[g] and fresh == 1 and seen.nmissing == 0:
                     # A dame filled (territory scoring): neutral, any colour, play stays stopped;
                     # presence sensors cannot tell the colour: the players' turn order gives it.
                     colour = self.frame[p] if self.frame[p] != UNKNOWN else game.to_move
@@ -108,7 +163,7 @@ class Phases:
                     self.state = PLAY
                     self._compare()
                     return self._try_move(p, now_ms) or True
-        if changed or seen.nextra or (self.reason == "put_back" and not seen.nmissing):
+        if changed or fresh or (self.reason == "put_back" and not seen.nmissing):
             self.reason = ""
         self._finish()
         return changed

@@ -94,10 +94,11 @@ class RuleSet:
         self.kgs = kgs
 
     def check_handicap(self, size, stones):
-        """Raise ValueError unless a game on ``size`` may start with ``stones`` handicap stones (0: none)."""
-        if stones and (self.handicap == HANDICAP_NONE or not 2 <= stones <= _MAX_HANDICAP):
+        """Raise ValueError unless a game on ``size`` may start with ``stones`` handicap stones (0: none;
+        1: no stone placed, Black plays first with the handicap komi, as clubs give one stone)."""
+        if stones and (self.handicap == HANDICAP_NONE or not 1 <= stones <= _MAX_HANDICAP):
             raise ValueError("no handicap of %d stones under %s rules" % (stones, self.name))
-        if stones and self.handicap == HANDICAP_FIXED:
+        if stones > 1 and self.handicap == HANDICAP_FIXED:
             from .handicap import max_fixed
 
             if stones > max_fixed(size):

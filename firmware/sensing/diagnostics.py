@@ -10,22 +10,28 @@ point is to see exactly what each sensor reads.
   4 untrusted: a 2-bit sensor at a rail) and lights each point that reads
   something: ``HINT`` with the colour read (0 for presence sensors), and
   ``ERROR`` at an untrusted point.
-- Stuck sensors: with the board empty, a point that has read a stone on
-  every scan for ``stuck_ms`` since ``reset()`` (a welded reed, a magnet
-  left on the board, a shorted input).
+- A guided check (``step``): first the board must be clear (``clearing``:
+  stones left from a game are lit; nothing counts as walked over until they
+  are lifted), then a stone is walked over every point (``walked()`` counts
+  the points that have read a stone), then MENU (``check_dead``) flags the
+  points that never did.
+- Stuck sensors: a point that has read a stone on every scan for
+  ``stuck_ms`` since ``reset()`` (a welded reed, a magnet left on the board,
+  a shorted input) is flagged while it goes on reading one: a stone lifted
+  from it clears the flag (it was a stone, not a stuck sensor).
 - Dead sensors: after a stone has been walked over every point, a point
   that never read a stone (a broken or missing switch, an open wire), or
   that read untrusted at any time (a sensor output at a rail).
-- ``flag()`` marks the stuck and dead points with ``ERROR``.
+- ``flag()`` marks points with ``ERROR``.
 - ``spread(baseline)``: the Hall array's calibration (``HallArray.baseline``,
   fixed point x16): lowest, highest and mean quiet level in ``read_u16``
   counts; ``outliers(baseline, limit)`` lists the points whose quiet level
   is more than ``limit`` counts from the mean (a misplaced sensor, a magnet
   nearby, a wrong part).
 - ``step(now_ms)``: the board's diagnostics mode (firmware/app.py), once per
-  scan: ``scan()``, then flag every point in ``bad``: the Hall outliers found
-  by ``reset()``, the stuck points once ``stuck_ms`` has passed, and the dead
-  points once ``check_dead()`` is called (after the walk-over).
+  scan: ``scan()``, then flag the points in ``bad`` (the Hall outliers found
+  by ``reset()``, the dead points once ``check_dead()`` found them) and the
+  stuck ones. Allocation-free.
 """
 
 from ..board_config import HALL_OFF
@@ -55,11 +61,14 @@ class Diagnostics:
         self._always = bytearray(points)  # 1 while the point has read a stone on every scan
         self._start = 0
         self.scans = 0
-        self.bad = []  # points step() flags
-        self._stuck_checked = False
+        self.bad = []  # points step() flags: Hall outliers, dead sensors
+        self.clearing = True  # stones from before are still on the board: the walk has not begun
+        self.stones = 0  # points reading a stone at the last scan
+        self.nstuck = 0  # points flagged stuck at the last step
+        self.checked = False  # check_dead() has run since reset()
 
     def reset(self, now_ms):
-        """Start a check: forget what was seen (do it with the board empty)."""
+        """Start a check: forget what was seen; the stones on the board are to be cleared first."""
         for p in range(self.points):
             self.seen[p] = 0
             self._always[p] = 1
@@ -67,20 +76,44 @@ class Diagnostics:
         self.scans = 0
         baseline = getattr(self.sensor, "baseline", None)
         self.bad = [] if baseline is None else outliers(baseline, HALL_OFF, self.points)
-        self._stuck_checked = False
+        self.clearing = True
+        self.checked = False
 
     def step(self, now_ms):
-        """One scan of the diagnostics mode: light the readings, flag the points in ``bad``."""
-        self.scan()
-        if not self._stuck_checked and ticks_diff(now_ms, self._start) >= self.stuck_ms:
-            self._stuck_checked = True
-            self.bad.extend(self.stuck(now_ms))
+        """One scan of the guided check: light the readings, flag the stuck points (once
+        ``stuck_ms`` has passed) and the points in ``bad``; the board is clear once only
+        stuck points read a stone."""
+        stones = self.scan()
+        nstuck = 0
+        if ticks_diff(now_ms, self._start) >= self.stuck_ms:
+            always = self._always
+            marks = self.marks
+            for p in range(self.points):
+                if always[p]:
+                    marks.set(p, ERROR)
+                    nstuck += 1
+            if stones == nstuck:
+                self.clearing = False
+        self.nstuck = nstuck
         self.flag(self.bad)
 
     def check_dead(self):
-        """Add the dead points to ``bad`` (after a stone has walked over every point)."""
+        """The walk is over (MENU): add the points that never read a stone to ``bad``.
+        False, nothing flagged, before any point has read one (the walk has not begun)."""
+        if self.clearing or not self.walked():
+            return False
         bad = self.bad
         bad.extend([p for p in self.dead() if p not in bad])
+        self.checked = True
+        return True
+
+    def walked(self):
+        """How many points have read a stone since the board was clear."""
+        n = 0
+        for p in range(self.points):
+            if self.seen[p] & _SEEN_STONE:
+                n += 1
+        return n
 
     def scan(self):
         """Read every point once and light it; returns how many points read a stone."""
@@ -113,9 +146,11 @@ class Diagnostics:
                 marks.set(p, ERROR)
             else:
                 stones += 1
-                self.seen[p] |= _SEEN_STONE
+                if not self.clearing:
+                    self.seen[p] |= _SEEN_STONE
                 marks.set(p, HINT, v if v < 3 else 0)
         self.scans += 1
+        self.stones = stones
         return stones
 
     def stuck(self, now_ms):

@@ -12,12 +12,15 @@ from sgfmill import sgf as sgfmill
 from firmware import protocol as pr
 from firmware.clock.spec import BYOYOMI, CANADIAN, FISCHER, ING, SIMPLE, TV
 from firmware.clock.spec import parse as parse_spec
+from firmware.referee.words import result_words
 from firmware.rules.coords import PASS, check_size, point, vertex
 from firmware.rules.ending import komi2_of
 from firmware.rules.game import COUNTING, Game
 from firmware.rules.pair import is_pair, partners
 from firmware.rules.position import BLACK, WHITE
-from firmware.rules.rulesets import by_name
+from firmware.rules.result import FOUL, SCORE, parse_sgf
+from firmware.rules.rulesets import SCORE_TERRITORY, by_name
+from firmware.rules.scoring import DEAD, KIND, OWNER, TERRITORY
 from firmware.version import VERSION
 from host_tools import sgf
 
@@ -41,6 +44,7 @@ class GameLog:
         self.penalties: list[tuple[int, str, str, int, str]] = []  # (move number, B|W, kind, value, reason)
         self.result: str | None = None
         self.why = ""  # what the result came from, when the board said (a foul's reason...)
+        self.dead: list[int] = []  # the stones counted dead, when the board said (a count's END)
         self.unplayable: list[str] = []  # moves the rules refused on the last replay, said in the record
         self.played: list[int] = []  # indexes in ``moves`` of the moves the last replay made, in order
         self.undone = False  # an UNDO line took moves back (a shorter record is the board's word)
@@ -170,8 +174,10 @@ class GameLog:
         notes = self._penalty_notes()
         totals = self._penalty_totals()
         lost = ("Not replayable by the rules: " + "; ".join(self.unplayable)) if self.unplayable else ""
-        if totals or self.why or lost:
-            root["GC"] = "\n".join(filter(None, (totals, "Result: " + self.why if self.why else "", lost)))
+        said = self._result_words()
+        if totals or said or lost:
+            root["GC"] = "\n".join(filter(None, (totals, said, lost)))
+        count = self._count(game)
         if notes.get(0):
             root["C"] = notes[0]
 
@@ -188,9 +194,57 @@ class GameLog:
                     props["O" + side] = periods
             if i + 1 in notes:
                 props["C"] = notes[i + 1]
+            if k == len(self.played) and count:  # the count on the last move, as players would see it
+                props.update(count, C="\n".join(filter(None, (props.get("C"), count["C"]))))
             return props
 
+        if count and not self.played:
+            root.update(count)
         return sgf.write(game, root, move_props)
+
+    def _result_words(self) -> str:
+        """GC's "Result: ..." line: the result in words, and what it came from when the board said."""
+        result = parse_sgf(self.result, self.why) if self.result else None
+        if result is None:
+            return "Result: " + self.why if self.why else ""
+        loser = "W" if result.winner == BLACK else "B" if result.winner == WHITE else ""
+        warnings = max((v for _k, side, kind, v, _r in self.penalties if side == loser and kind == "warning"),
+                       default=0)
+        limit = by_name(self.rules).warning_loss
+        words = result_words(result, self.rules, bool(limit and warnings >= limit))
+        return "Result: " + words + (" (%s)" % self.why if self.why and result.reason != FOUL else "")
+
+    def _count(self, game: Game) -> dict:
+        """TB/TW and the count in words, from the dead stones the board's END named (a count)."""
+        result = parse_sgf(self.result) if self.result else None
+        if result is None or result.reason != SCORE or game.phase != COUNTING:
+            return {}
+        try:
+            for p in self.dead:
+                if game.pos.cells[p] and not game.counter().dead[p]:
+                    game.mark_dead(p)
+        except ValueError:
+            return {}
+        score = game.count()
+        cmap = game.counter().map
+        owned = {BLACK: [], WHITE: []}
+        for p, v in enumerate(cmap):
+            if v & KIND in (TERRITORY, DEAD) and v & OWNER in owned:
+                owned[v & OWNER].append(sgf.to_sgfmill(self.size, p))
+        area = game.rules.scoring != SCORE_TERRITORY
+        parts = []
+        for colour, who in ((BLACK, "Black"), (WHITE, "White")):
+            total = score.points[colour] + score.penalty[colour] + (score.compensation if colour == WHITE else 0)
+            extra = (" + %d stones" % score.stones[colour]) if area else (" + %d prisoners" % score.prisoners[colour])
+            more = (" + %d penalty" % score.penalty[colour]) if score.penalty[colour] else ""
+            if colour == WHITE and score.compensation:
+                more += " + %d handicap compensation" % score.compensation
+            parts.append("%s %d territory%s%s = %d" % (who, score.territory[colour], extra, more, total))
+        text = "Count (%s rules): %s; komi %s: %s." % (game.rules.name.capitalize(), "; ".join(parts), game.komi,
+                                                       result_words(result, self.rules))
+        if self.dead:
+            text += " Dead stones: " + " ".join(vertex(self.size, p) for p in self.dead) + "."
+        return {"TB": owned[BLACK], "TW": owned[WHITE], "C": text}
 
 
 def time_properties(spec: str | None) -> dict:
@@ -251,6 +305,7 @@ class Games:
                 info = pr.fields_dict(fields[1:])
                 game.result = info.get("re")
                 game.why = info.get("why", "")
+                game.dead = game._points(info.get("dead", ""))
             return game
         if kind == "PENALTY" and self.current is not None:
             entry = (int(fields[0]), fields[1], fields[2], int(fields[3]), pr.unquote(fields[4]))

@@ -26,6 +26,7 @@ from firmware.protocol import fields_dict, quote
 from firmware.referee.messages import message
 from firmware.referee.states import NAMES as STATE_NAMES
 from firmware.referee.states import REASONS
+from firmware.referee.words import game_result_words
 from firmware.rules.coords import vertex
 from firmware.rules.game import OVER
 from firmware.settings import from_fields
@@ -33,9 +34,12 @@ from twins.hardware import simulated
 from twins.storage import SimStorage
 
 from .hands import Hands
+from .legend import legend, sensor_check_legend
+from .sensor_check import sensor_check_message
 from .stones_file import StonesFile
 
 STEP_S = 0.005
+CONFIRM_MS = 5000  # a resignation's second press comes within this
 BUTTONS = {"black": B_BLACK, "white": B_WHITE, "pause": B_PAUSE, "menu": B_MENU}
 
 
@@ -65,6 +69,7 @@ class LiveBoard:
         self.changed = threading.Condition(self.lock)
         self.version = 0
         self.log = deque(maxlen=200)
+        self._confirm = None  # (control, ms): a resignation asked for, waiting for its second press
         self._power_up_with = (settings, MODE_NAMES.index(mode))
         self.powered = False
         self._power_up()
@@ -119,8 +124,8 @@ class LiveBoard:
                 self._errors_seen = app.errors
                 self._say("error: %r" % app.last_error)
             faces = self.hw.display.text() if app.clock is not None else ""
-            seen = (self.hw.strip.shown, faces, message(app.referee), app.game.move_number, app.referee.state,
-                    len(self.log))
+            seen = (self.hw.strip.shown, faces, message(app.referee, app.clock), app.game.move_number,
+                    app.referee.state, len(self.log), self.confirming())
             if seen != self._seen:
                 self._seen = seen
                 self._bump()
@@ -168,15 +173,33 @@ class LiveBoard:
 
     def control(self, name):
         """A referee control the simulator offers beside the buttons: pass,
-        undo, resign_black, resign_white, ok (finish counting), resume.
-        Returns None when done, or why not."""
+        undo, resign_black, resign_white, ok (finish counting), resume. A
+        resignation ends the game only at a second press within CONFIRM_MS (the
+        first one asks, as good clocks do): a slip of the hand ends nothing.
+        Returns None when done (or asked), or why not."""
         with self.lock:
             error = None
-            if not self.app.control(name, self.now_ms()):
-                error = "not now: " + message(self.app.referee)
+            now = self.now_ms()
+            asked, self._confirm = self._confirm, None
+            if name.startswith("resign") and self.app.game.phase != OVER and (
+                    asked is None or asked[0] != name or now - asked[1] > CONFIRM_MS):
+                self._confirm = (name, now)
+                self._say("%s resigns? press again within %d s to confirm" % (
+                    name[7:].capitalize(), CONFIRM_MS // 1000))
+            elif not self.app.control(name, now):
+                error = "not now: " + message(self.app.referee, self.app.clock)
                 self._say("%s: %s" % (name.replace("_", " "), error))
             self._bump()
             return error
+
+    def confirming(self):
+        """The question a first resignation press asked, while it waits for its second press."""
+        asked = self._confirm
+        if asked is None or self.now_ms() - asked[1] > CONFIRM_MS or self.app.game.phase == OVER:
+            return ""
+        who = asked[0][7:].capitalize()
+        return "%s resigns? Press \u201c%s resigns\u201d again within %d seconds to confirm" % (
+            who, who, CONFIRM_MS // 1000)
 
     def play(self, event):
         """One physical script event (host_tools.script) at the current time."""
@@ -195,6 +218,11 @@ class LiveBoard:
 
     # -- host commands (the same path a connected host's take, journal included) ------
 
+    def set_mode(self, mode, by=""):
+        """The mode (casual, teaching, tournament); during a game ``by`` is "agreed" (both
+        players confirmed on the page) or "referee" (a tournament game's only way)."""
+        return self.command("mode", [mode, by] if by else [mode])
+
     def command(self, name, args):
         """Run a host command (firmware/app.py ``App.command``); returns an error text or None."""
         with self.lock:
@@ -206,10 +234,11 @@ class LiveBoard:
             self._bump()
             return None if error is None else error[1]
 
-    def new_game(self, rules, size, handicap, time_spec, komi=None):
-        """A new game on a cleared board: the one in progress (if any) is ended as Void. Settings
-        the rules refuse raise ValueError (naming the bad part) and change nothing; a refusal
-        by the board (not now) is returned as text."""
+    def new_game(self, rules, size, handicap, time_spec, komi=None, void=False):
+        """A new game on a cleared board. A game in progress is ended as Void only when asked
+        (``void``: the page asked the players first); else that is the refusal. Settings the
+        rules refuse raise ValueError (naming the bad part) and change nothing; a refusal by
+        the board (not now) is returned as text."""
         with self.lock:
             fields = ["rules=" + rules, "size=%d" % size, "handicap=%d" % handicap, "time=" + quote(time_spec)]
             if komi is not None:
@@ -222,6 +251,8 @@ class LiveBoard:
                 raise
             game = self.app.game
             if game.phase != OVER and game.move_number:
+                if not void:
+                    return "a game is in progress (move %d): confirm to void it" % game.move_number
                 self.command("end", ["Void"])
             error = self.app.command("new", fields, self.now_ms())
             if error is not None:
@@ -266,7 +297,7 @@ class LiveBoard:
             elif kind == "move" and arg:
                 text += ", %d captured" % arg
             elif kind == "end" and self.app.game.result is not None:
-                text += ": " + self.app.game.result.sgf()
+                text += ": %s (%s)" % (self.app.game.result.sgf(), game_result_words(self.app.game))
             elif kind == "journal":
                 text = ("the flash cannot keep the game (full or failing): play goes on, but a power cut "
                         "loses the moves since" if arg else "the flash keeps the game again")
@@ -304,10 +335,15 @@ class LiveBoard:
                 "polarity": b.polarity, "diagnostics": b.diag is not None,
                 "region": [region.top, region.left, region.size],
                 "powered": on, "state": STATE_NAMES[referee.state],
-                "message": message(referee) if on else "the board is off (unplugged)",
+                "message": (message(referee, clock) if b.diag is None else sensor_check_message(b.diag, self.now_ms()))
+                if on else "the board is off (unplugged)",
+                "confirm": self.confirming() if on else "",
+                "legend": (legend(referee.mode, referee.state) if b.diag is None else sensor_check_legend())
+                if on else [],
                 "to_move": ("", "black", "white")[game.to_move], "moves": game.move_number,
                 "captures": [game.captures[1], game.captures[2]],
                 "result": game.result.sgf() if game.result is not None else "",
+                "result_words": game_result_words(game) if game.result is not None else "",
                 "stones": "".join(".bw"[c] for c in hw.stones.colour),
                 "leds": leds, "marks": marks,
                 "clock": None if clock is None else {

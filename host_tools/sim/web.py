@@ -7,10 +7,10 @@
     POST /api/point        {"p": physical point 0..360, "colour": 0|1|2}   place or lift
     POST /api/button       {"name": "black"|"white"|"pause"|"menu"}       a finger on a button
     POST /api/control      {"name": "pass"|"undo"|"resign_black"|...}     a referee control
-    POST /api/mode         {"mode": "casual"|"teaching"|"tournament"}
+    POST /api/mode         {"mode": "casual"|"teaching"|"tournament", "by"?: "agreed"|"referee"}  (during a game)
     POST /api/diag         {"on": true|false}   the sensor check (diagnostics mode)
     POST /api/power        {"on": true|false}   unplug the board, or plug it in again (it recovers its game)
-    POST /api/new          {"rules", "size", "handicap", "time", "komi"?}
+    POST /api/new          {"rules", "size", "handicap", "time", "komi"?, "void"?: true (end a game in progress)}
 
 Answers to POSTs are {"ok": true} or {"ok": false, "error": "..."}: status
 400 with the reason for a request that cannot be read or names a value no game
@@ -91,7 +91,8 @@ def make_handler(live, extra_state=None):
             name = _field(body, "name", str, ("pass", "undo", "resign_black", "resign_white", "ok", "resume"))
             return live.control(name)
         if path == "/api/mode":
-            return live.command("mode", [_field(body, "mode", str, MODE_NAMES)])
+            by = _field(body, "by", str, ("", "agreed", "referee")) if "by" in body else ""
+            return live.set_mode(_field(body, "mode", str, MODE_NAMES), by)
         if path == "/api/diag":
             return live.command("diag", ["on" if _field(body, "on", bool) else "off"])
         if path == "/api/power":
@@ -104,7 +105,8 @@ def make_handler(live, extra_state=None):
                 raise BadRequest("komi: expected a number from -1000 to 1000")
             return live.new_game(_field(body, "rules", str, [r.name for r in ALL]),
                                  _field(body, "size", int, (9, 13, 19)), _field(body, "handicap", int),
-                                 _field(body, "time", str) or "none", komi)
+                                 _field(body, "time", str) or "none", komi,
+                                 _field(body, "void", bool) if "void" in body else False)
         raise LookupError(path)
 
     class Handler(BaseHTTPRequestHandler):

@@ -65,7 +65,7 @@ def test_no_clock():
 
 def test_the_link_streams_moves_and_takes_host_commands():
     from firmware.leds.marks import HINT
-    from firmware.modes import TOURNAMENT
+    from firmware.modes import CASUAL, TOURNAMENT
 
     hw, pipe, app = linked()
 
@@ -79,7 +79,14 @@ def test_the_link_streams_moves_and_takes_host_commands():
     run(app, hw, 100, 400)
     moves = [fields for kind, fields in host("hello", 400) if kind == "MOVE"]
     assert moves and list(moves[0][:3]) == ["1", "B", "ee"]
-    assert [k for k, _f in host("mode tournament", 500)] == ["MODE", "OK"] and app.referee.mode == TOURNAMENT
+    # during a game the mode changes when both players agree; a tournament game's, by the referee only
+    replies = host("mode tournament", 500)
+    assert replies[-1][0] == "ERR" and "both%20players%20agree" in replies[-1][1][1] and app.referee.mode == CASUAL
+    assert [k for k, _f in host("mode tournament agreed", 510)] == ["MODE", "OK"] and app.referee.mode == TOURNAMENT
+    replies = host("mode casual agreed", 520)
+    assert replies[-1][0] == "ERR" and "referee" in replies[-1][1][1] and app.referee.mode == TOURNAMENT
+    assert [k for k, _f in host("mode casual referee", 530)] == ["MODE", "OK"] and app.referee.mode == CASUAL
+    assert [k for k, _f in host("mode tournament referee", 540)] == ["MODE", "OK"] and app.referee.mode == TOURNAMENT
     host("show hint C3 G7", 600)
     assert sum(1 for p in range(361) if app.marks.bits[p] & HINT) == 2
     for i, bad in enumerate(("pass", "Z9", "K1", "C3%20")):  # (K1: off the 9x9 board) the hints stay
@@ -115,25 +122,26 @@ def test_pause_and_menu_held_3_s_enter_and_leave_diagnostics():
     assert diag.marks.bits[centre] & HINT and not diag.marks.bits[centre] & ERROR
     assert app.game.move_number == 0 and not app.marks.bits[centre]  # the referee saw nothing
     assert hw.strip.lit()
-    press(app, hw, 0, 3300)  # BLACK: start the check again, with a magnet left on the app
+    press(app, hw, 0, 3300)  # BLACK: start the check again, with a stone (or a magnet) left on the board
     run(app, hw, 3420, 5500)
-    assert diag.bad == [centre] and diag.marks.bits[centre] & ERROR  # stuck
-    hw.stones.lift(centre)
-    press(app, hw, 0, 5500)  # BLACK: start again
-    assert diag.bad == [] and not diag.marks.bits[centre] & ERROR
+    assert diag.nstuck == 1 and diag.marks.bits[centre] & ERROR and diag.clearing is False  # stuck, so far
+    hw.stones.lift(centre)  # it was a stone: its sensor is healthy, the flag goes
+    run(app, hw, 5500, 5600)
+    assert diag.nstuck == 0 and not diag.marks.bits[centre] & ERROR and diag.walked() == 1  # (it read one)
+    run(app, hw, 5600, 5750)
     hw.stones.place(centre, 1)
-    run(app, hw, 5620, 5700)
+    run(app, hw, 5750, 5800)
     hw.stones.lift(centre)  # the walk-over reached only the centre
-    press(app, hw, 3, 5700)  # MENU: flag the dead sensors
-    run(app, hw, 5820, 5900)
-    assert len(diag.bad) == 360 and centre not in diag.bad
+    press(app, hw, 3, 5800)  # MENU: flag the dead sensors
+    run(app, hw, 5920, 5900 + 100)
+    assert len(diag.bad) == 360 and centre not in diag.bad and diag.checked
     hw.buttons.hold(2)
     hw.buttons.hold(3)
-    run(app, hw, 5900, 9000)
+    run(app, hw, 6000, 9200)
     assert app.diag is None  # left: the game as it was
     hw.buttons.release(2)
     hw.buttons.release(3)
-    run(app, hw, 9000, 9200)
+    run(app, hw, 9200, 9400)
     assert app.game.move_number == 0 and not any(app.marks.bits)
 
 

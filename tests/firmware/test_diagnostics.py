@@ -91,22 +91,30 @@ def test_stuck_sensors_need_the_whole_window_on_an_empty_board():
     check(failures)
 
 
+def cleared(diag, sensor_clear_at=2000):
+    """The board read empty (stuck sensors aside) since reset: the walk may begin."""
+    diag.step(sensor_clear_at)
+    assert not diag.clearing
+
+
 def test_dead_sensors_after_a_walk_over_every_point():
     sensor = Presence()
     diag = Diagnostics(sensor, Marks())
     diag.reset(0)
+    cleared(diag)
     for p in range(POINTS):
         if p not in (13, 299):  # two broken switches
             sensor.stones = {p}
         diag.scan()
         sensor.stones = set()
-    check([] if diag.dead() == [13, 299] else ["dead: %r" % diag.dead()])
+    check([] if diag.dead() == [13, 299] and diag.walked() == POINTS - 2 else ["dead: %r" % diag.dead()])
 
 
 def test_untrusted_readings_make_a_sensor_dead():
     sensor = Polarity()
     diag = Diagnostics(sensor, Marks())
     diag.reset(0)
+    cleared(diag)
     for p in range(POINTS):
         sensor.values[p] = 1 + (p & 1)
     sensor.values[42] = 3
@@ -129,23 +137,35 @@ def test_calibration_spread_and_outliers():
     check(failures)
 
 
-def test_step_flags_hall_outliers_then_stuck_then_dead():
+def test_the_guided_check_outliers_then_stones_left_then_the_walk():
     sensor = Polarity()
     sensor.baseline = array("i", [32768 << 4] * POINTS)
     sensor.baseline[10] = 30000 << 4  # more than HALL_OFF from the mean
     marks = Marks()
     diag = Diagnostics(sensor, marks, stuck_ms=1000)
     diag.reset(0)
-    sensor.values[5] = 1  # a magnet left on the board
+    sensor.values[5] = 1  # a stone left from the last game (or a stuck sensor: nobody can tell yet)
+    sensor.values[6] = 2
     failures = []
     diag.step(0)
-    if diag.bad != [10] or marks.top(10) != ERROR or marks.top(5) != HINT:
+    if diag.bad != [10] or marks.top(10) != ERROR or marks.top(5) != HINT or not diag.clearing:
         failures.append("outlier flagged at once: %r" % diag.bad)
     diag.step(1000)
-    if diag.bad != [10, 5] or marks.top(5) != ERROR:
-        failures.append("stuck after stuck_ms: %r" % diag.bad)
-    diag.check_dead()
+    if diag.nstuck != 2 or marks.top(5) != ERROR or diag.clearing is not False:
+        failures.append("read a stone since the start: stuck %d" % diag.nstuck)
+    sensor.values[6] = 0  # a stone: lifted, its sensor is healthy
+    sensor.values[5] = 0
+    sensor.values[7] = 1  # the walk begins
     diag.step(1010)
-    if len(diag.bad) != POINTS or marks.top(200) != ERROR:
+    if diag.nstuck or marks.top(5) or marks.top(6) or diag.walked() != 1:
+        failures.append("lifted stones still flagged: %d, walked %d" % (diag.nstuck, diag.walked()))
+    if diag.check_dead() is not True or len(diag.bad) != POINTS - 1 or 7 in diag.bad:
         failures.append("dead: %d" % len(diag.bad))
+    diag.step(1020)
+    if marks.top(200) != ERROR or marks.top(7) != HINT:
+        failures.append("dead points not flagged")
+    diag.reset(2000)  # again, before any walk: MENU flags nothing
+    diag.step(3000)
+    if diag.check_dead() is not False or diag.bad != [10]:
+        failures.append("a check before the walk flagged %d" % len(diag.bad))
     check(failures)

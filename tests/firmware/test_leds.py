@@ -11,6 +11,7 @@ from firmware.drivers.pio_strip import PioStrip
 from firmware.drivers.strip import NeoStrip
 from firmware.leds import composer as L
 from firmware.leds.marks import (
+    ACCEPTED,
     ATARI,
     DAME,
     ERROR,
@@ -20,6 +21,7 @@ from firmware.leds.marks import (
     LAST_MOVE,
     LIBERTY,
     LIFT,
+    PLACE,
     PUT_BACK,
     SEKI,
     TERRITORY,
@@ -174,16 +176,21 @@ SCENE = [
     (11, WRONG_COLOUR | KO, 1),
     (12, SEKI | TERRITORY, 0),
     (13, ATARI, 2),
+    (14, PLACE, 1),
+    (15, ACCEPTED, 1),
 ]
 # mode (and last-move option) -> the kind shown at each SCENE point (0: dark).
 EXPECT = [
-    (L.OFF, True, (0,) * 14),
-    (TOURNAMENT, False, (ERROR, 0, 0, 0, 0, 0, PUT_BACK, PUT_BACK, 0, 0, LIFT, WRONG_COLOUR, 0, 0)),
-    (TOURNAMENT, True, (ERROR, 0, 0, LAST_MOVE, 0, 0, PUT_BACK, PUT_BACK, 0, 0, LIFT, WRONG_COLOUR, 0, 0)),
+    (L.OFF, True, (0,) * 16),
+    # tournament: what must be fixed, the handicap points, the count (no teaching, no hints)
+    (TOURNAMENT, False, (ERROR, 0, DAME, 0, TERRITORY, TERRITORY, PUT_BACK, PUT_BACK, 0, 0, LIFT, WRONG_COLOUR,
+                         TERRITORY, 0, PLACE, ACCEPTED)),
+    (TOURNAMENT, True, (ERROR, 0, DAME, LAST_MOVE, TERRITORY, TERRITORY, PUT_BACK, PUT_BACK, 0, 0, LIFT,
+                        WRONG_COLOUR, TERRITORY, 0, PLACE, ACCEPTED)),
     (CASUAL, True, (ERROR, 0, DAME, LAST_MOVE, TERRITORY, TERRITORY, PUT_BACK, PUT_BACK, HINT, KO, LIFT,
-                      WRONG_COLOUR, TERRITORY, 0)),
+                    WRONG_COLOUR, TERRITORY, 0, PLACE, ACCEPTED)),
     (TEACHING, True, (ERROR, LIBERTY, ATARI, LAST_MOVE, TERRITORY, TERRITORY, PUT_BACK, PUT_BACK, HINT, KO,
-                        LIFT, WRONG_COLOUR, TERRITORY, ATARI)),
+                      LIFT, WRONG_COLOUR, TERRITORY, ATARI, PLACE, ACCEPTED)),
 ]
 
 

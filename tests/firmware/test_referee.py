@@ -78,7 +78,7 @@ def test_captures_are_recorded_at_once_and_lifted_in_any_order():
         t.place(v)
     assert t.moves().endswith("BE4") and t.game.captures[BLACK] == 1
     assert t.marked(mk.LIFT) == ["D4"]  # the captured stone is still on the board
-    assert message(t.ref) == "remove the captured stones"
+    assert message(t.ref) == "remove the captured stones at D4 (lit)"
     # White replies before the captured stone is lifted: still unambiguous
     t.place("A1")
     assert t.moves().endswith("WA1")
@@ -231,7 +231,7 @@ def test_handicap_setup():
     t.place("C3")
     t.place("K10")
     assert t.ref.state == PLAY
-    for rules, stones in (("op", 2), ("japanese", 1)):
+    for rules, stones in (("op", 2), ("op", 1), ("japanese", 10)):
         try:
             Table(rules=rules, handicap=stones)
         except ValueError as e:
@@ -247,6 +247,12 @@ def test_counting_lifted_stones_are_dead():
     t.ref.button("pass", t.now)
     t.ref.button("pass", t.now)
     assert t.ref.state == COUNTING_STATE
+    # the board proposes what looks dead in this open position: White's wall and A1, lit to lift
+    assert t.marked(mk.LIFT) == ["A1", "G4", "G5", "G6"]
+    t.lift("G5")  # lifted and put back: the players keep the wall alive
+    assert t.game.counter().dead[parse_vertex(9, "G4")] == 1 and t.marked(mk.LIFT) == ["A1", "G4", "G6"]
+    t.place("G5")
+    assert t.game.counter().dead[parse_vertex(9, "G4")] == 0 and t.marked(mk.LIFT) == ["A1"]
     t.lift("F5")
     assert t.game.counter().dead[parse_vertex(9, "F5")] == 1
     t.place("F5")

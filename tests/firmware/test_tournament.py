@@ -111,7 +111,8 @@ def test_op_no_stone_while_a_captured_chain_is_still_on_the_board():
     capture_corner(table)
     table.press(BLACK)
     table.place(WHITE, 6, 2)
-    assert message(table.app.referee) == "not accepted (filled chain): lift the stone"
+    assert message(table.app.referee) == (
+        "not accepted at G7: the chain without liberties must come off first (OP Art.2-4). Lift the stone")
     assert table.game.move_number == 5 and table.game.result is None
     table.lift(6, 2)
     table.lift(0, 0)
@@ -186,7 +187,7 @@ def test_an_open_dame_is_counted_neutral_and_ok_waits_for_it_where_the_rules_say
     for rules in ("korean", "thai"):
         hw, app, t = walls(rules)
         assert not app.control("ok", t)  # Korean Art.7-2, Thai 9.2: fill the dame first
-        assert message(app.referee) == "dame still open (lit): fill them, then OK"
+        assert message(app.referee) == "dame still open (lit): fill them, then both press your clocks"
         assert app.game.result is None
         lit = [p for p in range(len(app.marks.bits)) if app.marks.bits[p] & DAME_MARK]
         assert sorted(lit) == sorted(point(app, 5, row) for row in range(9))  # the column to fill
@@ -248,7 +249,9 @@ def test_a_dame_fill_lifted_again_is_taken_back_not_marked_dead():
     run(app, hw, t, t + 300)
     t += 300
     assert app.game.move_number == 21 and not any(app.game.counter().dead)
-    assert app.referee.state == COUNTING and message(app.referee) == "counting: lift dead stones, then OK"
+    assert app.referee.state == COUNTING and message(app.referee) == (
+        "counting: Black 36, White 18 + komi 6.5: Black leads by 11.5. Lift dead stones (put one back: alive again). "
+        "Both press your clock to agree (or MENU)")
     hw.stones.place(point(app, 5, 1), BLACK)  # filled again, by the other colour
     run(app, hw, t, t + 300)
     assert app.game.move_number == 22 and app.game.pos.cells[app.referee.region.game_of[point(app, 5, 1)]] == BLACK

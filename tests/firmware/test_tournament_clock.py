@@ -137,7 +137,7 @@ def test_a_korean_draw_is_replayed_with_the_times_left_and_colours_kept():
     black, white = table.left(BLACK).main_ms, table.left(WHITE).main_ms
     assert table.host("replay") is not None  # not a draw (yet)
     assert table.host("end", "0") is None  # the referee rules a draw
-    assert message(table.app.referee).startswith("game over: a draw; MENU replays it")
+    assert message(table.app.referee).startswith("Game over: a draw; MENU replays it")
     gid = table.app.follower.gid
     for col, row in ((4, 4), (2, 2)):
         table.lift(col, row)
@@ -195,7 +195,7 @@ def test_a_korean_repetition_is_a_draw_at_once():
     table = Table("korean", "byoyomi 10m 3x30s", size=7)
     repetition(table)
     assert table.app.game.result.sgf() == "0" and table.app.clock.stopped
-    assert message(table.app.referee).startswith("game over: a draw; MENU replays it")
+    assert message(table.app.referee).startswith("Game over: a draw; MENU replays it")
 
 
 def test_a_press_within_the_settle_time_ends_the_move_just_placed():

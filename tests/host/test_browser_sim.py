@@ -153,10 +153,10 @@ def test_a_script_drives_the_live_board(tmp_path):
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             state = json.loads(get(url + "state"))
-            if state["moves"] == 3 and state["message"] == "put the stone back":
+            if state["moves"] == 3 and state["message"] == "put back the stone at E5 (lit)":
                 break
             time.sleep(0.1)
-        assert state["moves"] == 3 and state["message"] == "put the stone back", state
+        assert state["moves"] == 3 and state["message"] == "put back the stone at E5 (lit)", state
     finally:
         stop_sim(proc)
 
@@ -185,7 +185,7 @@ def test_play_a_capture_in_the_browser(tmp_path):
             captured = page.locator('[data-vertex="E5"]')
             expect(captured).to_have_attribute("data-mark", "lift")
             expect(captured).not_to_have_attribute("data-led", "")  # lit (it blinks: this waits for "on")
-            expect(page.locator("#message")).to_have_text("remove the captured stones")
+            expect(page.locator("#message")).to_have_text("remove the captured stones at E5 (lit)")
             ARTIFACTS.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(ARTIFACTS / "simulator-capture.png"))
             captured.click()  # lift it
@@ -225,7 +225,7 @@ def test_unplug_move_a_stone_plug_in(tmp_path):
             d5.click()  # a stone knocked off while the board is off
             expect(d5).to_have_attribute("data-stone", ".")
             page.click("#power")  # power back: the game comes back from the journal
-            expect(page.locator("#message")).to_have_text("put the stone back")
+            expect(page.locator("#message")).to_have_text("put back the stone at D5 (lit)")
             expect(d5).to_have_attribute("data-mark", "put_back")
             expect(body).to_have_attribute("data-moves", "3")
             page.check('input[name="colour"][value="1"]')

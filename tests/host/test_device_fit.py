@@ -25,15 +25,18 @@ def device_fit(heap_kb):
 
 
 def expected_result():
-    """The game's moves counted by the rules core under CPython (nothing is lifted as dead)."""
+    """The game's moves counted by the rules core under CPython, with the dead stones the
+    board proposes (the device game's hands lift none and agree: the proposal stands)."""
     sys.path.insert(0, str(ROOT / "bench"))
     import device_fit as fit
 
+    from firmware.rules.dead import propose
     from firmware.rules.game import Game
 
     game = Game(19, "japanese")
     for colour, pt in fit.game_moves(fit.longest_record()[1]):
         game.play(colour, pt)
+    assert propose(game) > 0
     return game.finish().sgf()
 
 

@@ -34,5 +34,24 @@ def test_a_resignation_from_the_page_stops_the_clock():
         now[0] += 0.01
         live.step()
     assert live.app.timekeeper.started and not live.app.clock.stopped
-    assert live.control("resign_black") is None
+    assert live.control("resign_black") is None  # the first press asks: nothing ends
+    assert live.app.game.result is None and not live.app.clock.stopped
+    assert live.state()["confirm"].startswith("Black resigns? Press")
+    assert live.control("resign_black") is None  # the second, within 5 s: resigned
     assert live.app.clock.stopped and live.app.game.result.sgf() == "W+R"
+    assert live.state()["result_words"] == "White wins by resignation"
+
+
+def test_a_resignation_needs_its_second_press_within_five_seconds():
+    now = [0.0]
+    live = LiveBoard(Settings(9), clock=lambda: now[0])
+    live.control("resign_white")
+    now[0] += 5.5  # too late: this press asks again
+    live.control("resign_white")
+    assert live.app.game.result is None and live.state()["confirm"]
+    live.control("pass")  # another control forgets the question
+    live.control("resign_white")
+    assert live.app.game.result is None
+    live.control("resign_white")
+    assert live.app.game.result.sgf() == "B+R"
+    assert live.state()["confirm"] == ""

@@ -138,7 +138,8 @@ def test_penalties_reach_the_sgf_on_their_move_and_in_the_root(tmp_path):
     game = sgfmill.Sgf_game.from_bytes((tmp_path / "board-0-g1.sgf").read_bytes())
     root = game.get_root()
     assert root.get("RE") == "B+F"
-    assert root.get("GC") == "Penalties: White: 2 cautions, 1 warning, forfeit\nResult: forfeit"
+    assert root.get("GC") == ("Penalties: White: 2 cautions, 1 warning, forfeit\n"
+                              "Result: White loses by a foul: the referee's decision")
     move = game.get_main_sequence()[1]
     assert move.get_move() == ("b", (6, 2))
     assert move.get("C") == ("White: caution 1 (referee)\nWhite: caution 2 (referee)\nWhite: warning 1 (cautions)\n"
@@ -160,3 +161,36 @@ def test_pair_go_names_who_played_each_move():
     assert [n.get("N") for n in nodes] == ["B1", "W1", "B1", "W1", "B2"]
     assert nodes[2].get("C") == "Black: penalty of 3 points (wrong order)"
     assert record.get_root().get("PB") == "Ann & Cid"
+
+
+def test_a_counted_game_has_its_territory_and_the_count_in_words(tmp_path):
+    """The assembled board and the logger: stones, two passes by clock presses, the board's
+    proposal (a dead stone) agreed by both clock buttons; the SGF has TB/TW and the count."""
+    from harness import linked, point, press, run
+
+    hw, pipe, app = linked(size=9)
+    logger = Logger([], str(tmp_path), quiet=True)
+    conn = BoardConnection("twin", logger)
+    t = 0
+    for row in range(9):  # Black's wall on D, White's on F
+        for col, colour in ((3, 1), (5, 2)):
+            hw.stones.place(point(app, col, row), colour)
+            run(app, hw, t, t + 300)
+            t += 300
+    hw.stones.place(point(app, 7, 4), 1)  # Black H5, inside White's area
+    run(app, hw, t, t + 300)
+    for i in (1, 0, 1, 0):  # White passes, Black passes; then both agree to the count
+        t += 300
+        press(app, hw, i, t)
+    run(app, hw, t + 200, t + 600)
+    conn.sync.feed(pipe.take(), 0.0)
+    logger.audit_file.close()
+    game = sgfmill.Sgf_game.from_bytes((tmp_path / "board-0-g1.sgf").read_bytes())
+    root = game.get_root()
+    assert root.get("RE") == "W+7.5" and root.get("GC") == "Result: White wins by 7.5 points"
+    last = game.get_main_sequence()[-1]
+    black, white = last.get("TB"), last.get("TW")
+    assert len(black) == 27 and all(col < 3 for _row, col in black)
+    assert len(white) == 27 and (4, 7) in white and all(col > 5 for _row, col in white)  # H5: dead, White's
+    assert last.get("C") == ("Count (Japanese rules): Black 27 territory + 0 prisoners = 27; White 27 territory "
+                             "+ 1 prisoners = 28; komi 6.5: White wins by 7.5 points. Dead stones: H5.")

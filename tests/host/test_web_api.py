@@ -115,7 +115,23 @@ def test_a_refused_new_game_from_the_page_keeps_the_game_in_progress(site):
     assert status == 400 and "handicap" in answer["error"]
     assert live.app.game.move_number == 1 and live.app.game.result is None
     status, answer = post(port, "/api/new", b'{"rules": "korean", "size": 13, "handicap": 0, "time": "none"}')
+    assert (status, answer["ok"]) == (200, False) and "confirm to void it" in answer["error"]  # not silently
+    assert live.app.game.move_number == 1 and live.app.game.size == 9
+    status, answer = post(port, "/api/new", b'{"rules": "korean", "size": 13, "handicap": 0, "time": "none", '
+                                            b'"void": true}')
     assert (status, answer["ok"]) == (200, True) and live.app.game.size == 13
+
+
+def test_a_mode_change_during_a_game_needs_both_players_or_the_referee(site):
+    live, port = site
+    play_a_stone(live)
+    status, answer = post(port, "/api/mode", b'{"mode": "teaching"}')
+    assert not answer["ok"] and "both players agree" in answer["error"] and live.state()["mode"] == "casual"
+    assert post(port, "/api/mode", b'{"mode": "tournament", "by": "agreed"}')[1]["ok"]
+    status, answer = post(port, "/api/mode", b'{"mode": "casual", "by": "agreed"}')
+    assert not answer["ok"] and "referee" in answer["error"] and live.state()["mode"] == "tournament"
+    assert post(port, "/api/mode", b'{"mode": "casual", "by": "referee"}')[1]["ok"]
+    assert post(port, "/api/mode", b'{"mode": "casual", "by": "nobody"}')[0] == 400
 
 
 def test_a_burst_of_connections_is_served_whole(site):

@@ -3,7 +3,13 @@
 
 const SVG = "http://www.w3.org/2000/svg";
 const COLUMNS = "ABCDEFGHJKLMNOPQRST";
-const STARS = { 19: [3, 9, 15], 13: [3, 6, 9], 9: [2, 4, 6] };
+// The customary star points: 9 on 19x19, 5 on 13x13 and 9x9 (the 4-4 or 3-3 points and the centre).
+const STARS = {
+  19: [3, 9, 15].flatMap((r) => [3, 9, 15].map((c) => [r, c])),
+  13: [[3, 3], [3, 9], [9, 3], [9, 9], [6, 6]],
+  9: [[2, 2], [2, 6], [6, 2], [6, 6], [4, 4]],
+};
+const SMALL_MARKS = new Set(["territory", "dame", "seki"]);  // the count: small squares, the lines stay readable
 const board = document.getElementById("board");
 const points = [];  // per physical point: {group, led, stone}
 let regionKey = "";
@@ -58,9 +64,7 @@ function drawRegion(top, left, size) {
        document.getElementById("region"));
   }
   const stars = document.getElementById("stars");
-  for (const r of STARS[size] || []) {
-    for (const c of STARS[size] || []) el("circle", { class: "star", cx: left + c + 1, cy: top + r + 1, r: 0.1 }, stars);
-  }
+  for (const [r, c] of STARS[size] || []) el("circle", { class: "star", cx: left + c + 1, cy: top + r + 1, r: 0.1 }, stars);
   const labels = document.getElementById("labels");
   for (let i = 0; i < size; i++) {
     const x = left + i + 1, y = top + i + 1;
@@ -99,7 +103,8 @@ function render(s) {
     pt.stone.setAttribute("visibility", stone === "." ? "hidden" : "visible");
     pt.stone.setAttribute("class", stone === "b" ? "black" : stone === "w" ? "white" : "");
     const led = s.leds.length ? s.leds[p] : "";
-    pt.led.setAttribute("class", led ? "led on" : "led");
+    pt.led.setAttribute("class", (led ? "led on" : "led") + (SMALL_MARKS.has(s.marks[p]) ? " small" : ""));
+    pt.led.setAttribute("r", SMALL_MARKS.has(s.marks[p]) ? 0.22 : 0.58);
     if (led) pt.led.setAttribute("fill", ledColour(led));
     pt.group.setAttribute("data-stone", stone);
     pt.group.setAttribute("data-led", led);
@@ -108,22 +113,23 @@ function render(s) {
     pt.title.textContent = vertex + (s.marks[p] ? " — " + s.marks[p].replace("_", " ") : "");
   }
   const message = document.getElementById("message");
-  message.textContent = s.result ? `Game over: ${s.result}` : s.message;
-  message.className = /lift|put|wrong|not accepted|remove|unplugged/.test(s.message) ? "alert" : "";
+  message.textContent = s.confirm || s.message;
+  message.className = s.confirm || /lift|put|wrong|not accepted|remove|unplugged|stuck|dead sensor/.test(s.message)
+    ? "alert" : "";
   text("info-rules", `${s.rules}, ${s.size}×${s.size}, komi ${s.komi}` + (s.handicap ? `, handicap ${s.handicap}` : ""));
   text("info-moves", `${s.moves} (${s.to_move} to play)`);
   text("info-captures", `black ${s.captures[0]}, white ${s.captures[1]}`);
-  text("info-result", s.result || "–");
+  text("info-result", s.result ? `${s.result_words} (${s.result})` : "–");
   text("info-sgf", s.sgf || "–");
   document.getElementById("mode").value = s.mode;
   document.getElementById("sensing").textContent = s.polarity
     ? "polarity sensors: the board reads each stone's colour"
     : "presence sensors: the board sees stones, not colours";
   renderClock(s.clock);
+  renderLegend(s.legend);
   const diag = document.getElementById("diag");
   diag.textContent = s.diagnostics ? "Leave sensor check" : "Sensor check";
   diag.dataset.on = s.diagnostics ? "1" : "";
-  if (s.diagnostics) message.textContent = "sensor check: each point lights as its sensor reads";
   const power = document.getElementById("power");
   power.textContent = s.powered ? "Unplug" : "Plug in";
   power.dataset.on = s.powered ? "1" : "";
@@ -158,6 +164,30 @@ function renderClock(clock) {
   }
 }
 
+let legendKey = "";
+function renderLegend(rows) {
+  const key = JSON.stringify(rows);
+  if (key === legendKey) return;
+  legendKey = key;
+  const list = document.getElementById("legend-list");
+  list.replaceChildren();
+  for (const row of rows) {
+    const item = document.createElement("li");
+    item.dataset.kind = row.kind;
+    item.className = row.now ? "now" : "";
+    const swatch = document.createElement("span");
+    swatch.className = "swatch" + (row.blinks ? " blinks" : "");
+    swatch.style.background = row.colour === row.colour_white ? row.colour
+      : `linear-gradient(90deg, ${row.colour} 50%, ${row.colour_white} 50%)`;
+    item.append(swatch, `${row.kind.replace("_", " ")}${row.blinks ? " (blinks)" : ""}: ${row.meaning}`);
+    list.appendChild(item);
+  }
+}
+
+function inGame() {
+  return state && !state.result && (state.moves > 0 || (state.clock && state.clock.running));
+}
+
 function text(id, value) {
   document.getElementById(id).textContent = value;
 }
@@ -188,7 +218,19 @@ async function setupForms() {
   const options = await (await fetch("/options")).json();
   const mode = document.getElementById("mode");
   for (const m of options.modes) mode.appendChild(new Option(m, m));
-  mode.addEventListener("change", () => post("/api/mode", { mode: mode.value }));
+  mode.addEventListener("change", async () => {
+    // During a game the mode is the players' joint decision, or a tournament referee's.
+    const body = { mode: mode.value };
+    if (inGame() && mode.value !== state.mode) {
+      const question = state.mode === "tournament"
+        ? "Only the referee changes a tournament game's mode. Change it to " + mode.value + " as the referee?"
+        : "A game is in progress. Do both players agree to switch to " + mode.value + " mode?";
+      if (!window.confirm(question)) { mode.value = state.mode; return; }
+      body.by = state.mode === "tournament" ? "referee" : "agreed";
+    }
+    const answer = await post("/api/mode", body);
+    if (!answer.ok) mode.value = state.mode;
+  });
   const form = document.getElementById("new-form");
   for (const r of options.rules) form.rules.appendChild(new Option(r, r));
   const presets = document.getElementById("presets");
@@ -198,6 +240,10 @@ async function setupForms() {
     const body = { rules: form.rules.value, size: Number(form.size.value), handicap: Number(form.handicap.value),
                    time: form.time.value.trim() || "none" };
     if (form.komi.value !== "") body.komi = Number(form.komi.value);
+    if (inGame()) {
+      if (!window.confirm(`Void the game in progress (move ${state.moves}) and start a new one?`)) return;
+      body.void = true;
+    }
     const answer = await post("/api/new", body);
     if (answer.ok) document.getElementById("new-game").open = false;
   });

@@ -1,0 +1,123 @@
+"""Results, fouls and refusals in words: the page's long form, the clock display's short form.
+
+``result_words(result, rules)``: "White wins by 3.5 points", "Black wins on
+time", "Black loses by a foul: immediate ko retake (Korean regulations
+19-1-5)". ``result_lines(result)``: the same in two lines of at most 16
+characters for the clock display ("WHITE WINS", "BY 3.5"). The page, the
+logger's SGF comment and the display all say a result through here.
+"""
+
+from ..rules.result import BOTH_LOSE, CYCLE, DRAW, FOUL, NO_POINTS, RESIGN, SCORE, TIME
+
+# A foul's reason (rules/ending.py ``foul`` detail) -> what the player did.
+FOULS = {
+    "out_of_turn": "two moves in a row",
+    "removed_stone": "removing stones that were not captured",
+    "captures_left": "leaving captured stones on the board",
+    "occupied": "a stone on an occupied point",
+    "suicide": "a move on a forbidden point (suicide)",
+    "ko": "immediate ko retake",
+    "superko": "a move repeating an earlier position (superko)",
+    "place_remove": "a move breaking the place-remove rule",
+    "filled_chain": "a move before the chain without liberties was removed",
+    "warnings": "too many warnings",
+    "cautions": "too many warnings",
+    "late": "arriving too late",
+    "wrong_order": "a third move out of the pair order",
+    "forfeit": "the referee's decision",
+    "annihilation": "no stones left on the board",
+}
+# The clause each rule set's text gives for a foul (a loss at once, or the warning that lost).
+CLAUSES = {
+    "korean": {"out_of_turn": "Korean regulations 19-1-1", "removed_stone": "Korean regulations 19-1-2",
+               "captures_left": "Korean regulations 19-1-3", "occupied": "Korean regulations 19-1-4",
+               "suicide": "Korean regulations 19-1-4", "ko": "Korean regulations 19-1-5",
+               "warnings": "Korean regulations 19-1-9"},
+    "thai": {"out_of_turn": "Thai rules 20", "wrong_order": "Thai rules 16.5.3", "late": "Thai rules 14"},
+    "op": {"place_remove": "OP rules Art.4", "annihilation": "OP rules Art.9"},
+}
+_SHORT_FOULS = {"out_of_turn": "2 MOVES IN ROW", "removed_stone": "REMOVED STONES", "captures_left": "CAPTURES LEFT",
+                "ko": "KO RETAKE", "suicide": "SUICIDE", "occupied": "OCCUPIED POINT", "superko": "SUPERKO",
+                "place_remove": "PLACE-REMOVE", "warnings": "WARNINGS", "late": "LATE"}
+
+
+def _side(colour):
+    return "Black" if colour == 1 else "White"
+
+
+def _points(margin2):
+    n = margin2 // 2 if margin2 % 2 == 0 else margin2 / 2
+    return "%s point%s" % (n, "" if margin2 == 2 else "s")
+
+
+def foul_words(reason, rules_name="", warned=False):
+    """A foul in words with the rule text's clause when it has one: "immediate ko retake
+    (Korean regulations 19-1-5)". ``warned``: it was the warning that lost the game."""
+    what = FOULS.get(reason, reason.replace("_", " "))
+    clauses = CLAUSES.get(rules_name, {})
+    if warned and reason not in ("warnings", "cautions"):
+        what = "a last warning, for " + what
+        clause = clauses.get("warnings") or ("Thai rules 39" if rules_name == "thai" else "")
+    else:
+        clause = clauses.get(reason, "")
+    return what + (" (" + clause + ")" if clause else "")
+
+
+def result_words(result, rules_name="", warned=False):
+    """The result as a sentence (see the module doc); ``warned``: a foul's loser lost on warnings."""
+    if result is None:
+        return "game in progress"
+    winner = result.winner
+    if winner is None:
+        return "no result (the game was voided)"
+    if winner == BOTH_LOSE:
+        return "both players lose (neither has points)"
+    if winner == DRAW:
+        if result.reason == CYCLE:
+            return "a draw: the position repeated"
+        return "a draw (jigo): the count is even"
+    side = _side(winner)
+    reason = result.reason
+    if reason == SCORE:
+        return "%s wins by %s" % (side, _points(result.margin2))
+    if reason == RESIGN:
+        return "%s wins by resignation" % side
+    if reason == TIME:
+        return "%s wins on time" % side
+    if reason == FOUL:
+        return "%s loses by a foul: %s" % (_side(3 - winner), foul_words(result.detail or "forfeit", rules_name, warned))
+    if reason == NO_POINTS:
+        return "%s wins: the opponent has no points (OP rules Art.9-3)" % side
+    return "%s wins" % side
+
+
+def game_result_words(game):
+    """A finished game's result in words (a foul's loser who reached the rule set's
+    warnings lost on them)."""
+    result = game.result
+    loser = 3 - result.winner if result.winner in (1, 2) else 0
+    limit = game.rules.warning_loss
+    return result_words(result, game.rules.name, bool(loser and limit and game.warnings[loser] >= limit))
+
+
+def result_lines(result):
+    """The result in two lines of at most 16 capitals for the clock display."""
+    if result is None or result.winner is None:
+        return "NO RESULT", "VOID"
+    winner = result.winner
+    if winner == BOTH_LOSE:
+        return "BOTH LOSE", "NO POINTS"
+    if winner == DRAW:
+        return "DRAW", "JIGO" if result.reason == SCORE else "REPETITION"
+    side = "BLACK" if winner == 1 else "WHITE"
+    reason = result.reason
+    if reason == SCORE:
+        return side + " WINS", "BY %s" % (result.margin2 // 2 if result.margin2 % 2 == 0 else result.margin2 / 2)
+    if reason == RESIGN:
+        return side + " WINS", "BY RESIGNATION"
+    if reason == TIME:
+        return side + " WINS", "ON TIME"
+    if reason == FOUL:
+        loser = "BLACK" if winner == 2 else "WHITE"
+        return loser + " FOUL", _SHORT_FOULS.get(result.detail, "FOUL")
+    return side + " WINS", ""
