@@ -106,6 +106,7 @@ class App:
         self.follower = follower = Follower(boot)
         self.diag = None  # a Diagnostics while in diagnostics mode
         self.errors = 0  # stage failures reported and survived
+        self._said = None  # the result the clock display shows
         self.last_error = None
         self.running = False
         self.recorder = None
@@ -336,10 +337,20 @@ class App:
             self.hw.strip.show(leds.frame)
 
     def show_clock(self, now_ms):
-        """Redraw the clock faces if what they show changed (also before the clock starts)."""
+        """Redraw the clock faces if what they show changed (also before the clock starts);
+        once a game is over, its result in two short lines."""
         display = self.hw.display
         clock = self.clock
-        if display is not None and clock is not None:
+        result = self.game.result
+        if display is not None and result is not self._said:
+            self._said = result
+            if result is not None:
+                from .clock.verdict import result_lines  # loaded when a game ends: code costs heap
+
+                display.words(result_lines(result))
+            elif clock is None:
+                display.words(("NEW GAME", "NO CLOCK"))  # (a clock draws its times over the last result)
+        if display is not None and clock is not None and result is None:
             clock.snapshot(now_ms)
             display.update(clock)
 

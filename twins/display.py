@@ -12,8 +12,10 @@ class SimCanvas:
         self.pixels = bytearray(WIDTH * HEIGHT)
         self.flushes = 0
         self.inverted = 0  # the SSD1306's inverse display (0xA7), as the alert sets it
+        self.words = []  # the text drawn since the last fill
 
     def fill(self, c):
+        self.words = []
         p = self.pixels
         for i in range(len(p)):
             p[i] = c
@@ -27,6 +29,12 @@ class SimCanvas:
 
     def invert(self, on):
         self.inverted = on
+
+    def text(self, s, x, y, c):
+        """framebuf's text, kept as the words (8x8 glyphs are not drawn: what was said is what counts);
+        a box where each glyph would be, so the frame is not blank."""
+        self.words.append(s)
+        self.fill_rect(x, y, 8 * len(s), 8, c)
 
     def pixel(self, x, y):
         return self.pixels[y * WIDTH + x]
@@ -64,8 +72,16 @@ class SimClockDisplay(ClockDisplay):
             self.shown.append(self.text())
         return sent
 
+    def words(self, lines):
+        ClockDisplay.words(self, lines)
+        self.shown.append(self.said())
+
+    def said(self):
+        """The words the display shows instead of the times ('WHITE WINS / BY 3.5'), or ''."""
+        return " / ".join(self.canvas.words) if self.wordy else ""
+
     def text(self):
-        """The frame as text: '<black> | <white>' (' *' running, ' =' paused, ' ot' period or delay, ' LAST' last period);
+        """The times as last drawn, as text: '<black> | <white>' (' *' running, ' =' paused, ' ot' period or delay, ' LAST' last period);
         'B | W' before the first frame."""
         alert = " (INVERSE)" if self.canvas.inverted else ""
         if self.last[0] == 0xFF:

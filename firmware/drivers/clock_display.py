@@ -3,7 +3,7 @@
 ``Ssd1306`` is the part: it receives a ``machine.I2C`` object (never pins),
 keeps a 1 KB frame buffer (MicroPython's ``framebuf``) and sends it whole.
 ``ClockDisplay`` draws a clock's snapshot on any canvas with ``fill``,
-``fill_rect`` and ``flush``: big seven-segment digits drawn with rectangles
+``fill_rect``, ``text`` and ``flush``: big seven-segment digits drawn with rectangles
 (no font, no strings, so an update allocates nothing), Black on the left,
 White on the right. Under each time: the byo-yomi periods left, the Canadian
 stones still to play or the delay seconds; a bar over the side whose clock
@@ -57,6 +57,9 @@ class Ssd1306:
     def fill_rect(self, x, y, w, h, c):
         self.fb.fill_rect(x, y, w, h, c)
 
+    def text(self, s, x, y, c):
+        self.fb.text(s, x, y, c)  # framebuf's 8x8 font
+
     def flush(self):
         for c in _WINDOW:
             self.command(c)
@@ -93,18 +96,33 @@ class ClockDisplay:
         self.last = bytearray(24)  # per side: 8 digit bytes, running, paused, flag (+1 spare)
         self.last[0] = 0xFF  # nothing shown yet
         self.frames = 0
+        self.wordy = False  # words are shown, not the times
 
     def alert(self, on):
         """The whole screen inverse (white on black turns black on white) while the board has
         something wrong to tell (the journal cannot write): seen from across the table."""
         self.canvas.invert(1 if on else 0)
 
+    def words(self, lines):
+        """Two short lines (16 characters at most) instead of the times: the result of a
+        game (firmware/clock/verdict.py). The next ``update`` draws the times again."""
+        c = self.canvas
+        c.fill(0)
+        y = 18
+        for line in lines:
+            c.text(line, (WIDTH - 8 * len(line)) // 2, y, 1)
+            y += 18
+        c.flush()
+        self.wordy = True  # the next update draws the times whatever they are
+        self.frames += 1
+
     def update(self, clock):
         """Redraw and send if what is shown changed; True if a frame was sent. Allocation-free."""
         snap = clock.snap
         last = self.last
         d = self.digits
-        changed = False
+        changed = self.wordy
+        self.wordy = False
         side = BLACK
         while side <= WHITE:  # (a tuple of imported names would be built on every call)
             digits(clock, side, d)

@@ -1,10 +1,9 @@
-"""Results, fouls and refusals in words: the page's long form, the clock display's short form.
+"""Results and fouls in words: the page's and the record's long form.
 
 ``result_words(result, rules)``: "White wins by 3.5 points", "Black wins on
 time", "Black loses by a foul: immediate ko retake (Korean regulations
-19-1-5)". ``result_lines(result)``: the same in two lines of at most 16
-characters for the clock display ("WHITE WINS", "BY 3.5"). The page, the
-logger's SGF comment and the display all say a result through here.
+19-1-5)": the page and the logger's SGF say a result through here (the clock
+display's two short lines are firmware/clock/verdict.py's).
 """
 
 from ..rules.result import BOTH_LOSE, CYCLE, DRAW, FOUL, NO_POINTS, RESIGN, SCORE, TIME
@@ -36,9 +35,6 @@ CLAUSES = {
     "thai": {"out_of_turn": "Thai rules 20", "wrong_order": "Thai rules 16.5.3", "late": "Thai rules 14"},
     "op": {"place_remove": "OP rules Art.4", "annihilation": "OP rules Art.9"},
 }
-_SHORT_FOULS = {"out_of_turn": "2 MOVES IN ROW", "removed_stone": "REMOVED STONES", "captures_left": "CAPTURES LEFT",
-                "ko": "KO RETAKE", "suicide": "SUICIDE", "occupied": "OCCUPIED POINT", "superko": "SUPERKO",
-                "place_remove": "PLACE-REMOVE", "warnings": "WARNINGS", "late": "LATE"}
 
 
 def _side(colour):
@@ -98,26 +94,3 @@ def game_result_words(game):
     loser = 3 - result.winner if result.winner in (1, 2) else 0
     limit = game.rules.warning_loss
     return result_words(result, game.rules.name, bool(loser and limit and game.warnings[loser] >= limit))
-
-
-def result_lines(result):
-    """The result in two lines of at most 16 capitals for the clock display."""
-    if result is None or result.winner is None:
-        return "NO RESULT", "VOID"
-    winner = result.winner
-    if winner == BOTH_LOSE:
-        return "BOTH LOSE", "NO POINTS"
-    if winner == DRAW:
-        return "DRAW", "JIGO" if result.reason == SCORE else "REPETITION"
-    side = "BLACK" if winner == 1 else "WHITE"
-    reason = result.reason
-    if reason == SCORE:
-        return side + " WINS", "BY %s" % (result.margin2 // 2 if result.margin2 % 2 == 0 else result.margin2 / 2)
-    if reason == RESIGN:
-        return side + " WINS", "BY RESIGNATION"
-    if reason == TIME:
-        return side + " WINS", "ON TIME"
-    if reason == FOUL:
-        loser = "BLACK" if winner == 2 else "WHITE"
-        return loser + " FOUL", _SHORT_FOULS.get(result.detail, "FOUL")
-    return side + " WINS", ""

@@ -124,7 +124,7 @@ class LiveBoard:
                 self._errors_seen = app.errors
                 self._say("error: %r" % app.last_error)
             faces = self.hw.display.text() if app.clock is not None else ""
-            seen = (self.hw.strip.shown, faces, message(app.referee, app.clock), app.game.move_number,
+            seen = (self.hw.strip.shown, faces, self.hw.display.said(), self._message(), app.game.move_number,
                     app.referee.state, len(self.log), self.confirming())
             if seen != self._seen:
                 self._seen = seen
@@ -304,6 +304,12 @@ class LiveBoard:
             self.log.append((events.at[k], text))
         self._events_seen = events.count
 
+    def _message(self):
+        app = self.app
+        if app.diag is not None:
+            return sensor_check_message(app.diag, self.now_ms())
+        return message(app.referee, app.clock)
+
     def state(self):
         """Everything the page draws, as JSON-ready data."""
         with self.lock:
@@ -335,8 +341,7 @@ class LiveBoard:
                 "polarity": b.polarity, "diagnostics": b.diag is not None,
                 "region": [region.top, region.left, region.size],
                 "powered": on, "state": STATE_NAMES[referee.state],
-                "message": (message(referee, clock) if b.diag is None else sensor_check_message(b.diag, self.now_ms()))
-                if on else "the board is off (unplugged)",
+                "message": self._message() if on else "the board is off (unplugged)",
                 "confirm": self.confirming() if on else "",
                 "legend": (legend(referee.mode, referee.state) if b.diag is None else sensor_check_legend())
                 if on else [],
@@ -346,6 +351,7 @@ class LiveBoard:
                 "result_words": game_result_words(game) if game.result is not None else "",
                 "stones": "".join(".bw"[c] for c in hw.stones.colour),
                 "leds": leds, "marks": marks,
+                "display_words": hw.display.said() if on else "",
                 "clock": None if clock is None else {
                     "spec": clock.tc.spec(), "black": faces[0], "white": faces[1],
                     "running": ("", "black", "white")[snap.running] if on else "", "paused": snap.paused,

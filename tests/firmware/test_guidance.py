@@ -4,11 +4,12 @@ agreement, results and fouls in words, messages that name the points, teaching's
 from harness import board, press, run
 from test_referee import Table
 
+from firmware.clock.verdict import result_lines
 from firmware.leds import marks as mk
 from firmware.modes import TEACHING, TOURNAMENT
 from firmware.referee.messages import message
 from firmware.referee.states import COUNTING, OVER, PLAY, SETUP
-from firmware.referee.words import result_lines, result_words
+from firmware.referee.words import result_words
 from firmware.rules.coords import parse_vertex
 from firmware.rules.position import BLACK, WHITE
 from firmware.rules.result import FOUL, RESIGN, SCORE, TIME, Result
@@ -43,6 +44,12 @@ def test_handicap_points_lit_stones_accepted_as_they_come_and_whites_clock_start
     assert app.referee.state == PLAY and app.game.handicap == 4 and app.game.to_move == WHITE
     assert app.timekeeper.started and app.clock.snap.running == WHITE  # White's first move is timed
     assert message(app.referee, app.clock) == "white to play"
+    app.control("resign_white", 1000)
+    run(app, hw, 1000, 1200)
+    assert hw.display.said() == "BLACK WINS / BY RESIGNATION"  # the clock display says the result
+    assert app.command("new", ["size=9"], 1200) is None
+    run(app, hw, 1200, 1400)
+    assert hw.display.said() == "NEW GAME / NO CLOCK"
 
 
 def test_a_one_stone_handicap_places_nothing_and_black_plays_first_without_komi():

@@ -114,8 +114,10 @@ function render(s) {
   }
   const message = document.getElementById("message");
   message.textContent = s.confirm || s.message;
-  message.className = s.confirm || /lift|put|wrong|not accepted|remove|unplugged|stuck|dead sensor/.test(s.message)
-    ? "alert" : "";
+  // Red when something must be fixed or confirmed (not for counting's calm "lift the dead stones").
+  const fix = ["sync", "reject"].includes(s.state) || /^(remove|not accepted|the board is off|K?\w+\d+: not a)/.test(s.message)
+    || /stuck|clear the board|dead \(never/.test(s.message);
+  message.className = s.confirm || fix ? "alert" : "";
   text("info-rules", `${s.rules}, ${s.size}×${s.size}, komi ${s.komi}` + (s.handicap ? `, handicap ${s.handicap}` : ""));
   text("info-moves", `${s.moves} (${s.to_move} to play)`);
   text("info-captures", `black ${s.captures[0]}, white ${s.captures[1]}`);
@@ -126,6 +128,7 @@ function render(s) {
     ? "polarity sensors: the board reads each stone's colour"
     : "presence sensors: the board sees stones, not colours";
   renderClock(s.clock);
+  text("display-words", s.display_words ? "Clock display: " + s.display_words : "");
   renderLegend(s.legend);
   const diag = document.getElementById("diag");
   diag.textContent = s.diagnostics ? "Leave sensor check" : "Sensor check";
