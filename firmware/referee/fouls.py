@@ -1,8 +1,8 @@
 """The referee's tournament clauses on captured and removed stones (Korean regulations, Thai rules).
 
-``Fouls`` holds these methods of ``Referee`` (machine.py: ``class
-Referee(Phases, Fouls)``), kept apart as phases.py is: they read the
-referee's state and charge a player a warning or the game.
+``Fouls`` holds these methods of ``Referee`` (machine.py's ``Referee``
+through phases.py's ``Phases(Fouls)``), kept apart as phases.py is: they
+read the referee's state and charge a player a warning or the game.
 """
 
 from ..events import EV_PENALTY, EV_WARNING, Events

@@ -46,14 +46,13 @@ from ..rules.game import IllegalMove
 from ..rules.history import LOST_TURN, SELF_CAPTURE, move_colour, move_point
 from ..rules.rulesets import HANDICAP_FIXED, ILLEGAL_LOSS, ILLEGAL_REJECT, ILLEGAL_WARN
 from .comparison import CHARGED_LEFT, CHARGED_PRESS, Comparison
-from .fouls import Fouls
 from .paint import Painter
 from .phases import Phases
 from .region import NONE, POINTS, Region
 from .states import COUNTING, OVER, PLAY, REJECT, SETUP, SYNC, UNKNOWN, reason_index
 
 
-class Referee(Phases, Fouls):
+class Referee(Phases):
     """Turns settled frames and button presses into the game's moves.
 
     ``game``: the rules.Game being played (its size decides the region).

@@ -1,14 +1,16 @@
 """The referee's phases around play: handicap setup before it, counting after it.
 
 ``Phases`` holds these methods of ``Referee`` (machine.py: ``class
-Referee(Phases)``), kept apart as rules/ending.py is from the game: they read
-and write the referee's state and call its comparison and move methods
+Referee(Phases)``; fouls.py's tournament clauses come through ``Phases(Fouls)``),
+kept apart as rules/ending.py is from the game: they read and write the
+referee's state and call its comparison and move methods
 (declared below for the type checker).
 """
 
 from ..events import EV_DEAD, EV_HANDICAP, EV_MOVE, EV_RESUME_PLAY, EV_UNDO, Events
 from ..rules.coords import PASS
 from .comparison import Comparison
+from .fouls import Fouls
 from .paint import Painter
 from .region import POINTS, Region
 from .states import PLAY, UNKNOWN
@@ -20,7 +22,7 @@ if TYPE_CHECKING:
     from ..rules.game import Game
 
 
-class Phases:
+class Phases(Fouls):
     """Handicap setup and counting on the board: see the module doc."""
 
     # The referee's state these methods share (machine.py's Referee sets it).
@@ -97,9 +99,8 @@ class Phases:
             return self.button("ok", now_ms)
         return False
 
-    def _answered(self):
+    def _answered(self, proposed):
         # Proposed chains with a stone lifted are answered: accepted, or kept alive if put back.
-        proposed = self.proposed
         frame = self.frame
         game_of = self.region.game_of
         phys_of = self.region.phys_of
@@ -119,9 +120,10 @@ class Phases:
         seen = self.seen
         changed = False
         counter = game.counter()
-        if self.proposed is None:  # counting since a power-up: nothing proposed
-            self.proposed = bytearray(POINTS)
-        self._answered()
+        proposed = self.proposed
+        if proposed is None:  # counting since a power-up: nothing proposed
+            proposed = self.proposed = bytearray(POINTS)
+        self._answered(proposed)
         self.votes = 0
         if seen.nmissing:
             for i in range(seen.nmissing):
@@ -144,7 +146,7 @@ class Phases:
             for i in range(seen.nextra):
                 p = seen.extra[i]
                 g = self.region.game_of[p]
-                if self.proposed[p]:
+                if proposed[p]:
                     continue  # a proposal not answered yet
                 if game.pos.cells[g] and counter.dead[g] and self._chain_all_back(g):
                     game.mark_dead(g, False)
