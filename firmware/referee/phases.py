@@ -9,6 +9,7 @@ referee's state and call its comparison and move methods
 
 from ..events import EV_DEAD, EV_HANDICAP, EV_MOVE, EV_RESUME_PLAY, EV_UNDO, Events
 from ..rules.coords import PASS
+from ..rules.rulesets import SCORE_AREA, SCORE_TERRITORY
 from .comparison import Comparison
 from .fouls import Fouls
 from .paint import Painter
@@ -83,7 +84,8 @@ class Phases(Fouls):
         counter = game.counter()
         counter.clear_dead()
         self.proposed = proposed = bytearray(POINTS)
-        if game.op is None and propose(game):  # (OP: nothing is removed at the end, Art.7 deleted)
+        # (Tromp-Taylor and OP count the board as it stands: nothing is taken off at the end)
+        if (game.rules.scoring == SCORE_TERRITORY or game.rules.scoring == SCORE_AREA) and propose(game):
             phys_of = self.region.phys_of
             dead = counter.dead
             for g in range(len(dead)):

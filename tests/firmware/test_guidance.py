@@ -59,9 +59,9 @@ def test_a_one_stone_handicap_places_nothing_and_black_plays_first_without_komi(
     assert app.game.komi == 0.5 and app.referee.state == PLAY
 
 
-def walls():
+def walls(rules="japanese"):
     """9x9: Black's wall on D, White's on F, a black stone at H5 inside White's area, two passes."""
-    t = Table(size=9)
+    t = Table(size=9, rules=rules)
     for row in range(1, 10):
         t.place("D%d" % row)
         t.place("F%d" % row)
@@ -96,6 +96,8 @@ def test_a_proposal_left_on_the_board_is_accepted_by_the_agreement():
     t.press(WHITE)
     t.press(BLACK)
     assert t.game.result.sgf() == "W+7.5"
+    t = walls("tromp-taylor")  # the board as it stands is counted: nothing is proposed
+    assert t.marked(mk.LIFT) == [] and not any(t.game.counter().dead)
 
 
 def test_a_foul_is_said_with_its_rule():
