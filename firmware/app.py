@@ -106,7 +106,7 @@ class App:
         self.follower = follower = Follower(boot)
         self.diag = None  # a Diagnostics while in diagnostics mode
         self.errors = 0  # stage failures reported and survived
-        self._said = None  # the result the clock display shows
+        self._said = None  # what the clock display says instead of the times (a result, the sensor check)
         self.last_error = None
         self.running = False
         self.recorder = None
@@ -338,8 +338,14 @@ class App:
 
     def show_clock(self, now_ms):
         """Redraw the clock faces if what they show changed (also before the clock starts);
-        once a game is over, its result in two short lines."""
+        once a game is over, its result in two short lines; in the sensor check, its step."""
         display = self.hw.display
+        if self.diag is not None:  # the sensor check's step instead of the times
+            lines = self.diag.lines()
+            if display is not None and lines != self._said:
+                self._said = lines
+                display.words(lines)
+            return
         clock = self.clock
         result = self.game.result
         if display is not None and result is not self._said:

@@ -107,6 +107,15 @@ class Diagnostics:
         self.checked = True
         return True
 
+    def lines(self):
+        """The check's step in two short lines for the clock display (16 characters at most)."""
+        if self.clearing:
+            return ("CLEAR THE BOARD", "%d STONES LEFT" % self.stones) if self.stones else ("KEEP IT CLEAR", "STUCK CHECK...")
+        if self.checked:
+            return "%d/%d WORK" % (self.points - len(self.bad) - self.nstuck, self.points), "%d DEAD %d STUCK" % (
+                len(self.bad), self.nstuck)
+        return "WALK A STONE", "%d/%d READ" % (self.walked(), self.points)
+
     def walked(self):
         """How many points have read a stone since the board was clear."""
         n = 0

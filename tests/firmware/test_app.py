@@ -125,6 +125,7 @@ def test_pause_and_menu_held_3_s_enter_and_leave_diagnostics():
     press(app, hw, 0, 3300)  # BLACK: start the check again, with a stone (or a magnet) left on the board
     run(app, hw, 3420, 5500)
     assert diag.nstuck == 1 and diag.marks.bits[centre] & ERROR and diag.clearing is False  # stuck, so far
+    assert hw.display.said() == "WALK A STONE / 1/361 READ"
     hw.stones.lift(centre)  # it was a stone: its sensor is healthy, the flag goes
     run(app, hw, 5500, 5600)
     assert diag.nstuck == 0 and not diag.marks.bits[centre] & ERROR and diag.walked() == 1  # (it read one)
@@ -135,6 +136,7 @@ def test_pause_and_menu_held_3_s_enter_and_leave_diagnostics():
     press(app, hw, 3, 5800)  # MENU: flag the dead sensors
     run(app, hw, 5920, 5900 + 100)
     assert len(diag.bad) == 360 and centre not in diag.bad and diag.checked
+    assert hw.display.said() == "1/361 WORK / 360 DEAD 0 STUCK"
     hw.buttons.hold(2)
     hw.buttons.hold(3)
     run(app, hw, 6000, 9200)
