@@ -106,7 +106,7 @@ PALETTE = (
     (_GREEN, _GREEN),  # ACCEPTED
 )
 # Per kind: blink half-period as a power of two of ms (0: steady). 7 = 128 ms.
-BLINK = (7, 8, 8, 8, 0, 0, 0, 0, 0, 0, 0, 9, 9, 0)
+BLINK = (7, 8, 8, 8, 0, 0, 0, 0, 0, 0, 0, 9, 0, 0)
 
 _KINDS = const(14)
 # (b & -b) % 37 is distinct for every power of two below 2**36: its bit index.

@@ -119,7 +119,7 @@ function render(s) {
     || /stuck|clear the board|dead \(never/.test(s.message);
   message.className = s.confirm || fix ? "alert" : "";
   text("info-rules", `${s.rules}, ${s.size}×${s.size}, komi ${s.komi}` + (s.handicap ? `, handicap ${s.handicap}` : ""));
-  text("info-moves", `${s.moves} (${s.to_move} to play)`);
+  text("info-moves", s.result ? String(s.moves) : `${s.moves} (${s.to_move} to play)`);
   text("info-captures", `black ${s.captures[0]}, white ${s.captures[1]}`);
   text("info-result", s.result ? `${s.result_words} (${s.result})` : "–");
   text("info-sgf", s.sgf || "–");
