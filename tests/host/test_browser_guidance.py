@@ -178,10 +178,12 @@ def test_the_clock_is_above_the_board_on_narrow_screens(tmp_path, width, height,
             assert clock["y"] + clock["height"] <= board["y"] and clock["y"] + clock["height"] <= height
             assert board["x"] >= 0 and board["x"] + board["width"] <= width  # nothing off the side
             assert page.locator("#stars circle").count() == 5  # 13x13
-            long_error = "x" * 300
-            page.evaluate("text => document.getElementById('error').textContent = text", long_error)
-            expect(page.locator("#error")).to_have_text(long_error)  # never cut
-            assert page.locator("#error").bounding_box()["width"] <= width
+            page.click("#new-game summary")
+            page.fill('#new-form input[name="time"]', "byoyomi 10m 3x30s and then some more words nobody could parse")
+            page.click('#new-form button[type="submit"]')
+            error = page.locator("#error")
+            expect(error).to_contain_text("and then some more words nobody could parse")  # the whole reason
+            assert len(error.text_content()) > 65 and error.bounding_box()["width"] <= width
             shot(page, "simulator-%s.png" % name)
     finally:
         stop_sim(proc)
