@@ -217,7 +217,8 @@ class Referee(Phases):
 
     def _compare(self):
         game = self.game
-        dead = game.counter().dead if game.phase == GAME_COUNTING else None
+        counted = game.phase == GAME_OVER and game.result.reason == "score"  # (its dead stones stay off)
+        dead = game.counter().dead if game.phase == GAME_COUNTING or counted else None
         self.seen.compare(self.frame, game.pos.cells, dead)
 
     def _set_state(self):

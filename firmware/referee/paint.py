@@ -11,7 +11,7 @@ from ..leds import marks as mk
 from ..modes import TEACHING
 from ..rules.game import IllegalMove
 from .region import NONE, POINTS
-from .states import COUNTING, SETUP, UNKNOWN
+from .states import COUNTING, OVER, SETUP, UNKNOWN
 
 # Every kind the referee paints (HINT is the host's).
 _REFEREE_KINDS = (mk.ERROR | mk.PUT_BACK | mk.LIFT | mk.WRONG_COLOUR | mk.KO | mk.LAST_MOVE | mk.ATARI | mk.LIBERTY
@@ -33,8 +33,15 @@ class Painter:
         if ref.state == SETUP:
             self._setup()
             return
-        seen = ref.seen
         game = ref.game
+        if ref.state == OVER:  # nothing to fix once it is over (the players clear the board)
+            p = ref.rejected
+            if p != NONE and ref.frame[p]:
+                m.set(p, mk.ERROR)  # the stone that lost the game
+            if game.result.reason == "score":
+                self._counting()  # the final count stays shown
+            return
+        seen = ref.seen
         cells = game.pos.cells
         game_of = ref.region.game_of
         phys_of = ref.region.phys_of

@@ -89,6 +89,10 @@ def test_counting_proposes_the_dead_stone_shows_the_score_and_ends_when_both_pre
     t.press(BLACK)
     assert t.ref.state == OVER and t.game.result.sgf() == "W+7.5"
     assert message(t.ref) == "Game over: White wins by 7.5 points"
+    # the final count stays lit; the dead stone lifted is not asked back
+    assert t.marked(mk.PUT_BACK) == [] and "A1" in t.marked(mk.TERRITORY) and "H5" in t.marked(mk.TERRITORY)
+    t.lift("D5", "F5")  # the players clear the board: nothing asks for the stones back
+    assert t.marked(mk.PUT_BACK) == [] and message(t.ref) == "Game over: White wins by 7.5 points"
 
 
 def test_a_proposal_left_on_the_board_is_accepted_by_the_agreement():
