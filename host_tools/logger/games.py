@@ -303,9 +303,10 @@ class Games:
             game = self.games.get(int(fields[0]))
             if game is not None:
                 info = pr.fields_dict(fields[1:])
+                dead = game._points(info.get("dead", ""))  # (a bad point: the line is refused whole)
                 game.result = info.get("re")
                 game.why = info.get("why", "")
-                game.dead = game._points(info.get("dead", ""))
+                game.dead = dead
             return game
         if kind == "PENALTY" and self.current is not None:
             entry = (int(fields[0]), fields[1], fields[2], int(fields[3]), pr.unquote(fields[4]))

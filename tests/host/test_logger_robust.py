@@ -15,7 +15,8 @@ MALFORMED = ("GAME x", "GAME 1 size=40", "GAME 1 size=x", "GAME", "GAME 1 rules=
              "MOVE 1 B dd x y", "MOVE 1 B ss", "UNDO x", "UNDO", "END x", "END", "PENALTY x B points 3 r",
              "PENALTY 1 B points x r", "PENALTY 1 B points 3 %ZZ", "PENALTY 1 B", "STATE x",
              "STATE 1 2 board=XX/OO moves=Bzz", "STATE 1 2 board=.. moves=Q", "GAME 2 size=9 ab=zz",
-             "GAME 3 size=9 handicap=2 ab=ddd", "MOVE 2 W dd", "GAME 4 size=9 boot=x", "ALERT", "ALERT %ZZ")
+             "GAME 3 size=9 handicap=2 ab=ddd", "MOVE 2 W dd", "GAME 4 size=9 boot=x", "ALERT", "ALERT %ZZ",
+             "END 1 re=W%2B7.5 dead=zz", "END 1 re=W%2B7.5 dead=ddd")
 
 
 def lines(*bodies, start=0):
@@ -41,6 +42,8 @@ def test_lines_that_make_no_sense_are_noted_and_recording_goes_on(tmp_path):
         got = moves_in(tmp_path / "t-5-g1.sgf")
         if got[:2] != [("b", (5, 3)), ("w", (4, 4))]:
             failures.append("%s: %r" % (bad, got))
+        if bad.startswith("END 1") and b"RE[" in (tmp_path / "t-5-g1.sgf").read_bytes():
+            failures.append("%s: half taken (a result without its dead stones)" % bad)
     assert not failures, failures
     audit = (tmp_path / "audit.jsonl").read_text()
     assert '"rejected"' in audit and "MOVE 1 B zz" in audit
