@@ -13,8 +13,7 @@ hardware interface (firmware/hardware.py): the Pico's drivers
 Data flows one way: the referee and the host's commands change the game; the
 timekeeper brings the clock in line with it; the follower tells the recorder
 (journal on flash) and then the link (the host) what changed. Host commands
-(firmware/host/commands.py) reach the app through ``command()``, for the
-link and the simulator's page alike.
+(host/commands.py) reach it through ``command()``, from the link and the page.
 
 ``step(now_ms)`` runs every stage that is due, in that order, and returns
 the ms until the next one is due; the tests and the simulators call it with
@@ -47,7 +46,7 @@ from .journal.store import Journal
 from .leds.composer import Leds
 from .leds.marks import HINT, Marks
 from .micro import const, print_exception, ticks_add, ticks_diff, ticks_ms
-from .modes import CASUAL, TEACHING
+from .modes import CASUAL, TEACHING, TOURNAMENT
 from .referee.machine import Referee
 from .referee.states import COUNTING
 from .rules.game import OVER, Game
@@ -317,12 +316,13 @@ class App:
         if intents & I_PAUSE:
             timekeeper.pause_button(now_ms)
         if intents & I_MENU:
-            # MENU finishes the count, votes for a draw after a repetition (Thai 11), replays
-            # a drawn game (Korean Art.21-4), or takes a move back in casual play.
+            # MENU finishes a count (a tournament's: both clock buttons), votes for a draw after
+            # a repetition (Thai 11), replays a drawn game (Korean Art.21-4), or takes back (casual).
             referee = self.referee
             game = self.game
             if referee.state == COUNTING:
-                referee.button("ok", now_ms)
+                if referee.mode != TOURNAMENT:
+                    referee.button("ok", now_ms)
             elif game.cycle:
                 referee.button("draw", now_ms)
             elif game.phase == OVER and game.rules.cycle == CYCLE_DRAW:

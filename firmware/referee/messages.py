@@ -7,6 +7,7 @@ device's hot path (the device has no screen for sentences: its LEDs and clock
 display say the short forms).
 """
 
+from ..modes import TOURNAMENT
 from ..rules.coords import vertex
 from ..rules.result import DRAW
 from ..rules.rulesets import CYCLE_DRAW
@@ -169,4 +170,4 @@ def _counting(referee):
     votes = referee.votes
     if votes:
         return text + "%s agreed: %s, press your clock to agree" % (_side(votes), _side(3 - votes))
-    return text + "Both press your clock to agree (or MENU)"
+    return text + "Both press your clock to agree" + (" (or MENU)" if referee.mode != TOURNAMENT else "")

@@ -177,3 +177,16 @@ def test_teaching_lights_atari_of_either_colour_and_a_one_stone_self_atari():
     t.place("E5")
     t.ref.preview([t.p("C3")], 1, t.now)  # White's hand over C3: the liberties it would have
     assert {"B3", "C2", "C4", "D3"} <= set(t.marked(mk.LIBERTY)) and t.game.move_number == 1
+
+
+def test_a_tournament_count_ends_only_when_both_players_press():
+    hw, app = board(size=9, mode=TOURNAMENT)
+    run(app, hw, 0, 50)
+    press(app, hw, 0, 50)  # no clock: a press with no stone is a pass
+    press(app, hw, 1, 200)
+    assert app.referee.state == COUNTING and message(app.referee).endswith("Both press your clock to agree")
+    press(app, hw, 3, 400)  # MENU alone does not finish a tournament's count
+    assert app.referee.state == COUNTING
+    press(app, hw, 1, 600)
+    press(app, hw, 0, 800)
+    assert app.referee.state == OVER and app.game.result.sgf() == "W+6.5"
