@@ -217,7 +217,8 @@ class Referee(Phases):
 
     def _compare(self):
         game = self.game
-        counted = game.phase == GAME_OVER and game.result.reason == "score"  # (its dead stones stay off)
+        result = game.result
+        counted = result is not None and result.reason == "score"  # (a counted game's dead stones stay off)
         dead = game.counter().dead if game.phase == GAME_COUNTING or counted else None
         self.seen.compare(self.frame, game.pos.cells, dead)
 
