@@ -24,7 +24,7 @@ def result_lines(result):
     side = "BLACK" if winner == 1 else "WHITE"
     reason = result.reason
     if reason == SCORE:
-        return side + " WINS", "BY %s" % (result.margin2 // 2 if result.margin2 % 2 == 0 else result.margin2 / 2)
+        return side + " WINS", "BY %s" % result.margin
     if reason == RESIGN:
         return side + " WINS", "BY RESIGNATION"
     if reason == TIME:

@@ -9,7 +9,7 @@ display say the short forms).
 
 from ..modes import TOURNAMENT
 from ..rules.coords import vertex
-from ..rules.result import DRAW
+from ..rules.result import DRAW, half_points
 from ..rules.rulesets import CYCLE_DRAW
 from .states import COUNTING, OVER, REJECT, SETUP, SYNC
 from .words import game_result_words
@@ -98,7 +98,7 @@ def _setup(referee):
     seen = referee.seen
     need = referee.handicap
     down = seen.nextra
-    if not referee._handicap_sets:
+    if referee.guide is None:  # free placement
         return "place %d handicap stones anywhere: %d of %d down" % (need, down, need)
     wrong = [seen.extra[i] for i in range(down) if not referee.guide[seen.extra[i]]]
     if wrong:
@@ -155,13 +155,10 @@ def _counting(referee):
     if referee.reason == "put_back":
         return "put the stone back: the last dame filled comes off first"
     score = game.counter().score
-    black = score.points[1] + score.penalty[1]
-    white = score.points[2] + score.penalty[2] + score.compensation
-    komi = score.komi2 / 2 if score.komi2 % 2 else score.komi2 // 2
     margin2 = score.margin2()
-    lead = "even" if margin2 == 0 else "%s leads by %s" % (
-        "Black" if margin2 > 0 else "White", abs(margin2) // 2 if margin2 % 2 == 0 else abs(margin2) / 2)
-    text = "counting: Black %d, White %d + komi %s: %s. " % (black, white, komi, lead)
+    lead = "even" if margin2 == 0 else "%s leads by %s" % ("Black" if margin2 > 0 else "White",
+                                                          half_points(abs(margin2)))
+    text = "counting: Black %d, White %d + komi %s: %s. " % (score.total(1), score.total(2), game.komi, lead)
     proposed = referee.proposed
     if proposed is not None and any(proposed):
         text += "The lit stones look dead: lift them to agree, or lift and put back a chain to keep it alive. "

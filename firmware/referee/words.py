@@ -6,7 +6,7 @@ time", "Black loses by a foul: immediate ko retake (Korean regulations
 display's two short lines are firmware/clock/verdict.py's).
 """
 
-from ..rules.result import BOTH_LOSE, CYCLE, DRAW, FOUL, NO_POINTS, RESIGN, SCORE, TIME
+from ..rules.result import BOTH_LOSE, CYCLE, DRAW, FOUL, NO_POINTS, RESIGN, SCORE, TIME, half_points
 
 # A foul's reason (rules/ending.py ``foul`` detail) -> what the player did.
 FOULS = {
@@ -42,8 +42,7 @@ def _side(colour):
 
 
 def _points(margin2):
-    n = margin2 // 2 if margin2 % 2 == 0 else margin2 / 2
-    return "%s point%s" % (n, "" if margin2 == 2 else "s")
+    return "%s point%s" % (half_points(margin2), "" if margin2 == 2 else "s")
 
 
 def foul_words(reason, rules_name="", warned=False):

@@ -16,7 +16,7 @@ from .coords import PASS
 from .history import DAME_FILL, LOST_TURN, History, encode, move_colour, move_point
 from .illegal import GAME_OVER, OUT_OF_TURN, IllegalMove
 from .position import Position
-from .result import CYCLE, DRAW, FOUL, RESIGN, SCORE, TIME, Result
+from .result import CYCLE, DRAW, FOUL, RESIGN, SCORE, TIME, Result, half_points
 from .rulesets import CYCLE_AGREE, CYCLE_DRAW, ILLEGAL_LOSS, ILLEGAL_WARN, SCORE_OP, SCORE_TERRITORY, RuleSet
 
 TYPE_CHECKING = False  # the type checker reads the block below; op and scoring load only when a game needs them
@@ -75,7 +75,7 @@ class Ending:
     @property
     def komi(self):
         """Komi in points (a float when it has a half); counting uses ``komi2``."""
-        return self.komi2 // 2 if self.komi2 % 2 == 0 else self.komi2 / 2
+        return half_points(self.komi2)
 
     @komi.setter
     def komi(self, value):

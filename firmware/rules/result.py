@@ -15,6 +15,11 @@ NO_POINTS = "no_points"  # OP Art.9-3: a side with no points loses (RE "B+" / "W
 _SGF_REASON = {RESIGN: "R", TIME: "T", FOUL: "F"}
 
 
+def half_points(n2):
+    """Points from half points: an int when whole (3), a float with its half (3.5)."""
+    return n2 // 2 if n2 % 2 == 0 else n2 / 2
+
+
 class Result:
     """The outcome of a game.
 
@@ -33,7 +38,7 @@ class Result:
     @property
     def margin(self):
         """Winning margin in points (a float only when it has a half)."""
-        return self.margin2 // 2 if self.margin2 % 2 == 0 else self.margin2 / 2
+        return half_points(self.margin2)
 
     def sgf(self):
         """The SGF FF[4] RE value: "B+3.5", "W+R", "B+T", "W+F", "0", "Void"; "Both lose"

@@ -66,11 +66,13 @@ class Score:
         self.dame = 0
         self.seki = 0
 
+    def total(self, colour):
+        """``colour``'s points before komi: its points, penalties and (White) compensation."""
+        return self.points[colour] + self.penalty[colour] + (self.compensation if colour == _WHITE else 0)
+
     def margin2(self):
         """Black's lead in half points: komi, compensation and penalties included."""
-        black = self.points[_BLACK] + self.penalty[_BLACK]
-        white = self.points[_WHITE] + self.penalty[_WHITE] + self.compensation
-        return 2 * (black - white) - self.komi2
+        return 2 * (self.total(_BLACK) - self.total(_WHITE)) - self.komi2
 
 
 class Counter:

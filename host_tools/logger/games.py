@@ -234,7 +234,7 @@ class GameLog:
         area = game.rules.scoring != SCORE_TERRITORY
         parts = []
         for colour, who in ((BLACK, "Black"), (WHITE, "White")):
-            total = score.points[colour] + score.penalty[colour] + (score.compensation if colour == WHITE else 0)
+            total = score.total(colour)
             extra = (" + %d stones" % score.stones[colour]) if area else (" + %d prisoners" % score.prisoners[colour])
             more = (" + %d penalty" % score.penalty[colour]) if score.penalty[colour] else ""
             if colour == WHITE and score.compensation:
