@@ -64,7 +64,7 @@ $(ADAFRUIT_READY): requirements-adafruit.txt | $(PY_READY)
 	@touch $@
 
 setup: $(PY_READY) $(NODE_READY) $(STUBS_READY) $(ADAFRUIT_READY)
-	@scripts/ensure-system.sh mosquitto kicad-symbols chromium
+	@scripts/ensure-system.sh mosquitto postgresql kicad-symbols chromium
 
 test: setup
 	@echo "== 1/5 host tests (pytest on CPython)"
@@ -79,7 +79,7 @@ test: setup
 	@$(MAKE) --no-print-directory typecheck
 
 test-host: $(PY_READY) $(ADAFRUIT_READY)
-	@scripts/ensure-system.sh mosquitto kicad-symbols chromium
+	@scripts/ensure-system.sh mosquitto postgresql kicad-symbols chromium
 	$(PY) -m pytest
 
 test-mp: $(NODE_READY) $(PY_READY)

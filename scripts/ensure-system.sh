@@ -4,6 +4,8 @@
 #   scripts/ensure-system.sh node     -> node >= 18 with npm
 #   scripts/ensure-system.sh mosquitto -> the MQTT broker (/usr/sbin/mosquitto) the logger's MQTT test starts
 #   scripts/ensure-system.sh kicad-symbols -> KiCad's symbol library (files, no command) for the SKiDL netlists
+#   scripts/ensure-system.sh postgresql -> PostgreSQL's server binaries (initdb, pg_ctl, postgres) the tests'
+#                                          throwaway servers run (tests/host/pg_server.py)
 #   scripts/ensure-system.sh PKG...   -> any other Debian packages (by command name = package name)
 set -euo pipefail
 
@@ -39,6 +41,12 @@ for want in "$@"; do
     mosquitto)
       # The broker lives in /usr/sbin, which a normal user's PATH may lack.
       [ -x /usr/sbin/mosquitto ] || command -v mosquitto >/dev/null 2>&1 || apt_install mosquitto
+      ;;
+    postgresql)
+      # The binaries live in /usr/lib/postgresql/<version>/bin, off PATH. The tests initdb their own
+      # cluster on a free port; the cluster Debian's package creates (and may start on 5432) is never used.
+      compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || command -v initdb >/dev/null 2>&1 \
+        || apt_install postgresql
       ;;
     kicad-symbols)
       [ -f /usr/share/kicad/symbols/74xx.kicad_sym ] || apt_install kicad-symbols

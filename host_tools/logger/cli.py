@@ -30,8 +30,11 @@ class Logger:
         os.makedirs(out_dir, exist_ok=True)
         self.quiet = quiet
         self.connections = [BoardConnection(p, self) for p in ports]
-        self.audit_file = open(os.path.join(out_dir, "audit.jsonl"), "a", encoding="utf-8")  # noqa: SIM115
+        audit_path = os.path.join(out_dir, "audit.jsonl")
         self.mqtt = mqtt
+        if mqtt is not None:
+            _remember(audit_path, mqtt)
+        self.audit_file = open(audit_path, "a", encoding="utf-8")  # noqa: SIM115
         self.writers: dict[str, str] = {}  # SGF path -> the port whose board's game it holds
         self._shown = 0.0
 
@@ -43,6 +46,8 @@ class Logger:
             entry["line"] = text
         self.audit_file.write(json.dumps(entry) + "\n")
         self.audit_file.flush()
+        if event == "in" and self.mqtt is not None and conn.board_id and seq is not None:
+            self.mqtt.line(conn.board_id, int(conn.boot or 0), seq, text)
 
     def place(self, conn: BoardConnection, game: GameLog) -> tuple[str, sgfmill.Sgf_game | None]:
         """Where the game goes: named after the board, the power-up the game began in and its
@@ -98,8 +103,8 @@ class Logger:
         with open(tmp, "wb") as f:
             f.write(data)
         os.replace(tmp, path)
-        self.publish(conn, "state", {"game": game.gid, "moves": len(game.moves), "result": game.result},
-                     retain=True)
+        self.publish(conn, "state", {"game": game.gid, "moves": len(game.moves), "result": game.result,
+                                     "boot": int(conn.boot or 0), "seq": conn.sync.expected - 1}, retain=True)
 
     def publish(self, conn: BoardConnection, what, payload, retain=False):
         if self.mqtt is not None:
@@ -112,12 +117,25 @@ class Logger:
 
     def step(self):
         now = time.monotonic()
+        if self.mqtt is not None:
+            self._venue(now)
         for conn in self.connections:
             conn.step(now)
         if not self.quiet and now - self._shown > 0.5:
             self._shown = now
             sys.stderr.write("\x1b[2K\r" + " | ".join(c.line() for c in self.connections)[:200])
             sys.stderr.flush()
+
+    def _venue(self, now):
+        """What the venue service asked on MQTT: a resync, or a host command for a board."""
+        while not self.mqtt.inbox.empty():
+            board, what, payload = self.mqtt.inbox.get()
+            conn = next((c for c in self.connections if c.board_id == board), None)
+            if what == "resync" and isinstance(payload.get("from"), int):
+                self.mqtt.resend(board, payload["from"])
+            elif what == "command" and conn is not None and isinstance(payload.get("text"), str):
+                self.audit(conn, "venue", "%s (by %s)" % (payload["text"], payload.get("by", "?")))
+                conn.send(payload["text"], now)
 
     def run(self, seconds=None):
         end = None if seconds is None else time.monotonic() + seconds
@@ -148,6 +166,26 @@ def main(argv=None):
         mqtt = MqttOut(args.mqtt)
     Logger(args.ports, args.out, quiet=args.quiet, mqtt=mqtt).run(args.seconds)
     return 0
+
+
+def _remember(audit_path: str, mqtt) -> None:
+    """The lines an earlier run took (its audit log), so a resync after a restart has them."""
+    boot: dict[str, int] = {}
+    try:
+        with open(audit_path, encoding="utf-8") as f:
+            for text in f:
+                try:
+                    entry = json.loads(text)
+                except ValueError:
+                    continue  # a line cut by a crash
+                board, raw, seq = entry.get("board"), entry.get("line"), entry.get("seq")
+                if entry.get("event") != "in" or not board or raw is None or seq is None:
+                    continue
+                if " HELLO " in raw:
+                    boot[board] = int(dict(w.split("=", 1) for w in raw.split() if "=" in w).get("boot", 0))
+                mqtt.remember(board, boot.get(board, 0), seq, raw)
+    except FileNotFoundError:
+        pass
 
 
 def _record_in(path: str) -> sgfmill.Sgf_game | str | None:

@@ -158,7 +158,8 @@ class GameLog:
         return ["%s%d" % ("B" if colour == BLACK else "W", who)
                 for colour, who in zip(colours, partners(colours, self.penalties), strict=True)]
 
-    def sgf_bytes(self, board_id: str) -> bytes:
+    def sgf_bytes(self, board_id: str, extra: dict | None = None) -> bytes:
+        """The game as SGF FF[4]; ``extra``: more root properties (the venue's PC, BR, WR...)."""
         game = self.game()
         root = {"AP": ("SmartGoBoard-logger", VERSION)}
         keys = {"pb": "PB", "pw": "PW", "ev": "EV", "ro": "RO", "dt": "DT"}
@@ -171,6 +172,7 @@ class GameLog:
         if self.result is not None:
             root["RE"] = self.result
         root["GN"] = "%s game %d" % (board_id, self.gid)
+        root.update(extra or {})
         notes = self._penalty_notes()
         totals = self._penalty_totals()
         lost = ("Not replayable by the rules: " + "; ".join(self.unplayable)) if self.unplayable else ""

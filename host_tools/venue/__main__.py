@@ -1,0 +1,149 @@
+"""The venue service: every board of a tournament live, archived and verifiable.
+
+    python -m host_tools.venue --broker HOST:PORT [--db URL] [--pairings FILE] [--delay MIN] ...
+    python -m host_tools.venue --demo-boards 24      # all on this machine, simulated boards playing
+
+It subscribes to the boards' loggers on an MQTT broker (never to serial ports),
+keeps every line in the archive (SQLite by default; PostgreSQL with
+``--db postgresql+psycopg://user@host/db``), and serves the live page, the
+referee console and the exports (docs/venue.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import pathlib
+import signal
+import sys
+import threading
+import time
+
+from host_tools.venue import pairings as pairing_file
+from host_tools.venue.archive import Archive
+from host_tools.venue.service import Venue
+from host_tools.venue.web import Site, serve
+
+
+def parse_args(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m host_tools.venue", description=__doc__.splitlines()[0])
+    ap.add_argument("--broker", metavar="HOST:PORT", help="the MQTT broker the loggers publish to "
+                    "(default: 127.0.0.1:1883; with --demo-boards: a Mosquitto of its own)")
+    ap.add_argument("--db", default="sqlite:///venue/venue.db",
+                    help="the archive: an SQLAlchemy URL (default: %(default)s; PostgreSQL: "
+                    "postgresql+psycopg://user@host/dbname)")
+    ap.add_argument("--host", default="127.0.0.1", help="address the web pages listen on (default: %(default)s; "
+                    "0.0.0.0 for the whole network)")
+    ap.add_argument("--port", type=int, default=8090, help="web port (default: %(default)s; 0: any free one)")
+    ap.add_argument("--delay", type=float, default=0.0, metavar="MINUTES",
+                    help="broadcast delay of the public page and feeds, in minutes (default: 0; referees see live)")
+    ap.add_argument("--event", default="", help="the event's name (SGF EV)")
+    ap.add_argument("--place", default="", help="where it is played (SGF PC)")
+    ap.add_argument("--date", default=time.strftime("%Y-%m-%d"), help="its date (SGF DT; default: today)")
+    ap.add_argument("--pairings", metavar="CSV", help="import the rounds' pairings from this CSV (docs/venue.md)")
+    ap.add_argument("--referee", action="append", default=[], metavar="NAME:PASSWORD",
+                    help="a referee's login (repeat for more; default: from VENUE_REFEREES=name:pw,name:pw)")
+    ap.add_argument("--root", default="goboard", help="the MQTT topic root the loggers use (default: %(default)s)")
+    ap.add_argument("--demo-boards", type=int, default=0, metavar="N",
+                    help="also run a broker, N simulated boards playing professional games and their logger")
+    ap.add_argument("--demo-speed", type=float, default=1.0, help="demo boards play this much faster (default: 1)")
+    ap.add_argument("--seconds", type=float, help="stop after this long (default: run until Ctrl-C)")
+    return ap.parse_args(argv)
+
+
+def referees(args) -> dict[str, str]:
+    found = {}
+    for item in args.referee + [x for x in os.environ.get("VENUE_REFEREES", "").split(",") if x]:
+        name, sep, password = item.partition(":")
+        if not sep or not name or not password:
+            raise SystemExit("error: --referee takes NAME:PASSWORD, not %r" % item)
+        found[name] = password
+    return found
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    if args.db.startswith("sqlite:///"):
+        pathlib.Path(args.db[len("sqlite:///"):]).parent.mkdir(parents=True, exist_ok=True)
+    logins = referees(args)
+    broker = None
+    if args.demo_boards:
+        from host_tools.venue.demo import Broker
+
+        if args.broker is None:
+            broker = Broker()
+            args.broker = broker.address
+        if not logins:
+            logins = {"referee": "demo"}
+        args.event = args.event or "Demo Cup"
+    try:
+        return _run(args, logins)
+    finally:
+        if broker is not None:
+            broker.stop()
+
+
+def _run(args, logins) -> int:
+    demo = None
+    archive = Archive(args.db)
+    event_info = {"name": args.event, "place": args.place, "date": args.date}
+    event_id = archive.event(args.event or "Tournament", args.place, args.date)
+    venue = Venue(archive, args.broker or "127.0.0.1:1883", root=args.root, delay=args.delay * 60)
+    rounds = {}
+    if args.demo_boards:
+        from host_tools.venue.demo import DemoBoards
+
+        demo = DemoBoards(args.demo_boards, args.broker, pathlib.Path("games") / "venue-demo", args.demo_speed)
+        rounds = pairing_file.read(demo.pairings_csv())
+    if args.pairings:
+        try:
+            rounds = pairing_file.read(pathlib.Path(args.pairings).read_text(encoding="utf-8"))
+        except (OSError, pairing_file.PairingError) as error:
+            raise SystemExit("error: %s: %s" % (args.pairings, error)) from None
+    for round_no, rows in rounds.items():
+        archive.set_pairings(event_id, round_no, rows)
+    for row in rounds.get(min(rounds), []) if rounds else []:
+        venue.pair(row["board"], _pairing(row, min(rounds)))
+
+    def start_round(round_no: int, who: str) -> int:
+        rows = archive.pairings(event_id, round_no)
+        if not rows:
+            raise ValueError("no pairings for round %d" % round_no)
+        for row in rows:
+            venue.pair(row["board"], _pairing(row, round_no))
+            venue.command(row["board"], pairing_file.new_command(row, event_info, round_no), who)
+        archive.act(who, "start round", "", "round %d: %d boards" % (round_no, len(rows)))
+        return len(rows)
+
+    site = Site(venue, logins, event_info, start_round)
+    server = serve(site, args.host, args.port)
+    venue.start()
+    threading.Thread(target=server.serve_forever, name="venue-web", daemon=True).start()
+    url = "http://%s:%d" % ("127.0.0.1" if args.host in ("0.0.0.0", "") else args.host, server.server_port)
+    print("Venue: live boards %s/  referee console %s/referee  results %s/results.csv" % (url, url, url))
+    print("       archive %s, broker %s, broadcast delay %g min%s" % (
+        args.db, args.broker or "127.0.0.1:1883", args.delay,
+        ", demo referee login referee / demo" if args.demo_boards and not args.referee else ""))
+    print("Ctrl-C stops it.", flush=True)
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    try:
+        stop.wait(args.seconds)
+    except KeyboardInterrupt:
+        pass
+    print("\nStopping ...", file=sys.stderr)
+    server.shutdown()
+    venue.stop()
+    if demo is not None:
+        demo.stop()
+    archive.close()
+    return 0
+
+
+def _pairing(row: dict, round_no: int) -> dict:
+    return {"round": round_no, "table_no": row["table_no"], "black": row["black"], "black_rank": row["black_rank"],
+            "white": row["white"], "white_rank": row["white_rank"]}
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,173 @@
+"""One board as the venue sees it: its lines, applied in order, and what the pages show of it.
+
+The venue keeps two copies of every board: the live one (referees) and the
+delayed one (the public page, ``--delay``). Both are ``BoardView``s fed the same
+lines, the delayed one later. No I/O here.
+"""
+
+from __future__ import annotations
+
+from firmware import protocol as pr
+from firmware.rules.coords import PASS, col_row, point
+from firmware.rules.game import COUNTING, Game
+from firmware.rules.position import BLACK
+from host_tools.logger.games import GameLog, Games
+
+FOULS = ("warning", "points", "forfeit")  # penalties a referee looks at (a caution alone is not)
+
+
+class BoardView:
+    """A board's games and health from its lines (``take``), summed up by ``summary``."""
+
+    def __init__(self, board: str):
+        self.board = board
+        self.games = Games()
+        self.status = "offline"  # the logger's word: online / offline
+        self.journal = "ok"
+        self.mode = ""
+        self.boot = 0
+        self.last_seq = -1
+        self.problems: list[str] = []  # what a referee should look at (a conflict, a gap, a rejected line)
+        self.clock: dict[int, tuple[int, int, float]] = {}  # colour -> (ms left, periods, when heard)
+        self.pairing: dict = {}  # round, table_no, names and ranks, when the venue paired this board
+        self.version = 0  # bumped by every change the pages should show
+        self._replay: tuple[GameLog | None, list, Game | None] = (None, [], None)
+
+    def take(self, seq: int, raw: str, at: float) -> None:
+        """One line from the board (already checked: CRC, order)."""
+        msg = pr.decode(raw.encode())
+        if msg is None:
+            self.problem("line %d: bad CRC" % seq)
+            return
+        _seq, kind, fields = msg
+        self.last_seq = max(self.last_seq, seq)
+        self.version += 1
+        if kind == "HELLO":
+            hello = pr.fields_dict(fields)
+            self.boot = int(hello.get("boot", self.boot))
+            self.journal = hello.get("journal", "ok")
+            return
+        if kind == "ALERT":
+            self.journal = pr.fields_dict(fields).get("journal", self.journal)
+            return
+        if kind == "MODE" and fields:
+            self.mode = fields[0]
+            return
+        if kind == "GAME":
+            self.clock = {}
+        try:
+            self.games.apply(kind, fields)
+        except (ValueError, IndexError) as error:
+            self.problem("line %d %s refused: %s" % (seq, kind, error))
+            return
+        if kind == "MOVE" and len(fields) >= 5:
+            colour = BLACK if fields[1] == "B" else 3 - BLACK
+            self.clock[colour] = (int(fields[3]), int(fields[4]), at)
+
+    def problem(self, text: str) -> None:
+        self.problems = (self.problems + [text])[-5:]
+        self.version += 1
+
+    def set_status(self, status: str) -> None:
+        if status != self.status:
+            self.status = status
+            self.version += 1
+
+    # -- what the pages show -------------------------------------------------------
+
+    def game(self) -> tuple[GameLog | None, Game | None]:
+        """The current game and its position, replayed only as far as it changed."""
+        log = self.games.current
+        if log is None:
+            return None, None
+        done_log, done_moves, game = self._replay
+        n = len(done_moves)
+        if done_log is not log or game is None or log.moves[:n] != done_moves or log.undone:
+            game = log.game()
+        else:
+            for colour, pt, _ms, _periods, lost in log.moves[n:]:
+                try:
+                    if game.phase == COUNTING:
+                        game.resume(3 - colour)
+                    game.lose_turn(colour) if lost else game.play(colour, pt)
+                except ValueError:
+                    game = log.game()  # the slow way names what the rules refused
+                    break
+        log.undone = False
+        self._replay = (log, list(log.moves), game)
+        return log, game
+
+    def state(self, log: GameLog | None, game: Game | None) -> str:
+        if self.status != "online" or self.journal == "failing" or self.problems:
+            return "problem"
+        if log is None:
+            return "waiting"
+        if log.result is not None:
+            return "finished"
+        if game is not None and game.phase == COUNTING:
+            return "counting"
+        return "playing" if log.moves else "waiting"
+
+    def summary(self) -> dict:
+        """What the pages need of this board (JSON-ready)."""
+        log, game = self.game()
+        out = {"board": self.board, "status": self.status, "journal": self.journal, "mode": self.mode,
+               "problems": self.problems, "state": self.state(log, game), "version": self.version,
+               **self.pairing}
+        if log is None or game is None:
+            return out
+        size = log.size
+        stones = "".join(".XO"[game.pos.cells[point(size, c, r)]] for r in range(size) for c in range(size))
+        last = None
+        if log.moves:
+            colour, pt, *_ = log.moves[-1]
+            last = {"colour": "B" if colour == BLACK else "W", "at": None if pt == PASS else col_row(size, pt)}
+        out.update(
+            game=log.gid, boot=self.boot, size=size, stones=stones, moves=len(log.moves), last=last,
+            to_move="B" if game.to_move == BLACK else "W", result=log.result, why=log.why,
+            black=log.fields.get("pb", out.get("black", "")), white=log.fields.get("pw", out.get("white", "")),
+            captures={"B": game.captures[BLACK], "W": game.captures[3 - BLACK]},
+            clock={"B" if c == BLACK else "W": {"ms": ms, "periods": p, "at": at}
+                   for c, (ms, p, at) in self.clock.items()},
+            penalties=[{"n": k, "colour": side, "kind": kind, "value": value, "reason": reason}
+                       for k, side, kind, value, reason in log.penalties],
+            rules=log.rules, komi=log.komi, handicap=log.handicap, time=log.fields.get("time", ""))
+        out["attention"] = self.attention(log, out["state"])
+        return out
+
+    def attention(self, log: GameLog | None, state: str) -> list[str]:
+        """Why a referee should look at this board now, most urgent first (empty: nothing)."""
+        why = []
+        if self.status != "online":
+            why.append("disconnected")
+        if self.journal == "failing":
+            why.append("journal failing")
+        why += self.problems
+        if log is not None:
+            if log.result is None:
+                why += ["%s %s (%s)" % (kind, side, reason) for _k, side, kind, _v, reason in log.penalties[-2:]
+                        if kind in FOULS]
+            elif "+T" in log.result:
+                why.append("flag: %s" % log.result)
+            elif log.why and log.why not in ("resign", "score"):
+                why.append("foul: %s (%s)" % (log.result, log.why))
+        if state == "counting":
+            why.append("counting")
+        return why
+
+    def moves(self) -> list[dict]:
+        """The current game's moves with their clock figures (the full board view)."""
+        log = self.games.current
+        if log is None:
+            return []
+        size = log.size
+        return [{"n": k, "colour": "B" if colour == BLACK else "W", "at": None if pt == PASS else col_row(size, pt),
+                 "ms": ms, "periods": periods, "lost": lost}
+                for k, (colour, pt, ms, periods, lost) in enumerate(log.moves, start=1)]
+
+    def setup(self) -> dict:
+        """The current game's setup stones (handicap): colour -> [(col, row)]."""
+        log = self.games.current
+        if log is None:
+            return {}
+        return {side: [col_row(log.size, pt) for pt in points] for side, points in zip("BW", log.setup, strict=True)}

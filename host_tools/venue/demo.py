@@ -1,0 +1,173 @@
+"""A venue on one machine for a demonstration: a broker, simulated boards and their logger.
+
+``python -m host_tools.venue --demo-boards 24`` (``make venue ARGS="--demo-boards 24"``):
+Mosquitto on a free port (unless ``--broker`` names one), N simulated boards
+(host_tools/sim: the firmware on simulated hardware, each on its own pty, played
+by simulated hands from the professional games in examples/pro at the script's
+pace times ``--demo-speed``), one real logger process for all of them publishing
+to the broker, and a pairing of round 1 from the games' players.
+"""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import random
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import zlib
+
+from firmware.rules.game import COUNTING, Game
+from firmware.settings import Settings
+from host_tools import sgf
+from host_tools.sim.headless import Simulation
+from host_tools.sim.physical import script_lines
+from host_tools.sim.pty_link import PtyLink
+from host_tools.sim.script import parse
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+GAMES = ROOT / "examples" / "pro"
+TIME = "byoyomi 20m 3x30s"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def mosquitto_path() -> str | None:
+    return "/usr/sbin/mosquitto" if os.path.exists("/usr/sbin/mosquitto") else shutil.which("mosquitto")
+
+
+class Broker:
+    """A Mosquitto of our own on 127.0.0.1 (persistence on: a restart keeps the venue's queue)."""
+
+    def __init__(self, port: int | None = None, folder: str | None = None):
+        path = mosquitto_path()
+        if path is None:
+            raise SystemExit("error: no Mosquitto broker: install it (Debian: apt-get install mosquitto), "
+                             "or pass --broker HOST:PORT; `make venue` installs it")
+        self.port = port or free_port()
+        self.folder = folder or tempfile.mkdtemp(prefix="venue-broker-")
+        conf = pathlib.Path(self.folder) / "mosquitto.conf"
+        conf.write_text("listener %d 127.0.0.1\nallow_anonymous true\npersistence true\npersistence_location %s/\n"
+                        % (self.port, self.folder))
+        self.conf = conf
+        self.proc: subprocess.Popen | None = None
+        self.start()
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen([mosquitto_path() or "mosquitto", "-c", str(self.conf)],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("Mosquitto did not start on port %d" % self.port)
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.terminate()
+            self.proc.wait()
+            self.proc = None
+
+    @property
+    def address(self) -> str:
+        return "127.0.0.1:%d" % self.port
+
+
+def legal_prefix(moves: list) -> list:
+    """The record's moves up to its first one the rules refuse (old records have some)."""
+    game = Game(19, "japanese", strict_turns=False)
+    for n, (colour, pt) in enumerate(moves):
+        try:
+            if game.phase == COUNTING:
+                game.resume(3 - colour)
+            game.play(colour, pt)
+        except ValueError:
+            return moves[:n]
+    return moves
+
+
+class DemoBoard:
+    """One simulated board at a table, playing one professional game by hands."""
+
+    def __init__(self, table: int, path: pathlib.Path, speed: float, start_s: float):
+        record = sgf.read(path.read_bytes())
+        self.table = table
+        self.board_id = "table%02d" % table
+        self.black, self.white = record.root.get("PB", "Black"), record.root.get("PW", "White")
+        self.ranks = record.root.get("BR", ""), record.root.get("WR", "")
+        moves = legal_prefix(record.moves)
+        lines, _expected = script_lines(19, moves, seed=zlib.crc32(path.name.encode()), clock=True)
+        self.events, _errors = parse(lines, 19)
+        self.speed = speed
+        self.start_s = start_s
+        self.link = PtyLink(random.Random(table))
+        players = {"pb": self.black, "pw": self.white}
+        self.sim = Simulation(Settings(19, "japanese", time_spec=TIME, players=players), transport=self.link,
+                              board_id=self.board_id, boot=1)
+        self.next = 0
+
+    def step(self, elapsed_s: float) -> None:
+        """Play what is due after ``elapsed_s`` seconds of the demo."""
+        now_ms = max(0, int((elapsed_s - self.start_s) * 1000 * self.speed))
+        sim = self.sim
+        while self.next < len(self.events) and self.events[self.next].t_ms <= now_ms:
+            event = self.events[self.next]
+            sim.advance(event.t_ms)
+            sim.apply(event)
+            self.next += 1
+        if now_ms > sim.now:
+            sim.advance(now_ms)
+        sim.app.sync_host(sim.now)
+
+
+class DemoBoards:
+    """N boards playing in one thread, one logger process for them all."""
+
+    def __init__(self, n: int, broker: str, out: pathlib.Path, speed: float = 1.0):
+        paths = sorted(GAMES.glob("*.sgf"))
+        self.boards = [DemoBoard(i + 1, paths[i % len(paths)], speed, start_s=i * 2.0) for i in range(n)]
+        out.mkdir(parents=True, exist_ok=True)
+        self._stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="demo-boards", daemon=True)
+        self.t0 = time.monotonic()
+        self.thread.start()
+        self.logger = subprocess.Popen(
+            [sys.executable, "-m", "host_tools.logger", *(b.link.path for b in self.boards), "--out", str(out),
+             "--quiet", "--mqtt", broker], cwd=ROOT, stderr=open(out / "logger-stderr.txt", "ab"))  # noqa: SIM115
+
+    def pairings_csv(self) -> str:
+        rows = ["round,table,board,black,black_rank,white,white_rank,rules,komi,time"]
+        for b in self.boards:
+            rows.append('1,%d,%s,"%s",%s,"%s",%s,japanese,6.5,%s' % (b.table, b.board_id, b.black, b.ranks[0],
+                                                                   b.white, b.ranks[1], TIME))
+        return "\n".join(rows) + "\n"
+
+    def _run(self):
+        while not self._stop.is_set():
+            elapsed = time.monotonic() - self.t0
+            for board in self.boards:
+                board.step(elapsed)
+            time.sleep(0.02)
+
+    def stop(self) -> None:
+        self._stop.set()
+        self.thread.join(5)
+        self.logger.terminate()
+        try:
+            self.logger.wait(5)
+        except subprocess.TimeoutExpired:
+            self.logger.kill()
+        for board in self.boards:
+            board.link.close()
