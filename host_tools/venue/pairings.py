@@ -5,6 +5,9 @@ One row per table, a header naming the columns (any order, case ignored)::
     round,table,board,black,black_rank,white,white_rank,handicap,komi,rules,size,time
     1,1,table1,Lee Sedol,9p,Gu Li,9p,0,6.5,korean,19,byoyomi 1h 3x30s
 
+The ``settings`` kept for each table are the ``new`` command's fields, values
+percent-escaped (one token each).
+
 ``board`` is the id of the board at that table (its ``HELLO board=``); ``round``,
 ``table``, ``black``, ``white`` are required, the rest default to the event's
 (``--rules``, ``--komi``, ``--time``). Players' ranks go to the SGF (``BR``/``WR``).
@@ -58,7 +61,7 @@ def read(text: str, defaults: dict | None = None) -> dict[int, list[dict]]:
         rounds.setdefault(round_no, []).append({
             "table_no": table, "board": get["board"], "black": get["black"], "black_rank": get.get("black_rank", ""),
             "white": get["white"], "white_rank": get.get("white_rank", ""),
-            "settings": " ".join("%s=%s" % (k, v) for k, v in settings.items() if v)})
+            "settings": " ".join("%s=%s" % (k, _escape(v)) for k, v in settings.items() if v)})
     return rounds
 
 
@@ -79,10 +82,7 @@ def _check(settings):
 
 def new_command(pairing: dict, event: dict, round_no: int) -> str:
     """The ``new`` host command that sets this table's game up on its board."""
-    words = ["new"]
-    for item in pairing["settings"].split():
-        key, _, value = item.partition("=")
-        words.append("%s=%s" % (key, _escape(value)))
+    words = ["new", *pairing["settings"].split()]  # (its values escaped already)
     for key, value in (("pb", pairing["black"]), ("pw", pairing["white"]), ("ev", event.get("name", "")),
                        ("ro", str(round_no)), ("dt", event.get("date", ""))):
         if value:

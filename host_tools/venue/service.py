@@ -133,10 +133,7 @@ class Venue:
                         self._resync(name, force=True)
             return
         if what == "status":
-            with self.lock:
-                for view in ("live", "public"):
-                    self._view(view, board).set_status(msg.payload.decode(errors="replace"))
-                    self.dirty.add((view, board))
+            self.status(board, msg.payload.decode(errors="replace"))
             return
         if what == "line":
             try:
@@ -145,6 +142,13 @@ class Venue:
             except (ValueError, KeyError, TypeError):
                 return  # not a logger's line
             self.line(board, *line)
+
+    def status(self, board: str, value: str) -> None:
+        """The logger's word on a board: online or offline (shown at once, in both views)."""
+        with self.lock:
+            for view in ("live", "public"):
+                self._view(view, board).set_status(value)
+                self.dirty.add((view, board))
 
     # -- lines ------------------------------------------------------------------------
 
