@@ -234,8 +234,12 @@ class Venue:
             self.tick(time.time())
 
     def tick(self, now: float) -> None:
-        """Release the delayed lines now due and tell the pages what changed."""
+        """Release the delayed lines now due, ask again for what is still missing (a resync
+        asked before the logger listened), and tell the pages what changed."""
         with self.lock:
+            for board, waiting in self.held.items():
+                if waiting:
+                    self._resync(board)
             while self.pending and self.pending[0][0] <= now:
                 _release, board, seq, raw, at = self.pending.popleft()
                 self._view("public", board).take(seq, raw, at)

@@ -1,0 +1,232 @@
+"""The venue as a tournament meets it: a simulated board on a pty, its real logger process,
+a real Mosquitto, the venue service and its pages in Chromium. A move appears on the pages;
+the broadcast delay hides it from the public and not from the referee; a referee's penalty
+reaches the board and its SGF; a broker restart and a venue restart lose and double nothing."""
+
+import os
+import time
+import urllib.error
+import urllib.request
+import zlib
+
+import pytest
+
+from firmware.rules.coords import PASS, col_row
+from firmware.settings import Settings
+from host_tools import sgf
+from host_tools.sim.headless import Simulation
+from host_tools.sim.physical import script_lines
+from host_tools.sim.pty_link import PtyLink
+from host_tools.sim.script import parse
+from host_tools.venue.archive import Archive
+from host_tools.venue.demo import GAMES, Broker, legal_prefix, mosquitto_path
+from host_tools.venue.service import Venue
+from host_tools.venue.web import Site, serve
+
+from .test_browser_sim import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS
+from .test_logger_e2e import start_logger
+
+pytestmark = pytest.mark.skipif(mosquitto_path() is None, reason="no mosquitto (make test installs it)")
+RECORD = sorted(GAMES.glob("*.sgf"))[0]
+MOVES = 60
+
+
+class Table:
+    """A board at a table: the simulated board, its logger process, what it played."""
+
+    def __init__(self, tmp_path, broker):
+        record = sgf.read(RECORD.read_bytes())
+        moves = legal_prefix(record.moves)[:MOVES]
+        lines, self.expected = script_lines(19, moves, seed=zlib.crc32(RECORD.name.encode()), clock=True)
+        self.events, _ = parse(lines, 19)
+        self.next = 0
+        self.link = PtyLink()
+        self.sim = Simulation(Settings(19, "japanese", time_spec="byoyomi 20m 3x30s", players={"pb": "Ann", "pw": "Bo"}),
+                              transport=self.link, board_id="table01", boot=1)
+        out = tmp_path / "logger"
+        out.mkdir()
+        self.logger = start_logger(self.link.path, out, self.sim, ("--mqtt", broker.address))
+
+    def play(self, moves):
+        """Play on until ``moves`` moves are on the board."""
+        sim = self.sim
+        while self.next < len(self.events) and sim.game.move_number < moves:
+            event = self.events[self.next]
+            sim.advance(event.t_ms)
+            sim.apply(event)
+            sim.app.sync_host(sim.now)
+            self.next += 1
+            time.sleep(0.003)
+        self.serve(0.3)
+
+    def serve(self, seconds):
+        """The board answers its logger for a while (resends, commands)."""
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            self.sim.advance(self.sim.now + 20)
+            self.sim.app.sync_host(self.sim.now)
+            time.sleep(0.01)
+
+    def stop(self):
+        self.logger.terminate()
+        self.logger.wait()
+        self.link.close()
+
+
+def vertex_of(move):
+    colour, pt = move
+    return None if pt == PASS else col_row(19, pt)
+
+
+def moves_on_board(table):
+    return table.sim.game.move_number
+
+
+def start_venue(tmp_path, broker, name="venue", delay=0.0, client_id="venue"):
+    venue = Venue(Archive("sqlite:///%s" % (tmp_path / (name + ".db"))), broker.address, delay=delay,
+                  client_id=client_id)
+    site = Site(venue, {"kim": "secret"}, {"name": "Club Cup", "place": "Hall", "date": "2026-11-23"})
+    server = serve(site, "127.0.0.1", 0)
+    import threading
+
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    venue.start()
+    return venue, server, "http://127.0.0.1:%d" % server.server_port
+
+
+def wait_for(predicate, table=None, seconds=15):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if predicate():
+            return True
+        if table is not None:
+            table.serve(0.05)
+        else:
+            time.sleep(0.05)
+    return predicate()
+
+
+def live_moves(venue):
+    board = venue.board("live", "table01")
+    return board["moves"] if board and "moves" in board else -1
+
+
+@pytest.fixture
+def broker(tmp_path):
+    b = Broker(folder=str(tmp_path))
+    yield b
+    b.stop()
+
+
+def test_moves_reach_the_pages_and_the_delay_hides_them_from_the_public_only(tmp_path, broker):
+    from playwright.sync_api import expect, sync_playwright
+
+    if not os.path.exists(CHROMIUM):
+        pytest.skip("no Chromium")
+    venue, server, url = start_venue(tmp_path, broker)
+    delayed, delayed_server, delayed_url = start_venue(tmp_path, broker, "delayed", delay=900, client_id="delayed")
+    table = Table(tmp_path, broker)
+    try:
+        table.play(20)
+        assert wait_for(lambda: live_moves(venue) == 20 and live_moves(delayed) == 20, table)
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.goto(url + "/")
+            expect(page.locator("#b-table01 .foot")).to_have_text("playing · move 20")
+            table.play(21)  # one more stone: the page hears of it by itself
+            expect(page.locator("#b-table01 .foot")).to_have_text("playing · move 21")
+            expect(page.locator("#b-table01 .head")).to_contain_text("Ann – Bo")
+            page.screenshot(path=str(ARTIFACTS / "venue-overview-one-board.png"))
+            page.goto(url + "/board/table01")
+            expect(page.locator("#at")).to_have_text("move 21 of 21")
+            page.click("#back")
+            expect(page.locator("#at")).to_have_text("move 20 of 21")
+            # The public page of the delayed venue: nothing of this game yet; its referees: all of it.
+            page.goto(delayed_url + "/")
+            expect(page.locator("#delay")).to_have_text("Broadcast delay: 15 minutes.")
+            expect(page.locator("#b-table01 .foot")).to_have_text("waiting")  # on line, no move shown yet
+            page.goto(delayed_url + "/referee")
+            page.fill("input[name=user]", "kim")
+            page.fill("input[name=password]", "secret")
+            page.click("#login button")
+            expect(page.locator('#all tr[data-board="table01"] td').nth(3)).to_have_text("21")
+            browser.close()
+        assert urllib.request.urlopen(url + "/games/table01.sgf").read().count(b";B[") == 11
+        with pytest.raises(urllib.error.HTTPError):  # the delayed public feed has no game yet
+            urllib.request.urlopen(delayed_url + "/games/table01.sgf")
+    finally:
+        table.stop()
+        for v, s in ((venue, server), (delayed, delayed_server)):
+            s.shutdown()
+            v.stop()
+
+
+def test_a_referees_penalty_reaches_the_board_and_the_sgf(tmp_path, broker):
+    from playwright.sync_api import expect, sync_playwright
+
+    if not os.path.exists(CHROMIUM):
+        pytest.skip("no Chromium")
+    venue, server, url = start_venue(tmp_path, broker)
+    table = Table(tmp_path, broker)
+    try:
+        table.play(10)
+        assert wait_for(lambda: live_moves(venue) == 10, table)
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.goto(url + "/referee")
+            page.fill("input[name=user]", "kim")
+            page.fill("input[name=password]", "wrong")
+            page.click("#login button")
+            expect(page.locator("#login-error")).to_have_text("wrong name or password")
+            page.fill("input[name=password]", "secret")
+            page.click("#login button")
+            page.locator('#all tr[data-board="table01"] button').click()
+            page.select_option("select[name=action]", "warning")
+            page.select_option("select[name=colour]", "W")
+            page.click("#act-send")
+            table.serve(1.0)  # the command goes venue -> broker -> logger -> board, the PENALTY line back
+            expect(page.locator('#attention tr[data-board="table01"]')).to_contain_text("warning W (referee)")
+            expect(page.locator("#audit")).to_contain_text("kim: referee on table01 (referee warning W)")
+            page.screenshot(path=str(ARTIFACTS / "venue-referee-console.png"), full_page=True)
+            browser.close()
+        assert table.sim.game.warnings[2] == 1  # the board's own count: White has one warning
+        data = urllib.request.urlopen(url + "/games/table01.sgf").read().decode()
+        assert "warning" in data.lower() and "EV[Club Cup]" in data and "PC[Hall]" in data
+        assert [a["what"] for a in venue.archive.actions()][:2] == ["referee", "login"]
+    finally:
+        table.stop()
+        server.shutdown()
+        venue.stop()
+
+
+def test_a_broker_restart_and_a_venue_restart_lose_and_double_nothing(tmp_path, broker):
+    venue, server, _url = start_venue(tmp_path, broker)
+    table = Table(tmp_path, broker)
+    try:
+        table.play(15)
+        assert wait_for(lambda: live_moves(venue) == 15, table)
+        broker.stop()
+        table.play(30)  # the logger records on; nothing reaches the venue
+        broker.start()
+        assert wait_for(lambda: live_moves(venue) == 30, table, seconds=30)
+        server.shutdown()
+        venue.stop()  # the venue goes down; the board plays on
+        table.play(45)
+        venue, server, _url = start_venue(tmp_path, broker)  # the same archive, the same MQTT session
+        assert live_moves(venue) == 30  # from its archive at once
+        assert wait_for(lambda: live_moves(venue) == 45, table, seconds=30)
+        table.play(MOVES)
+        assert wait_for(lambda: live_moves(venue) == moves_on_board(table), table, seconds=30)
+        rows = venue.archive.all_lines()
+        assert len({(b, boot, seq) for b, boot, seq, _raw, _t in rows}) == len(rows)
+        assert venue.counts["conflict"] == 0
+        board_moves = [m["at"] for m in venue.board("live", "table01")["moves_list"]]
+        record = sgf.read(urllib.request.urlopen(_url + "/games/table01.sgf").read())
+        assert len(record.moves) == len(board_moves) == moves_on_board(table)
+        assert [vertex_of(m) for m in record.moves] == [tuple(m) if m else None for m in board_moves]
+    finally:
+        table.stop()
+        server.shutdown()
+        venue.stop()
