@@ -22,11 +22,13 @@ NODE_READY := node_modules/.ready
 STUBS_READY := $(BUILD)/typings_rp2/.ready
 ADAFRUIT_READY := $(BUILD)/adafruit/.ready
 
-.PHONY: help setup test test-host test-mp mpy typecheck lint bench sim demo clean hardware deploy dev
+.PHONY: help setup test test-host test-mp mpy typecheck lint bench sim demo venue clean hardware deploy dev
 
 help:
 	@echo "make sim        the board simulated in the browser, logging games to games/ (ARGS=\"--size 9 --time korean-amateur ...\")"
 	@echo "make demo       a bundled professional game played by simulated hands; its SGF lands in games/"
+	@echo "make venue      the venue service: every board live, archived (ARGS=\"--demo-boards 24\": with a broker,"
+	@echo "               simulated boards and their logger on this machine; see docs/venue.md)"
 	@echo "make test       all tests: host (pytest), firmware under MicroPython, mpy-cross, type check"
 	@echo "make test-host  host tests only (pytest: host tools + firmware tests on CPython)"
 	@echo "make test-mp    firmware tests under real MicroPython (WebAssembly port under node, unix port)"
@@ -128,6 +130,10 @@ ARGS ?=
 
 sim: $(PY_READY)
 	$(PY) -m host_tools.sim $(ARGS)
+
+venue: $(PY_READY)
+	@scripts/ensure-system.sh mosquitto
+	$(PY) -m host_tools.venue $(ARGS)
 
 demo: $(PY_READY)
 	@mkdir -p games $(BUILD)

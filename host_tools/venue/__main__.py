@@ -27,8 +27,9 @@ from host_tools.venue.web import Site, serve
 
 def parse_args(argv=None):
     ap = argparse.ArgumentParser(prog="python -m host_tools.venue", description=__doc__.splitlines()[0])
-    ap.add_argument("--broker", metavar="HOST:PORT", help="the MQTT broker the loggers publish to "
-                    "(default: 127.0.0.1:1883; with --demo-boards: a Mosquitto of its own)")
+    ap.add_argument("--broker", metavar="HOST:PORT", help="the MQTT broker the loggers publish to (default: the "
+                    "one on port 1883 of this machine; with none there, a Mosquitto of its own on port 1883, "
+                    "listening where the pages do, --host)")
     ap.add_argument("--db", default="sqlite:///venue/venue.db",
                     help="the archive: an SQLAlchemy URL (default: %(default)s; PostgreSQL: "
                     "postgresql+psycopg://user@host/dbname)")
@@ -67,12 +68,15 @@ def main(argv=None) -> int:
         pathlib.Path(args.db[len("sqlite:///"):]).parent.mkdir(parents=True, exist_ok=True)
     logins = referees(args)
     broker = None
-    if args.demo_boards:
-        from host_tools.venue.demo import Broker
+    if args.broker is None:
+        from host_tools.venue.demo import Broker, listening
 
-        if args.broker is None:
-            broker = Broker()
+        if listening(1883):
+            args.broker = "127.0.0.1:1883"
+        else:
+            broker = Broker(1883, folder=_folder("venue/broker"), listen=args.host)
             args.broker = broker.address
+    if args.demo_boards:
         if not logins:
             logins = {"referee": "demo"}
         args.event = args.event or "Demo Cup"
@@ -143,6 +147,11 @@ def _run(args, logins) -> int:
 def _pairing(row: dict, round_no: int) -> dict:
     return {"round": round_no, "table_no": row["table_no"], "black": row["black"], "black_rank": row["black_rank"],
             "white": row["white"], "white_rank": row["white_rank"]}
+
+
+def _folder(path: str) -> str:
+    pathlib.Path(path).mkdir(parents=True, exist_ok=True)
+    return path
 
 
 if __name__ == "__main__":

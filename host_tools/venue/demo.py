@@ -41,14 +41,24 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def listening(port: int) -> bool:
+    """Something answers on this port of this machine (a broker already running)."""
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+        return True
+    except OSError:
+        return False
+
+
 def mosquitto_path() -> str | None:
     return "/usr/sbin/mosquitto" if os.path.exists("/usr/sbin/mosquitto") else shutil.which("mosquitto")
 
 
 class Broker:
-    """A Mosquitto of our own on 127.0.0.1 (persistence on: a restart keeps the venue's queue)."""
+    """A Mosquitto of our own (persistence on: a restart keeps the venue's queue), on port
+    ``port`` (default: a free one) of ``listen`` (default: this machine only)."""
 
-    def __init__(self, port: int | None = None, folder: str | None = None):
+    def __init__(self, port: int | None = None, folder: str | None = None, listen: str = "127.0.0.1"):
         path = mosquitto_path()
         if path is None:
             raise SystemExit("error: no Mosquitto broker: install it (Debian: apt-get install mosquitto), "
@@ -56,8 +66,8 @@ class Broker:
         self.port = port or free_port()
         self.folder = folder or tempfile.mkdtemp(prefix="venue-broker-")
         conf = pathlib.Path(self.folder) / "mosquitto.conf"
-        conf.write_text("listener %d 127.0.0.1\nallow_anonymous true\npersistence true\npersistence_location %s/\n"
-                        % (self.port, self.folder))
+        conf.write_text("listener %d %s\nallow_anonymous true\npersistence true\npersistence_location %s/\n"
+                        % (self.port, listen, self.folder))
         self.conf = conf
         self.proc: subprocess.Popen | None = None
         self.start()
@@ -67,11 +77,9 @@ class Broker:
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 5
         while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+            if listening(self.port):
                 return
-            except OSError:
-                time.sleep(0.05)
+            time.sleep(0.05)
         raise RuntimeError("Mosquitto did not start on port %d" % self.port)
 
     def stop(self) -> None:
@@ -137,7 +145,7 @@ class DemoBoards:
 
     def __init__(self, n: int, broker: str, out: pathlib.Path, speed: float = 1.0):
         paths = sorted(GAMES.glob("*.sgf"))
-        self.boards = [DemoBoard(i + 1, paths[i % len(paths)], speed, start_s=i * 2.0) for i in range(n)]
+        self.boards = [DemoBoard(i + 1, paths[i % len(paths)], speed, start_s=i * 0.5) for i in range(n)]
         out.mkdir(parents=True, exist_ok=True)
         self._stop = threading.Event()
         self.thread = threading.Thread(target=self._run, name="demo-boards", daemon=True)

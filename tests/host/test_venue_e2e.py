@@ -230,3 +230,41 @@ def test_a_broker_restart_and_a_venue_restart_lose_and_double_nothing(tmp_path, 
         table.stop()
         server.shutdown()
         venue.stop()
+
+
+def test_the_demo_venue_with_24_boards_runs_and_stops_on_ctrl_c(tmp_path):
+    """``python -m host_tools.venue --demo-boards 24`` (what ``make venue`` runs): a broker, 24
+    simulated boards and their logger; the overview shows every table; Ctrl-C stops it all."""
+    import signal
+    import subprocess
+    import sys
+
+    from playwright.sync_api import expect, sync_playwright
+
+    from .conftest import ROOT
+
+    if not os.path.exists(CHROMIUM):
+        pytest.skip("no Chromium")
+    proc = subprocess.Popen([sys.executable, "-m", "host_tools.venue", "--demo-boards", "24", "--demo-speed", "6",
+                             "--port", "0", "--db", "sqlite:///%s" % (tmp_path / "demo.db")],
+                            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    try:
+        first = proc.stdout.readline()
+        assert first.startswith("Venue: live boards http://"), first
+        url = first.split()[3].rstrip("/")
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            page.goto(url + "/")
+            expect(page.locator(".tile")).to_have_count(24, timeout=20000)
+            expect(page.locator('.tile[data-state="playing"]')).to_have_count(24, timeout=60000)
+            page.wait_for_timeout(3000)
+            page.screenshot(path=str(ARTIFACTS / "venue-overview-24-boards.png"), full_page=True)
+            browser.close()
+    finally:
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=30)
+    assert proc.returncode == 0, out
+    assert "Stopping" in out
+    assert (tmp_path / "games" / "venue-demo").is_dir()
