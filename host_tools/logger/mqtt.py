@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import queue
+import threading
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
@@ -40,9 +41,11 @@ class MqttOut:
         self.client.will_set(root + "/logger/status", "offline", qos=1, retain=True)
         self.client.on_connect = self._connected
         self.client.on_message = self._message
+        self._status: dict[str, str] = {}
+        self._up = threading.Event()
         self.client.connect(host or "127.0.0.1", int(port or 1883), keepalive=10)
         self.client.loop_start()
-        self._status: dict[str, str] = {}
+        self._up.wait(5)  # (publishing before the broker's answer can stall paho's in-flight window)
 
     def _connected(self, client, _userdata, _flags, _reason, _properties):
         """(Again after a broker restart: paho reconnects by itself.)"""
@@ -50,6 +53,7 @@ class MqttOut:
         client.publish(self.root + "/logger/status", "online", qos=1, retain=True)
         for name, value in self._status.items():
             client.publish("%s/%s/status" % (self.root, name), value, qos=1, retain=True)
+        self._up.set()
 
     def _message(self, _client, _userdata, msg):
         _root, board, what = msg.topic.rsplit("/", 2)
@@ -66,11 +70,11 @@ class MqttOut:
             self.status(board_id, "online")
         self.client.publish("%s/%s/%s" % (self.root, name, what), json.dumps(payload), qos=1, retain=retain)
 
-    def line(self, board_id: str, boot: int, seq: int, raw: str, again: bool = False):
-        """Publish one line taken from a board (``again``: a resync, already in ``sent``)."""
-        if not again:
-            self.remember(board_id, boot, seq, raw)
-        self._line(board_id, boot, seq, raw)
+    def line(self, board_id: str, boot: int, seq: int, raw: str):
+        """Publish one line just taken from a board."""
+        self.remember(board_id, boot, seq, raw)
+        sent = self.sent[board_id]
+        self._line(board_id, boot, seq, raw, sent[-2][1] if len(sent) > 1 else -1)
 
     def remember(self, board_id: str, boot: int, seq: int, raw: str):
         """A line published (or, at start-up, one the audit log says the logger took)."""
@@ -79,9 +83,7 @@ class MqttOut:
             sent.clear()  # the board numbers its lines from 0 again (its journal was lost)
         sent.append((boot, seq, raw))
 
-    def _line(self, board_id, boot, seq, raw, prev=None):
-        if prev is None:
-            prev = self._prev(board_id, seq)
+    def _line(self, board_id, boot, seq, raw, prev):
         payload = {"boot": boot, "seq": seq, "raw": raw, "prev": prev}
         self.client.publish("%s/%s/line" % (self.root, board_id), json.dumps(payload), qos=1)
 

@@ -8,6 +8,7 @@ import subprocess
 import time
 
 import pytest
+from sgfmill import sgf as sgfmill
 
 from .test_logger_e2e import RECORD, moves_of, play
 
@@ -66,6 +67,16 @@ def test_logger_publishes_to_mosquitto(tmp_path, broker):
     def after():  # while the logger still runs: a display that subscribes late
         late_client = subscriber(broker, late)
         checks["state"] = wait_for(lambda: any(t == "goboard/table7/state" and r for t, _p, r in late))
+
+        # The game is on file; its last state may still be on its way (paho sends in the background).
+        on_file = sgfmill.Sgf_game.from_bytes(next((tmp_path / "out").glob("*.sgf")).read_bytes())
+        played = len(on_file.get_main_sequence()) - 1
+
+        def caught_up():
+            states = [json.loads(p) for t, p, _r in late if t == "goboard/table7/state"]
+            return bool(states) and states[-1]["moves"] == played
+
+        wait_for(caught_up, seconds=15)
         late_client.loop_stop()
         late_client.disconnect()
 
