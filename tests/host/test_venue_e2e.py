@@ -4,6 +4,7 @@ the broadcast delay hides it from the public and not from the referee; a referee
 reaches the board and its SGF; a broker restart and a venue restart lose and double nothing."""
 
 import os
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -87,8 +88,6 @@ def start_venue(tmp_path, broker, name="venue", delay=0.0, client_id="venue"):
                   client_id=client_id)
     site = Site(venue, {"kim": "secret"}, {"name": "Club Cup", "place": "Hall", "date": "2026-11-23"})
     server = serve(site, "127.0.0.1", 0)
-    import threading
-
     threading.Thread(target=server.serve_forever, daemon=True).start()
     venue.start()
     return venue, server, "http://127.0.0.1:%d" % server.server_port
