@@ -41,7 +41,7 @@ E_CRC = "crc"
 E_TOO_OLD = "too_old"
 
 COMMANDS = ("hello", "state", "resend", "mode", "new", "show", "end", "time", "diag", "mem", "referee", "clock",
-            "replay")
+            "replay", "key")
 MODES = MODE_NAMES  # the modes a host may ask for
 NEW_KEYS = ("rules", "size", "komi", "handicap", "time", "pb", "pw", "ev", "ro", "dt", "pair")
 
@@ -146,6 +146,22 @@ class Writer:
             buf[i], buf[j] = buf[j], buf[i]
             i += 1
             j -= 1
+        self.n = n
+
+    def hex(self, prefix, data, count):
+        """A field: ``prefix`` (bytes), then the first ``count`` bytes of ``data`` in lowercase hex
+        (written in place: no allocation)."""
+        self.raw(prefix)
+        buf = self.buf
+        n = self.n
+        if n + 2 * count + 12 > len(buf):
+            self.overflow = True
+            return
+        for i in range(count):
+            b = data[i]
+            buf[n] = _HEX[b >> 4]
+            buf[n + 1] = _HEX[b & 15]
+            n += 2
         self.n = n
 
     def finish(self):
@@ -388,6 +404,9 @@ def parse_command(line):
     elif name == "diag":
         if len(args) != 1 or args[0] not in ("on", "off"):
             return None, (E_MALFORMED, "diag needs on or off")
+    elif name == "key":
+        if len(args) != 1 or len(args[0]) != 64 or args[0].strip("0123456789abcdef"):
+            return None, (E_MALFORMED, "key needs 64 lowercase hex digits (32 bytes)")
     return name, args
 
 

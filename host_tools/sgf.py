@@ -111,7 +111,7 @@ def write(game: Game, root: dict | None = None, move_props=None) -> bytes:
     """SGF FF[4] bytes for a game: SZ, KM, RU, HA/AB, the moves, and the
     result if the game has one. ``root`` adds root properties (PB, PW, EV,
     RO, DT, TM, OT...); ``move_props(k)`` may return extra properties for
-    move k (BL, WL, OB, OW...). Lost turns (Thai) are written as comments."""
+    move k (BL, WL, OB, OW...). Lost turns (Thai) are nodes with no move and a comment saying so."""
     size = game.size
     out = sgf.Sgf_game(size)
     node = out.get_root()
@@ -132,13 +132,14 @@ def write(game: Game, root: dict | None = None, move_props=None) -> bytes:
         record = hist.moves[k]
         colour = move_colour(record)
         child = out.extend_main_sequence()
-        if record & LOST_TURN:
-            child.set("C", ("Black" if colour == BLACK else "White") + " lost the turn (penalty)")
-            continue
-        child.set_move(_COLOURS[colour], to_sgfmill(size, move_point(record)))
-        if move_props is not None:
-            for key, value in (move_props(k) or {}).items():
-                child.set(key, value)
+        props = dict(move_props(k) or {}) if move_props is not None else {}
+        if record & LOST_TURN:  # (its clock figures too: a sealed record hashes them, host_tools/records.py)
+            lost = ("Black" if colour == BLACK else "White") + " lost the turn (penalty)"
+            props["C"] = lost + ("\n" + props["C"] if "C" in props else "")
+        else:
+            child.set_move(_COLOURS[colour], to_sgfmill(size, move_point(record)))
+        for key, value in props.items():
+            child.set(key, value)
     if game.result is not None:
         node.set("RE", game.result.sgf())
     return out.serialise()

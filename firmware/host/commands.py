@@ -1,5 +1,5 @@
 """What the board does with a host's commands (docs/protocol.md): the app's side of ``new``,
-``mode``, ``show``, ``end``, ``time``, ``diag``, ``referee``, ``clock`` and ``replay``.
+``mode``, ``show``, ``end``, ``time``, ``diag``, ``referee``, ``clock``, ``replay`` and ``key``.
 
 ``HostCommands(app).command(name, args, now_ms)`` returns None when done, or
 an ``(error_code, detail)`` pair naming the problem; the game stays as it was
@@ -7,6 +7,8 @@ on an error. The app runs it for the link and for the simulator's page alike
 (firmware/app.py ``App.command``), then journals what changed before the
 link replies.
 """
+
+from binascii import unhexlify
 
 from ..events import EV_REFEREE
 from ..leds.marks import HINT
@@ -20,6 +22,7 @@ from ..rules.history import move_colour
 from ..rules.pair import ORDER_POINTS, WRONG_ORDER, corrections, is_pair
 from ..rules.result import parse_sgf
 from ..settings import from_fields
+from .seal import save_key
 
 
 class HostCommands:
@@ -80,6 +83,8 @@ class HostCommands:
             return self._clock(args, now_ms)
         if name == "replay":  # Korean Art.21-4
             return None if app.replay(now_ms) else (E_STATE, "replay: the game is not a draw")
+        if name == "key":
+            return self._key(args[0])
         if name == "diag":
             if not app.diagnose(args[0] == "on", now_ms):
                 return E_STATE, "a game is in progress: end it first"
@@ -129,6 +134,20 @@ class HostCommands:
         else:
             done = keeper.referee_pause(what == "pause", now_ms)
         return None if done else (E_STATE, "clock " + what + ": not now")
+
+    def _key(self, text):
+        # Registration: the secret the board signs its results with (firmware/host/seal.py).
+        app = self.app
+        if app.link is None:
+            return E_STATE, "key: this board has no link"
+        key = unhexlify(text)
+        if app.hw.storage is not None:
+            try:
+                save_key(app.hw.storage, key)
+            except OSError as error:
+                return E_STATE, "key: not kept: flash error %s" % error
+        app.link.seal.key = key
+        return None
 
     def _show(self, args):
         # Hint marks on the LEDs at the given vertices ("clear": none); a bad one changes nothing.

@@ -33,6 +33,8 @@ from ..rules.coords import PASS, col_row
 from ..rules.ending import PENALTY_KINDS
 from ..rules.history import LOST_TURN, move_colour, move_point
 from ..version import VERSION
+from .seal import Seal
+from .snapshot import write_state
 
 _K_SKIP = const(0)  # a reply no longer available: resent as SKIP
 _K_HELLO = const(1)
@@ -49,7 +51,6 @@ _K_ALERT = const(10)  # arg 1: the journal cannot write; 0: it writes again
 _OWN_FIELDS = ("rules", "size", "komi", "handicap", "time")  # the GAME line's fields from the game itself
 
 _LETTERS = "abcdefghijklmnopqrs"
-_BOARD = b".XO"  # a STATE line's board: empty, black, white
 
 
 class Link(Listener):
@@ -81,6 +82,7 @@ class Link(Listener):
         self._hello_seq = 0  # the last HELLO: an earlier one is resent as SKIP (a host takes a HELLO
         # below the numbers it holds for a board that started its numbering again)
         self.writer = pr.Writer(pr.MAX_LINE)
+        self.seal = Seal(board_id, self._move_fields, pr.Writer(64))  # the game's running hash, its signature
         self.parser = pr.LineParser(pr.MAX_COMMAND)
         self._rbuf = bytearray(64)
         self.errors = 0  # commands answered with an error
@@ -118,7 +120,8 @@ class Link(Listener):
             if key not in _OWN_FIELDS:  # the host's other fields (pb, pw, ev...), not its own again
                 fields.append(key + "=" + pr.quote(str(players[key])))
         gid = f.gid
-        self._headers[gid] = " ".join(fields).encode()
+        header = self._headers[gid] = " ".join(fields).encode()
+        self.seal.start(gid, header)
         for old in list(self._headers):
             if old < gid - 3:
                 del self._headers[old]
@@ -138,6 +141,7 @@ class Link(Listener):
             if self.kind[i] == K_MOVE and self.arg[i] >= keep:
                 self.kind[i] = _K_SKIP
             seq -= 1
+        self.seal.rewind()
         self._add(K_UNDO, keep - 1)
 
     def moved(self, k):
@@ -148,8 +152,9 @@ class Link(Listener):
         result = f.result
         dead = f.game._counter.dead if result.reason == "score" and f.game._counter else b""
         dead = "".join(self._sgf(p) for p in range(len(dead)) if dead[p])
-        self._results[f.gid] = ("re=" + pr.quote(result.sgf()) + (" why=" + pr.quote(result.detail) if result.detail
-                                                                   else "") + (" dead=" + dead if dead else ""))
+        re = pr.quote(result.sgf())
+        self._results[f.gid] = ("re=" + re + (" why=" + pr.quote(result.detail) if result.detail else "")
+                                + (" dead=" + dead if dead else "") + " " + self.seal.end(f.known - 1, re))
         self._add(K_END, f.gid)
 
     def mode_changed(self):
@@ -274,6 +279,8 @@ class Link(Listener):
             w.raw("game=%d" % f.gid)
             if self.journal_failing:
                 w.raw(b"journal=failing")
+            if self.seal.key:
+                w.raw(b"sign=1")
             if f.game is not None:
                 w.raw("size=%d moves=%d" % (f.game.size, f.game.hist.length - 1))
         elif kind == _K_GAME:
@@ -294,7 +301,7 @@ class Link(Listener):
         elif kind == _K_REPLY and seq == self._reply_seq:
             w.begin(seq, self._reply)
         elif kind == _K_STATE and seq == self._state_seq:
-            self._state_line(seq)
+            write_state(w, seq, self.follower, self.next)
         elif kind == _K_ALERT:
             w.begin(seq, b"ALERT")
             w.raw(b"journal=failing" if self.arg[i] else b"journal=ok")
@@ -316,20 +323,24 @@ class Link(Listener):
 
     def _move_line(self, seq, k):
         w = self.writer
-        f = self.follower
         w.begin(seq, b"MOVE")
+        self._move_fields(w, k)
+        self.seal.write_short(w, k)
+
+    def _move_fields(self, w, k):
+        # "<k> <B|W> <point> [<ms_left> <periods>]": the line's fields, and what the seal hashes.
+        f = self.follower
         w.num(k)
         record = f.record[k]
-        colour = move_colour(record)
-        w.raw(b"B" if colour == 1 else b"W")
+        w.raw(b"B" if move_colour(record) == 1 else b"W")
         pt = move_point(record)
         if record & LOST_TURN:
             w.raw(b"lost")
         elif pt == PASS:
             w.raw(b"pass")
         else:
-            col, row = col_row(self.follower.game.size, pt)
-            n = w.n
+            col, row = col_row(f.game.size, pt)
+            n = w.n  # (after the move number: never the first field)
             buf = w.buf
             buf[n] = 32
             buf[n + 1] = 97 + col
@@ -338,63 +349,3 @@ class Link(Listener):
         if f.tleft[k] >= 0:
             w.num(f.tleft[k])
             w.num(f.periods[k])
-
-    def _state_line(self, seq):
-        """STATE <game> <moves> mode=<m> next=<seq> to=<B|W> board=<rows>
-        moves=<sgf points, '..' pass> [clock=<b_ms>,<b_per>,<w_ms>,<w_per>]"""
-        w = self.writer
-        w.begin(seq, b"STATE")
-        f = self.follower
-        game = f.game
-        w.num(f.gid)
-        if game is None:
-            w.num(0)
-            w.raw("mode=" + MODE_NAMES[f.mode])
-            return
-        hist = game.hist
-        w.num(hist.length - 1)
-        w.raw("mode=" + MODE_NAMES[f.mode])
-        w.raw("next=%d" % self.next)
-        w.raw("to=" + ("B" if game.to_move == 1 else "W"))
-        # The board and the moves go straight into the line's buffer: a 400-move
-        # game as a list of strings would need ~20 KB of a Pico's heap at once.
-        size = game.size
-        w.raw("board=")
-        buf = w.buf
-        n = w.n
-        if n + size * (size + 1) + 4 * hist.length + 64 > len(buf):
-            w.overflow = True
-            return
-        cells = game.pos.cells
-        stride = size + 2
-        for r in range(size):
-            if r:
-                buf[n] = 47  # /
-                n += 1
-            start = (r + 1) * stride + 1
-            for i in range(start, start + size):
-                buf[n] = _BOARD[cells[i]]
-                n += 1
-        w.n = n
-        w.raw("moves=")
-        n = w.n
-        for k in range(1, hist.length):
-            if k > 1:
-                buf[n] = 44  # ,
-                n += 1
-            record = hist.moves[k]
-            pt = move_point(record)
-            buf[n] = 66 if move_colour(record) == 1 else 87  # B W
-            if pt == PASS or record & LOST_TURN:
-                buf[n + 1] = buf[n + 2] = 46  # ..
-            else:
-                col, row = col_row(size, pt)
-                buf[n + 1] = 97 + col
-                buf[n + 2] = 97 + row
-            n += 3
-        w.n = n
-        clock = f.clock
-        if clock is not None:
-            b = clock.snap.black
-            wt = clock.snap.white
-            w.raw("clock=%d,%d,%d,%d" % (b.main_ms + b.period_ms, b.periods, wt.main_ms + wt.period_ms, wt.periods))

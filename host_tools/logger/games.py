@@ -23,6 +23,7 @@ from firmware.rules.rulesets import SCORE_TERRITORY, by_name
 from firmware.rules.scoring import DEAD, KIND, OWNER, TERRITORY
 from firmware.version import VERSION
 from host_tools import sgf
+from host_tools.records import sgf_seal
 
 
 class GameLog:
@@ -41,6 +42,10 @@ class GameLog:
         self.boot = str(int(fields["boot"])) if "boot" in fields else None  # the power-up the game began in
         self.setup = tuple(self._points(fields.get(key, "")) for key in ("ab", "aw"))
         self.moves: list[tuple[int, int, int, int, bool]] = []  # (colour, point, ms left, periods, lost)
+        self.header: str | None = None  # the GAME line's fields after the id, as the board hashed them
+        self.marks: list[str] = []  # each move's h= (the board's running hash, host_tools/records.py)
+        self.hash = ""  # the END line's hash= and sig=: the board's final digest and its signature
+        self.sig = ""
         self.penalties: list[tuple[int, str, str, int, str]] = []  # (move number, B|W, kind, value, reason)
         self.result: str | None = None
         self.why = ""  # what the result came from, when the board said (a foul's reason...)
@@ -172,6 +177,7 @@ class GameLog:
         if self.result is not None:
             root["RE"] = self.result
         root["GN"] = "%s game %d" % (board_id, self.gid)
+        root.update(sgf_seal(self, board_id))
         root.update(extra or {})
         notes = self._penalty_notes()
         totals = self._penalty_totals()
@@ -283,22 +289,30 @@ class Games:
         if kind == "GAME":
             gid = int(fields[0])
             self.current = GameLog(gid, pr.fields_dict(fields[1:]))
+            self.current.header = " ".join(fields[1:])
             self.games[gid] = self.current
             return self.current
         if kind == "MOVE" and self.current is not None:
             game = self.current
+            info = pr.fields_dict(fields)
+            fields = [f for f in fields if "=" not in f]  # (the positional ones: h= follows them)
             k = int(fields[0])
             if k < 1 or fields[1] not in ("B", "W"):
                 raise ValueError("bad move number or colour")
+            if k > len(game.moves) + 1:  # (an earlier move resent as SKIP: its game was over by then)
+                raise ValueError("move %d after move %d: the moves between were not heard" % (k, len(game.moves)))
             colour = BLACK if fields[1] == "B" else WHITE
             pt = game.point(fields[2])
             ms = int(fields[3]) if len(fields) >= 5 else -1
             periods = int(fields[4]) if len(fields) >= 5 else 0
             del game.moves[k - 1:]
+            del game.marks[k - 1:]
             game.moves.append((colour, pt, ms, periods, fields[2] == "lost"))
+            game.marks.append(info.get("h", ""))
             return game
         if kind == "UNDO" and self.current is not None:
             del self.current.moves[int(fields[0]):]
+            del self.current.marks[int(fields[0]):]
             self.current.undone = True
             return self.current
         if kind == "END":
@@ -309,6 +323,8 @@ class Games:
                 game.result = info.get("re")
                 game.why = info.get("why", "")
                 game.dead = dead
+                game.hash = info.get("hash", "")
+                game.sig = info.get("sig", "")
             return game
         if kind == "PENALTY" and self.current is not None:
             entry = (int(fields[0]), fields[1], fields[2], int(fields[3]), pr.unquote(fields[4]))
@@ -332,4 +348,5 @@ class Games:
             moves.append((BLACK if item[0] == "B" else WHITE, game.point("pass" if item[1:] == ".." else item[1:]),
                           -1, 0, False))
         game.moves = moves
+        game.marks = [""] * len(moves)  # (a snapshot carries no hashes)
         return game

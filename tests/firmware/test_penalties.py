@@ -38,7 +38,7 @@ def test_korean_cautions_make_a_warning_and_two_warnings_lose_every_one_streamed
     assert app.game.result is None and app.game.penalty_points(2) == 2  # Art.18: 2 points
     lines = host_says(hw, pipe, app, "referee warning W", 700)
     assert _penalties(lines) == [["1", "W", "warning", "2", "referee"]]
-    assert [line[1] for line in lines if line[0] == "END"] == [["1", "re=B+F", "why=referee"]]  # Art.19-1-9: the second warning loses
+    assert [line[1][:3] for line in lines if line[0] == "END"] == [["1", "re=B+F", "why=referee"]]  # Art.19-1-9: the second warning loses
     assert app.referee.state == 5 and app.clock.stopped  # OVER; the clock stops with play
 
 
@@ -59,7 +59,7 @@ def test_forfeit_and_bad_referee_commands():
         lines = host_says(hw, pipe, app, bad, 100 + 50 * i)
         assert lines[-1][0] == "ERR" and lines[-1][1][0] == "malformed", bad
     lines = host_says(hw, pipe, app, "referee forfeit B", 400)
-    assert [line[1] for line in lines if line[0] == "END"] == [["1", "re=W+F", "why=forfeit"]]
+    assert [line[1][:3] for line in lines if line[0] == "END"] == [["1", "re=W+F", "why=forfeit"]]
     lines = host_says(hw, pipe, app, "referee warning B", 500)  # nothing to penalise any more
     assert lines[-1][0] == "ERR" and lines[-1][1][0] == "state"
     assert len(app.game.penalties) == 1
@@ -101,7 +101,7 @@ def test_both_lose_is_a_result_of_its_own_on_the_link_and_in_the_journal():
     hw, pipe, app = linked(SimStorage(), rules="thai")
     run(app, hw, 0, 100)
     lines = host_says(hw, pipe, app, "end Both%20lose", 100)
-    assert [line[1] for line in lines if line[0] == "END"] == [["1", "re=Both%20lose", "why=host"]]
+    assert [line[1][:3] for line in lines if line[0] == "END"] == [["1", "re=Both%20lose", "why=host"]]
     from firmware.journal.recovery import recover
     from firmware.journal.store import Journal
 

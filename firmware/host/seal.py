@@ -1,0 +1,120 @@
+"""A game's running hash and its signature: records a venue can trust (docs/records.md).
+
+The chain starts from the game's GAME line and folds in each move as its MOVE
+line tells it, then the result::
+
+    d0 = SHA-256(b"GB1 " + board + b" " + gid + b" " + the GAME line's fields after the id)
+    dk = SHA-256(d(k-1) + the MOVE line's fields: b"<k> <B|W> <point>[ <ms_left> <periods>]")
+    dE = SHA-256(dn + b"END " + the END line's re= value: the SGF RE, quoted as on the line)
+
+Every MOVE line carries the first 8 bytes of its dk (``h=``, 16 hex digits);
+the END line carries dE whole (``hash=``) and, on a board given a secret at
+registration (the host's ``key`` command), ``sig=`` HMAC-SHA256(secret, dE).
+Moves taken back leave the chain: it is always the game as it stands. The
+host side (host_tools/records.py) computes the same chain from the lines or
+from the SGF. CPython and MicroPython alike.
+"""
+
+import hashlib
+from binascii import hexlify, unhexlify
+
+KEY_FILE = ".key"  # beside the journal (drivers/storage.py names are suffixes)
+_BLOCK = 64  # SHA-256's block size, for HMAC
+
+
+def sha256(data):
+    return hashlib.sha256(data).digest()
+
+
+def hmac_sha256(key, message):
+    """RFC 2104 HMAC with SHA-256 (MicroPython has no ``hmac`` module)."""
+    if len(key) > _BLOCK:
+        key = sha256(key)
+    key = key + bytes(_BLOCK - len(key))
+    inner = hashlib.sha256(bytes(b ^ 0x36 for b in key))
+    inner.update(message)
+    outer = hashlib.sha256(bytes(b ^ 0x5C for b in key))
+    outer.update(inner.digest())
+    return outer.digest()
+
+
+def head(board, gid, header):
+    """d0: the chain's start from the board's name, the game id and the GAME fields (bytes)."""
+    return sha256(b"GB1 " + board + b" " + str(gid).encode() + b" " + header)
+
+
+def fold(digest, fields):
+    """The next link: ``fields`` (a MOVE line's fields, or END and the result) after ``digest``."""
+    h = hashlib.sha256(digest)
+    h.update(fields)
+    return h.digest()
+
+
+class Seal:
+    """The current game's chain on the board. ``fields_of(w, k)`` writes move k's
+    MOVE fields into the Writer ``w`` (the link's own, so the hash is of the very
+    text the line carries); the last digest is kept, so the moves of a game or
+    of a resync cost one fold each, and going back (an undo, a resend) starts
+    again from d0. ``key``: the board's secret (bytes), or None."""
+
+    def __init__(self, board, fields_of, writer):
+        self.board = board.encode() if isinstance(board, str) else board
+        self.fields_of = fields_of
+        self.writer = writer  # a small Writer of its own (recomputing must not touch a line being written)
+        self.key = None
+        self.d0 = b""
+        self.k = 0
+        self.digest = b""
+
+    def start(self, gid, header):
+        self.d0 = self.digest = head(self.board, gid, header)
+        self.k = 0
+
+    def rewind(self):
+        """Moves were taken back: the next digest is computed from d0 again."""
+        self.k = 0
+        self.digest = self.d0
+
+    def after(self, k):
+        """dk, the digest after move k."""
+        if k < self.k:
+            self.rewind()
+        w = self.writer
+        while self.k < k:
+            self.k += 1
+            w.n = 0
+            self.fields_of(w, self.k)
+            self.digest = fold(self.digest, w.view())
+        return self.digest
+
+    def write_short(self, w, k):
+        """The MOVE line's ``h=`` field, into the Writer ``w``."""
+        w.hex(b"h=", self.after(k), 8)
+
+    def end(self, moves, result):
+        """The END line's ``hash=`` and ``sig=`` fields (str) after ``moves`` moves;
+        ``result``: the line's re= value (str)."""
+        final = fold(self.after(moves), b"END " + result.encode())
+        text = "hash=" + hexlify(final).decode()
+        if self.key:
+            text += " sig=" + hexlify(hmac_sha256(self.key, final)).decode()
+        return text
+
+
+def load_key(storage):
+    """The secret kept on the board's flash, or None (not registered, or no storage)."""
+    if storage is None:
+        return None
+    data = storage.read(KEY_FILE)
+    try:
+        return unhexlify(data.strip()) if data else None
+    except ValueError:
+        return None  # a damaged key file: the board signs nothing until registered again
+
+
+def save_key(storage, key):
+    """Keep the secret (written beside, then renamed: a power cut leaves the old or the new)."""
+    storage.remove(KEY_FILE + ".new")
+    storage.write(KEY_FILE + ".new", hexlify(key))
+    storage.flush()
+    storage.replace(KEY_FILE + ".new", KEY_FILE)

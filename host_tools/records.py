@@ -1,0 +1,137 @@
+"""Records that can be trusted: the host's side of the board's running hash and signature.
+
+The board (firmware/host/seal.py) hashes each game as it goes: d0 from the
+board's name, the game id and its GAME line's fields; each move folded in as its
+MOVE line tells it (``h=`` on the line: the first 8 bytes); the result folded in
+last (``hash=`` on the END line), signed with the board's secret when it has one
+(``sig=``). A venue derives each board's secret from its own key, so the venue's
+key alone checks any record later. docs/records.md describes the scheme.
+
+``chain_problems(log, board)`` checks a GameLog (the lines as a logger or the
+venue took them); ``sgf_seal`` gives the SGF properties that carry the proof, and
+``verify_sgf`` checks a record file with nothing but the venue's key.
+"""
+
+from __future__ import annotations
+
+import hmac
+import re
+
+import sgfmill.sgf as sgfmill_sgf
+
+from firmware import protocol as pr
+from firmware.host.seal import fold, head
+from firmware.rules.coords import PASS, col_row
+from firmware.rules.position import BLACK
+from host_tools import sgf
+
+PROPS = ("GBGAME", "GBHASH", "GBSIG")  # SGF root properties: d0's text, dE, the board's HMAC of dE
+_LETTERS = "abcdefghijklmnopqrs"
+
+
+def board_key(venue_key: bytes, board: str) -> bytes:
+    """The secret a venue gives a board at registration: HMAC-SHA256(venue key, "board " + name)."""
+    return hmac.new(venue_key, b"board " + board.encode(), "sha256").digest()
+
+
+def move_text(size: int, k: int, colour: int, pt: int, ms: int, periods: int, lost: bool) -> bytes:
+    """A MOVE line's fields as the board writes (and hashes) them."""
+    if lost:
+        where = "lost"
+    elif pt == PASS:
+        where = "pass"
+    else:
+        col, row = col_row(size, pt)
+        where = _LETTERS[col] + _LETTERS[row]
+    text = "%d %s %s" % (k, "B" if colour == BLACK else "W", where)
+    return (text + " %d %d" % (ms, periods) if ms >= 0 else text).encode()
+
+
+def digests(header: str, moves: list, size: int) -> list[bytes]:
+    """d0, d1, ... dn: the chain over a game's moves (GameLog.moves tuples)."""
+    out = [head_of(header)]
+    for k, (colour, pt, ms, periods, lost) in enumerate(moves, start=1):
+        out.append(fold(out[-1], move_text(size, k, colour, pt, ms, periods, lost)))
+    return out
+
+
+def head_of(header: str) -> bytes:
+    """d0 from its text: ``GB1 <board> <gid> <GAME fields>`` (the SGF's GBGAME)."""
+    _tag, board, gid, fields = header.split(" ", 3)
+    return head(board.encode(), int(gid), fields.encode())
+
+
+def final(last: bytes, result: str) -> bytes:
+    """dE: the result (SGF RE) folded in after the last move's digest."""
+    return fold(last, b"END " + pr.quote(result).encode())
+
+
+def chain_problems(log, board: str) -> list[str]:
+    """What in a game's lines disagrees with the board's own hashes: a gap, an edit
+    or a replay shows as the first move whose ``h=`` differs, or a result whose
+    ``hash=`` differs. Empty when all agree (or the board sent no hashes)."""
+    if log.header is None:
+        return []
+    chain = digests(seal_header(log, board), log.moves, log.size)
+    for k, mark in enumerate(log.marks, start=1):
+        if mark and mark != chain[k][:8].hex():
+            return ["move %d differs from the board's record (hash)" % k]
+    if log.result is not None and log.hash and log.hash != final(chain[-1], log.result).hex():
+        return ["the result differs from the board's record (hash)"]
+    return []
+
+
+def seal_header(log, board: str) -> str:
+    return "GB1 %s %d %s" % (board, log.gid, log.header)
+
+
+def sgf_seal(log, board: str) -> dict:
+    """The root properties that let anyone with the venue's key check the record."""
+    if log.header is None or not log.hash:
+        return {}
+    props = {"GBGAME": seal_header(log, board), "GBHASH": log.hash}
+    if log.sig:
+        props["GBSIG"] = log.sig
+    return props
+
+
+def verify_sgf(data: bytes, venue_key: bytes | None) -> tuple[bool, str]:
+    """Check a record written with ``sgf_seal``: (True, what was checked) or (False, why not).
+    Without a key, only the hash (the record is whole as the board told it, not who told it)."""
+    try:
+        record = sgfmill_sgf.Sgf_game.from_bytes(data)
+    except ValueError as error:
+        return False, "not SGF: %s" % error
+    root = record.get_root()
+    if not all(root.has_property(p) for p in PROPS[:2]):
+        return False, "no board seal (GBGAME, GBHASH): not a sealed record"
+    header = root.get("GBGAME")
+    size = record.get_size()
+    moves = []
+    for node in record.get_main_sequence()[1:]:
+        colour, move = node.get_move()
+        comment = node.get("C") if node.has_property("C") else ""
+        lost = colour is None and bool(re.match(r"(Black|White) lost the turn", comment))
+        if colour is None and not lost:
+            continue
+        colour = BLACK if (colour == "b" or comment.startswith("Black")) else 3 - BLACK
+        side = "B" if colour == BLACK else "W"
+        pt = PASS if move is None else sgf.from_sgfmill(size, move)
+        ms = round(float(node.get(side + "L")) * 1000) if node.has_property(side + "L") else -1
+        periods = int(node.get("O" + side)) if node.has_property("O" + side) else 0
+        moves.append((colour, pt, ms, periods, lost))
+    result = root.get("RE") if root.has_property("RE") else None
+    if result is None:
+        return False, "no result (RE): the board signs finished games"
+    dE = final(digests(header, moves, size)[-1], result)
+    if dE.hex() != root.get("GBHASH"):
+        return False, "the record differs from what the board hashed (a move, a clock figure or the result)"
+    board = header.split(" ")[1]
+    if venue_key is None:
+        return True, "hash agrees (%d moves, %s); no key given: who signed is not checked" % (len(moves), result)
+    if not root.has_property("GBSIG"):
+        return False, "unsigned: board %s was not registered" % board
+    expected = hmac.new(board_key(venue_key, board), dE, "sha256").hexdigest()
+    if not hmac.compare_digest(expected, root.get("GBSIG")):
+        return False, "bad signature: not signed by board %s with this venue's key" % board
+    return True, "signed by board %s (%d moves, %s)" % (board, len(moves), result)

@@ -1,0 +1,72 @@
+"""Records that can be trusted, on the assembled board: a secret given at registration (the
+host's ``key``), kept on flash across a power cut, and the game's result signed with it."""
+
+import hashlib
+from binascii import hexlify, unhexlify
+
+from harness import host_says, linked, point, power_up, run
+
+from firmware.host.seal import hmac_sha256
+from firmware.protocol import decode, fields_dict
+from firmware.rules.position import BLACK, WHITE
+from twins.storage import SimStorage
+
+KEY = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"
+
+
+def test_hmac_matches_rfc_4231():
+    # Test cases 2 (a short key) and 6 (a key longer than the block: hashed first).
+    assert hexlify(hmac_sha256(b"Jefe", b"what do ya want for nothing?")) == (
+        b"5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
+    assert hexlify(hmac_sha256(b"\xaa" * 131, b"Test Using Larger Than Block-Size Key - Hash Key First")) == (
+        b"60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54")
+
+
+def _fields(lines, kind):
+    return [fields for k, fields in lines if k == kind]
+
+
+def test_a_registered_board_signs_its_result_and_keeps_its_key_through_a_power_cut():
+    hw, pipe, app = linked(SimStorage())
+    run(app, hw, 0, 100)
+    assert _fields(host_says(hw, pipe, app, "key " + KEY[:-2], 100), "ERR")[0][0] == "malformed"
+    assert _fields(host_says(hw, pipe, app, "key " + KEY, 200), "OK") == [["key"]]
+    hello = fields_dict(_fields(host_says(hw, pipe, app, "hello", 300), "HELLO")[0])
+    assert hello["sign"] == "1"
+
+    hw.stones.place(point(app, 2, 2), BLACK)
+    run(app, hw, 300, 700)
+    app = power_up(hw, size=9)  # the power goes off and on: the key is read back from flash
+    run(app, hw, 700, 800)
+    pipe.take()
+    hw.stones.place(point(app, 6, 6), WHITE)
+    run(app, hw, 800, 1200)
+    moves = _fields(_decoded(pipe.take()), "MOVE")
+    assert [m[:3] for m in moves] == [["2", "W", "gg"]], moves
+    end = fields_dict(_fields(host_says(hw, pipe, app, "end B+R", 1200), "END")[0])
+    final = unhexlify(end["hash"])
+    assert end["sig"] == hexlify(hmac_sha256(unhexlify(KEY), final)).decode()
+    # The chain (firmware/host/seal.py) over the moves as their lines told them, then the result.
+    header = " ".join(_game_fields(app))
+    d = hashlib.sha256(b"GB1 " + app.link.board_id.encode() + b" 1 " + header.encode()).digest()
+    for text in (b"1 B cc", b"2 W gg", b"END B+R"):
+        d = hashlib.sha256(d + text).digest()
+    assert d == final
+
+
+def test_an_unregistered_board_hashes_but_does_not_sign():
+    hw, pipe, app = linked()
+    run(app, hw, 0, 100)
+    hello = fields_dict(_fields(host_says(hw, pipe, app, "hello", 100), "HELLO")[0])
+    assert "sign" not in hello
+    end = fields_dict(_fields(host_says(hw, pipe, app, "end W+R", 200), "END")[0])
+    assert len(end["hash"]) == 64 and "sig" not in end
+
+
+def _decoded(data):
+    return [decode(raw)[1:] for raw in data.split(b"\n") if raw]
+
+
+def _game_fields(app):
+    """The GAME line's fields after the id, as the link keeps them."""
+    return app.link._headers[app.follower.gid].decode().split(" ")
