@@ -41,7 +41,7 @@ from .events import EV_JOURNAL, Events
 from .follower import Follower
 from .host.commands import HostCommands
 from .host.link import Link
-from .host.seal import load_key
+from .host.seal import load_key, load_lock
 from .journal.recorder import Recorder
 from .journal.store import Journal
 from .leds.composer import Leds
@@ -121,6 +121,7 @@ class App:
             if journalled:
                 self.link.resume_at(seq_mark)
             self.link.seal.key = load_key(hw.storage)
+            self.link.locked = load_lock(hw.storage)
             follower.listen(self.link)
         self.recovered = False  # the game in progress came back from the journal
         if got is not None:

@@ -41,7 +41,7 @@ E_CRC = "crc"
 E_TOO_OLD = "too_old"
 
 COMMANDS = ("hello", "state", "resend", "mode", "new", "show", "end", "time", "diag", "mem", "referee", "clock",
-            "replay", "key")
+            "replay", "key", "lock")
 MODES = MODE_NAMES  # the modes a host may ask for
 NEW_KEYS = ("rules", "size", "komi", "handicap", "time", "pb", "pw", "ev", "ro", "dt", "pair")
 
@@ -340,7 +340,8 @@ def parse_command(line):
     """Parse a host command line (bytes or memoryview, no newline).
 
     Returns ``(name, args)`` with args a list of str, or ``(None, (code,
-    detail))`` naming the problem. Bounded: the line is at most
+    detail))`` naming the problem. A signed command's ``~<counter>:<tag>``
+    comes last in args. Bounded: the line is at most
     MAX_COMMAND bytes, so is everything allocated here."""
     if line is OVERSIZED:
         return None, (E_OVERSIZED, "line longer than %d bytes" % MAX_COMMAND)
@@ -358,6 +359,7 @@ def parse_command(line):
         return None, (E_MALFORMED, "empty line")
     name = parts[0].lower()
     args = parts[1:]
+    signed = args.pop() if args and args[-1][:1] == "~" else None  # the venue's signature (firmware/host/seal.py)
     if name not in COMMANDS:
         return None, (E_UNKNOWN, "unknown command " + quote(parts[0][:24]))
     if name in ("hello", "state", "mem", "replay"):
@@ -407,6 +409,11 @@ def parse_command(line):
     elif name == "key":
         if len(args) != 1 or len(args[0]) != 64 or args[0].strip("0123456789abcdef"):
             return None, (E_MALFORMED, "key needs 64 lowercase hex digits (32 bytes)")
+    elif name == "lock":
+        if len(args) != 1 or args[0] not in ("on", "off"):
+            return None, (E_MALFORMED, "lock needs on or off")
+    if signed:
+        args.append(signed)  # (last: the link checks and removes it)
     return name, args
 
 

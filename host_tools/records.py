@@ -7,8 +7,7 @@ last (``hash=`` on the END line), signed with the board's secret when it has one
 (``sig=``). A venue derives each board's secret from its own key, so the venue's
 key alone checks any record later. docs/records.md describes the scheme.
 
-``chain_problems(log, board)`` checks a GameLog (the lines as a logger or the
-venue took them); ``sgf_seal`` gives the SGF properties that carry the proof, and
+``Checker`` checks a board's games as the venue takes their lines; ``sgf_seal`` gives the SGF properties that carry the proof, and
 ``verify_sgf`` checks a record file with nothing but the venue's key.
 """
 
@@ -66,19 +65,47 @@ def final(last: bytes, result: str) -> bytes:
     return fold(last, b"END " + pr.quote(result).encode())
 
 
-def chain_problems(log, board: str) -> list[str]:
-    """What in a game's lines disagrees with the board's own hashes: a gap, an edit
-    or a replay shows as the first move whose ``h=`` differs, or a result whose
-    ``hash=`` differs. Empty when all agree (or the board sent no hashes)."""
-    if log.header is None:
-        return []
-    chain = digests(seal_header(log, board), log.moves, log.size)
-    for k, mark in enumerate(log.marks, start=1):
-        if mark and mark != chain[k][:8].hex():
-            return ["move %d differs from the board's record (hash)" % k]
-    if log.result is not None and log.hash and log.hash != final(chain[-1], log.result).hex():
-        return ["the result differs from the board's record (hash)"]
-    return []
+class Checker:
+    """A board's games checked as their lines arrive (the venue): one fold per new move.
+    ``check(log)`` gives the game's seal, and the first problem when there is one:
+    ``none`` (the board sent no hashes), ``hashed`` (its hashes agree so far),
+    ``signed`` (its result is signed with the board's secret, derived from the
+    venue's key), ``unsigned`` (a result with no signature: a board not registered),
+    ``broken`` (a move, the result or the signature disagrees: a gap, an edit, a
+    replay, or a board not holding this venue's secret)."""
+
+    def __init__(self, board: str, key: bytes | None = None):
+        self.board = board
+        self.key = key  # the board's secret (board_key), or None: signatures are not checked
+        self.log = None
+        self.moves: list = []
+        self.chain: list[bytes] = []
+        self.checked = 0  # moves whose h= agreed
+
+    def check(self, log) -> tuple[str, str | None]:
+        if log.header is None or not (log.hash or any(log.marks)):
+            return "none", None  # (a board that sends no hashes: firmware before them)
+        if log is not self.log or log.moves[:len(self.moves)] != self.moves:
+            self.log, self.moves, self.checked = log, [], 0
+            self.chain = [head_of(seal_header(log, self.board))]
+        for k in range(len(self.moves) + 1, len(log.moves) + 1):
+            self.chain.append(fold(self.chain[-1], move_text(log.size, k, *log.moves[k - 1])))
+        self.moves = list(log.moves)
+        for k in range(self.checked + 1, len(log.marks) + 1):
+            mark = log.marks[k - 1]
+            if mark and mark != self.chain[k][:8].hex():
+                return "broken", "move %d differs from the board's record (its hash): a gap, an edit or a replay" % k
+            self.checked = k
+        if log.result is None or not log.hash:
+            return "hashed", None
+        dE = final(self.chain[-1], log.result)
+        if dE.hex() != log.hash:
+            return "broken", "the result differs from the board's record (its hash)"
+        if not log.sig:
+            return "unsigned", None
+        if self.key is not None and not hmac.compare_digest(hmac.new(self.key, dE, "sha256").hexdigest(), log.sig):
+            return "broken", "the result's signature does not verify: not this venue's secret"
+        return "signed", None
 
 
 def seal_header(log, board: str) -> str:

@@ -1,5 +1,5 @@
 """What the board does with a host's commands (docs/protocol.md): the app's side of ``new``,
-``mode``, ``show``, ``end``, ``time``, ``diag``, ``referee``, ``clock``, ``replay`` and ``key``.
+``mode``, ``show``, ``end``, ``time``, ``diag``, ``referee``, ``clock``, ``replay``, ``key`` and ``lock``.
 
 ``HostCommands(app).command(name, args, now_ms)`` returns None when done, or
 an ``(error_code, detail)`` pair naming the problem; the game stays as it was
@@ -8,7 +8,7 @@ on an error. The app runs it for the link and for the simulator's page alike
 link replies.
 """
 
-from binascii import unhexlify
+from binascii import hexlify, unhexlify
 
 from ..events import EV_REFEREE
 from ..leds.marks import HINT
@@ -22,7 +22,7 @@ from ..rules.history import move_colour
 from ..rules.pair import ORDER_POINTS, WRONG_ORDER, corrections, is_pair
 from ..rules.result import parse_sgf
 from ..settings import from_fields
-from .seal import save_key
+from .seal import KEY_FILE, LOCK_FILE, keep
 
 
 class HostCommands:
@@ -85,6 +85,8 @@ class HostCommands:
             return None if app.replay(now_ms) else (E_STATE, "replay: the game is not a draw")
         if name == "key":
             return self._key(args[0])
+        if name == "lock":
+            return self._lock(args[0] == "on") if app.link is not None else (E_STATE, "lock: no link")
         if name == "diag":
             if not app.diagnose(args[0] == "on", now_ms):
                 return E_STATE, "a game is in progress: end it first"
@@ -141,12 +143,25 @@ class HostCommands:
         if app.link is None:
             return E_STATE, "key: this board has no link"
         key = unhexlify(text)
-        if app.hw.storage is not None:
+        error = self._keep(KEY_FILE, hexlify(key))
+        if error is None:
+            app.link.seal.key = key
+        return error
+
+    def _lock(self, on):
+        # A round locked by the venue: the link takes its signed commands only (firmware/host/link.py).
+        error = self._keep(LOCK_FILE, b"1" if on else b"0")
+        if error is None:
+            self.app.link.locked = on
+        return error
+
+    def _keep(self, name, data):
+        storage = self.app.hw.storage
+        if storage is not None:
             try:
-                save_key(app.hw.storage, key)
+                keep(storage, name, data)
             except OSError as error:
-                return E_STATE, "key: not kept: flash error %s" % error
-        app.link.seal.key = key
+                return E_STATE, "not kept: flash error %s" % error
         return None
 
     def _show(self, args):

@@ -48,6 +48,7 @@ K_MODE = const(8)
 K_PENALTY = const(9)
 _K_ALERT = const(10)  # arg 1: the journal cannot write; 0: it writes again
 
+_READ_ONLY = ("hello", "state", "resend", "mem")  # taken from anyone, locked or not
 _OWN_FIELDS = ("rules", "size", "komi", "handicap", "time")  # the GAME line's fields from the game itself
 
 _LETTERS = "abcdefghijklmnopqrs"
@@ -87,6 +88,7 @@ class Link(Listener):
         self._rbuf = bytearray(64)
         self.errors = 0  # commands answered with an error
         self.journal_failing = False
+        self.locked = False  # the venue locked the round: commands that change anything must be signed
         self.dropped = 0  # command bytes dropped (input queue full)
         self._add(_K_HELLO, 0)
 
@@ -220,6 +222,11 @@ class Link(Listener):
             name, args = pr.parse_command(line)
             if name is None:
                 self._error(args[0], args[1])
+                return
+            token = args.pop() if args and args[-1][:1] == "~" else None
+            if name not in _READ_ONLY and (self.locked or name == "lock") and not self.seal.accepts(token, name, args):
+                self._error(pr.E_STATE, name + (": locked by the venue: its signed commands only" if self.locked
+                                                else ": only with the venue's signature"))
             elif name == "hello":
                 self._hello_seq = self.next
                 self._add(_K_HELLO, 0)

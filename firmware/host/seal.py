@@ -19,6 +19,7 @@ import hashlib
 from binascii import hexlify, unhexlify
 
 KEY_FILE = ".key"  # beside the journal (drivers/storage.py names are suffixes)
+LOCK_FILE = ".lock"
 _BLOCK = 64  # SHA-256's block size, for HMAC
 
 
@@ -62,6 +63,7 @@ class Seal:
         self.fields_of = fields_of
         self.writer = writer  # a small Writer of its own (recomputing must not touch a line being written)
         self.key = None
+        self.counter = 0  # the last signed command's: one signed command is taken once
         self.d0 = b""
         self.k = 0
         self.digest = b""
@@ -91,6 +93,21 @@ class Seal:
         """The MOVE line's ``h=`` field, into the Writer ``w``."""
         w.hex(b"h=", self.after(k), 8)
 
+    def accepts(self, token, name, args):
+        """Whether ``token`` (``~<counter>:<tag>``, or None) signs this command with the board's
+        secret, with a counter above the last one taken (a copied command is refused)."""
+        if not token or not self.key:
+            return False
+        counter, _, tag = token[1:].partition(":")
+        try:
+            n = int(counter)
+        except ValueError:
+            return False
+        if n <= self.counter or tag != signed(self.key, n, " ".join([name] + args)):
+            return False
+        self.counter = n
+        return True
+
     def end(self, moves, result):
         """The END line's ``hash=`` and ``sig=`` fields (str) after ``moves`` moves;
         ``result``: the line's re= value (str)."""
@@ -99,6 +116,11 @@ class Seal:
         if self.key:
             text += " sig=" + hexlify(hmac_sha256(self.key, final)).decode()
         return text
+
+
+def signed(key, counter, text):
+    """A venue's signature of a host command (its text, no CRC): the tag of ``~<counter>:<tag>``."""
+    return hexlify(hmac_sha256(key, ("%d %s" % (counter, text)).encode())[:8]).decode()
 
 
 def load_key(storage):
@@ -112,9 +134,14 @@ def load_key(storage):
         return None  # a damaged key file: the board signs nothing until registered again
 
 
-def save_key(storage, key):
-    """Keep the secret (written beside, then renamed: a power cut leaves the old or the new)."""
-    storage.remove(KEY_FILE + ".new")
-    storage.write(KEY_FILE + ".new", hexlify(key))
+def load_lock(storage):
+    """Whether the board was locked to its venue's signed commands when the power went."""
+    return storage is not None and storage.read(LOCK_FILE) == b"1"
+
+
+def keep(storage, name, data):
+    """Keep a small file (written beside, then renamed: a power cut leaves the old or the new)."""
+    storage.remove(name + ".new")
+    storage.write(name + ".new", data)
     storage.flush()
-    storage.replace(KEY_FILE + ".new", KEY_FILE)
+    storage.replace(name + ".new", name)

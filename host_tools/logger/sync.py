@@ -113,10 +113,12 @@ class LinkSync:
             seq, kind, fields = msg
             if kind == "HELLO":
                 hello = pr.fields_dict(fields)
-                if not (self.synced and seq == self.expected and hello.get("board") == self.board_id
-                        and hello.get("boot") == self.boot):  # a heartbeat's answer, all as it was: not audited
-                    audit("in", raw, seq)
+                heartbeat = (self.synced and seq == self.expected and hello.get("board") == self.board_id
+                             and hello.get("boot") == self.boot)  # its answer, all as it was: not audited
                 self._hello(seq, hello, now)
+                if not heartbeat:  # (after: audited under the board it names; "in", and so published
+                    # to a venue, only in its place among the lines: one ahead of them waits for a resend)
+                    audit("in" if self.expected == seq + 1 else "hello", raw, seq)
                 continue
             if not self.synced:
                 audit("ignored", raw, seq)

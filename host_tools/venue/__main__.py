@@ -21,8 +21,12 @@ import time
 
 from host_tools.venue import pairings as pairing_file
 from host_tools.venue.archive import Archive
+from host_tools.venue.keys import DEFAULT_KEY_FILE, load_key
 from host_tools.venue.service import Venue
 from host_tools.venue.web import Site, serve
+
+
+DEMO_DB = "venue/demo.db"
 
 
 def parse_args(argv=None):
@@ -30,8 +34,8 @@ def parse_args(argv=None):
     ap.add_argument("--broker", metavar="HOST:PORT", help="the MQTT broker the loggers publish to (default: the "
                     "one on port 1883 of this machine; with none there, a Mosquitto of its own on port 1883, "
                     "listening where the pages do, --host)")
-    ap.add_argument("--db", default="sqlite:///venue/venue.db",
-                    help="the archive: an SQLAlchemy URL (default: %(default)s; PostgreSQL: "
+    ap.add_argument("--db", help="the archive: an SQLAlchemy URL (default: sqlite:///venue/venue.db; with "
+                    "--demo-boards, a new sqlite:///venue/demo.db each run; PostgreSQL: "
                     "postgresql+psycopg://user@host/dbname)")
     ap.add_argument("--host", default="127.0.0.1", help="address the web pages listen on (default: %(default)s; "
                     "0.0.0.0 for the whole network)")
@@ -44,6 +48,9 @@ def parse_args(argv=None):
     ap.add_argument("--pairings", metavar="CSV", help="import the rounds' pairings from this CSV (docs/venue.md)")
     ap.add_argument("--referee", action="append", default=[], metavar="NAME:PASSWORD",
                     help="a referee's login (repeat for more; default: from VENUE_REFEREES=name:pw,name:pw)")
+    ap.add_argument("--key-file", default=DEFAULT_KEY_FILE,
+                    help="the venue's secret, made at the first start: boards registered with it sign their "
+                    "results, and it checks them (default: %(default)s; docs/records.md)")
     ap.add_argument("--root", default="goboard", help="the MQTT topic root the loggers use (default: %(default)s)")
     ap.add_argument("--demo-boards", type=int, default=0, metavar="N",
                     help="also run a broker, N simulated boards playing professional games and their logger")
@@ -64,6 +71,9 @@ def referees(args) -> dict[str, str]:
 
 def main(argv=None) -> int:
     args = parse_args(argv)
+    if args.db is None and args.demo_boards:  # a demo starts afresh: its boards number their lines from 0
+        pathlib.Path(DEMO_DB).unlink(missing_ok=True)
+    args.db = args.db or ("sqlite:///" + DEMO_DB if args.demo_boards else "sqlite:///venue/venue.db")
     if args.db.startswith("sqlite:///"):
         pathlib.Path(args.db[len("sqlite:///"):]).parent.mkdir(parents=True, exist_ok=True)
     logins = referees(args)
@@ -92,12 +102,15 @@ def _run(args, logins) -> int:
     archive = Archive(args.db)
     event_info = {"name": args.event, "place": args.place, "date": args.date}
     event_id = archive.event(args.event or "Tournament", args.place, args.date)
-    venue = Venue(archive, args.broker or "127.0.0.1:1883", root=args.root, delay=args.delay * 60)
+    key = load_key(args.key_file)
+    venue = Venue(archive, args.broker or "127.0.0.1:1883", root=args.root, delay=args.delay * 60, key=key)
     rounds = {}
     if args.demo_boards:
         from host_tools.venue.demo import DemoBoards
 
-        demo = DemoBoards(args.demo_boards, args.broker, pathlib.Path("games") / "venue-demo", args.demo_speed)
+        out = pathlib.Path("games", "venue-demo", time.strftime("%Y%m%d-%H%M%S"))  # (this run's: a logger
+        # reads its folder's audit at start and publishes it again, which a demo's new boards must not meet)
+        demo = DemoBoards(args.demo_boards, args.broker, out, args.demo_speed, key)
         rounds = pairing_file.read(demo.pairings_csv())
     if args.pairings:
         try:
@@ -109,17 +122,26 @@ def _run(args, logins) -> int:
     for row in rounds.get(min(rounds), []) if rounds else []:
         venue.pair(row["board"], _pairing(row, min(rounds)))
 
-    def start_round(round_no: int, who: str) -> int:
+    def round_action(round_no: int, action: str, who: str) -> int:
+        """start: each board of the round gets its settings; lock/unlock: its board takes the
+        venue's signed commands only (docs/records.md), or anyone's again."""
         rows = archive.pairings(event_id, round_no)
         if not rows:
             raise ValueError("no pairings for round %d" % round_no)
+        if action not in ("start", "lock", "unlock"):
+            raise ValueError("no round action %r" % action[:20])
+        if action != "start":
+            archive.lock(event_id, round_no, action == "lock")
         for row in rows:
-            venue.pair(row["board"], _pairing(row, round_no))
-            venue.command(row["board"], pairing_file.new_command(row, event_info, round_no), who)
-        archive.act(who, "start round", "", "round %d: %d boards" % (round_no, len(rows)))
+            if action == "start":
+                venue.pair(row["board"], _pairing(row, round_no))
+                venue.command(row["board"], pairing_file.new_command(row, event_info, round_no), who)
+            else:
+                venue.command(row["board"], "lock on" if action == "lock" else "lock off", who)
+        archive.act(who, action + " round", "", "round %d: %d boards" % (round_no, len(rows)))
         return len(rows)
 
-    site = Site(venue, logins, event_info, start_round)
+    site = Site(venue, logins, event_info, round_action)
     server = serve(site, args.host, args.port)
     venue.start()
     threading.Thread(target=server.serve_forever, name="venue-web", daemon=True).start()

@@ -47,6 +47,7 @@ games = sa.Table(
     sa.Column("white", sa.String(128), nullable=False, server_default=""),
     sa.Column("moves", sa.Integer, nullable=False, server_default="0"),
     sa.Column("result", sa.String(32)),
+    sa.Column("seal", sa.String(16), nullable=False, server_default="none"),  # records.Checker: signed, broken...
     sa.Column("started", sa.Float, nullable=False),
     sa.Column("updated", sa.Float, nullable=False),
     sa.UniqueConstraint("board", "boot", "gid", name="uq_games_board_boot_gid"),
@@ -144,7 +145,7 @@ class Archive:
     # -- games -----------------------------------------------------------------
 
     def save_game(self, board: str, boot: int, gid: int, **values) -> None:
-        """Insert or update a game's summary (black, white, moves, result, round, table_no)."""
+        """Insert or update a game's summary (black, white, moves, result, round, table_no, seal)."""
         now = time.time()
         key = (games.c.board == board, games.c.boot == boot, games.c.gid == gid)
         with self.engine.begin() as db:

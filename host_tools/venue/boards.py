@@ -12,6 +12,7 @@ from firmware.rules.coords import PASS, col_row, point
 from firmware.rules.game import COUNTING, Game
 from firmware.rules.position import BLACK
 from host_tools.logger.games import GameLog, Games
+from host_tools.records import Checker
 
 FOULS = ("warning", "points", "forfeit")  # penalties a referee looks at (a caution alone is not)
 
@@ -19,9 +20,12 @@ FOULS = ("warning", "points", "forfeit")  # penalties a referee looks at (a caut
 class BoardView:
     """A board's games and health from its lines (``take``), summed up by ``summary``."""
 
-    def __init__(self, board: str):
+    def __init__(self, board: str, key: bytes | None = None):
+        """``key``: the board's secret (host_tools/records.py board_key), to check its signatures."""
         self.board = board
         self.games = Games()
+        self.checker = Checker(board, key)
+        self.seal = "none"  # the current game's, as the checker found it
         self.status = "offline"  # the logger's word: online / offline
         self.journal = "ok"
         self.mode = ""
@@ -56,10 +60,14 @@ class BoardView:
         if kind == "GAME":
             self.clock = {}
         try:
-            self.games.apply(kind, fields)
+            changed = self.games.apply(kind, fields)
         except (ValueError, IndexError) as error:
             self.problem("line %d %s refused: %s" % (seq, kind, error))
             return
+        if changed is not None and changed is self.games.current:
+            self.seal, problem = self.checker.check(changed)
+            if problem and problem not in self.problems:
+                self.problem(problem)
         if kind == "MOVE" and len(fields) >= 5:
             colour = BLACK if fields[1] == "B" else 3 - BLACK
             self.clock[colour] = (int(fields[3]), int(fields[4]), at)
@@ -131,7 +139,7 @@ class BoardView:
                    for c, (ms, p, at) in self.clock.items()},
             penalties=[{"n": k, "colour": side, "kind": kind, "value": value, "reason": reason}
                        for k, side, kind, value, reason in log.penalties],
-            rules=log.rules, komi=log.komi, handicap=log.handicap, time=log.fields.get("time", ""))
+            rules=log.rules, komi=log.komi, handicap=log.handicap, time=log.fields.get("time", ""), seal=self.seal)
         out["attention"] = self.attention(log, out["state"])
         return out
 

@@ -22,6 +22,8 @@ import threading
 import time
 import zlib
 
+import serial
+
 from firmware.rules.game import COUNTING, Game
 from firmware.settings import Settings
 from host_tools import sgf
@@ -29,6 +31,7 @@ from host_tools.sim.headless import Simulation
 from host_tools.sim.physical import script_lines
 from host_tools.sim.pty_link import PtyLink
 from host_tools.sim.script import parse
+from host_tools.venue.keys import register
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 GAMES = ROOT / "examples" / "pro"
@@ -143,7 +146,10 @@ class DemoBoard:
 class DemoBoards:
     """N boards playing in one thread, one logger process for them all."""
 
-    def __init__(self, n: int, broker: str, out: pathlib.Path, speed: float = 1.0):
+    def __init__(self, n: int, broker: str, out: pathlib.Path, speed: float = 1.0, venue_key: bytes | None = None):
+        """``venue_key``: register each board with it first (over its cable, as a director
+        would at the desk), so their results come signed."""
+        out = out.resolve()  # (the logger runs in the project's folder)
         paths = sorted(GAMES.glob("*.sgf"))
         self.boards = [DemoBoard(i + 1, paths[i % len(paths)], speed, start_s=i * 0.5) for i in range(n)]
         out.mkdir(parents=True, exist_ok=True)
@@ -151,6 +157,10 @@ class DemoBoards:
         self.thread = threading.Thread(target=self._run, name="demo-boards", daemon=True)
         self.t0 = time.monotonic()
         self.thread.start()
+        if venue_key is not None:
+            for board in self.boards:
+                with serial.Serial(board.link.path, timeout=0.1) as port:
+                    register(port, venue_key)
         self.logger = subprocess.Popen(
             [sys.executable, "-m", "host_tools.logger", *(b.link.path for b in self.boards), "--out", str(out),
              "--quiet", "--mqtt", broker], cwd=ROOT, stderr=open(out / "logger-stderr.txt", "ab"))  # noqa: SIM115

@@ -28,6 +28,8 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from firmware import protocol as pr
+from firmware.host.seal import signed
+from host_tools.records import board_key
 from host_tools.venue.archive import Archive
 from host_tools.venue.boards import BoardView
 
@@ -66,8 +68,12 @@ class Venue:
     """Every board of the venue; ``start()`` connects to the broker, ``stop()`` leaves."""
 
     def __init__(self, archive: Archive, broker: str = "127.0.0.1:1883", root: str = "goboard", delay: float = 0.0,
-                 client_id: str = "venue"):
+                 client_id: str = "venue", key: bytes | None = None):
+        """``key``: the venue's secret, from which each board's is derived (host_tools/records.py):
+        signed results are checked with it; None: they are not."""
         self.archive = archive
+        self.key = key
+        self._counter = 0  # the last signed command's
         self.root = root
         self.delay = delay
         self.hub = Hub()
@@ -95,8 +101,9 @@ class Venue:
     def _restore(self) -> None:
         """The views as the archive has them (a restarted venue starts where it stopped)."""
         now = time.time()
-        for board, _boot, seq, raw, received in self.archive.all_lines():
+        for board, boot, seq, raw, received in self.archive.all_lines():
             self._view("live", board).take(seq, raw, received)
+            self._booted(board, boot)
             self.applied[board] = seq
             if received + self.delay <= now:
                 self._view("public", board).take(seq, raw, received)
@@ -180,6 +187,7 @@ class Venue:
         now = time.time()
         view = self._view("live", board)
         view.take(seq, raw, now)
+        self._booted(board, boot)
         self.dirty.add(("live", board))
         self._archive_game(board, view)
         if self.delay <= 0:
@@ -187,6 +195,13 @@ class Venue:
             self.dirty.add(("public", board))
         else:
             self.pending.append((now + self.delay, board, seq, raw, now))
+
+    def _booted(self, board, boot):
+        # The board's power-up, as its logger heard it in the board's HELLO (a HELLO line itself
+        # may not come: the logger publishes lines in order, and a board resends only its last).
+        for views in (self.live, self.public):
+            if board in views:
+                views[board].boot = max(views[board].boot, boot)
 
     def _keep(self, board, boot, seq, raw):
         if pr.decode(raw.encode()) is None:
@@ -208,7 +223,7 @@ class Venue:
         self.archive.save_game(board, int(log.boot or view.boot or 0), log.gid, moves=len(log.moves),
                                result=log.result, black=log.fields.get("pb", pairing.get("black", "")),
                                white=log.fields.get("pw", pairing.get("white", "")),
-                               round=pairing.get("round"), table_no=pairing.get("table_no"))
+                               round=pairing.get("round"), table_no=pairing.get("table_no"), seal=view.seal)
 
     def _resync(self, board, force=False):
         now = time.monotonic()
@@ -222,7 +237,7 @@ class Venue:
     def _view(self, view, board) -> BoardView:
         views = self.live if view == "live" else self.public
         if board not in views:
-            views[board] = BoardView(board)
+            views[board] = BoardView(board, None if self.key is None else board_key(self.key, board))
             views[board].pairing = dict(self.live[board].pairing) if view == "public" and board in self.live else {}
         return views[board]
 
@@ -268,7 +283,19 @@ class Venue:
         if not text or len(text) > 200 or not text.isascii() or not text.isprintable():
             raise ValueError("not a host command: %r" % text[:40])
         self.archive.act(who, text.split()[0], board, text)
-        self.client.publish("%s/%s/command" % (self.root, board), json.dumps({"text": text, "by": who}), qos=1)
+        self.client.publish("%s/%s/command" % (self.root, board), json.dumps({"text": self._signed(board, text),
+                                                                              "by": who}), qos=1)
+
+    def _signed(self, board: str, text: str) -> str:
+        """The command with the venue's signature (``~<counter>:<tag>``): a board whose round is
+        locked takes no other (firmware/host/seal.py). The counter is the time in ms, so it
+        grows across the venue's restarts."""
+        if self.key is None:
+            return text
+        with self.lock:
+            self._counter = max(int(time.time() * 1000), self._counter + 1)
+            n = self._counter
+        return "%s ~%d:%s" % (text, n, signed(board_key(self.key, board), n, " ".join(text.split())))
 
     def pair(self, board: str, pairing: dict) -> None:
         """Who plays at this board (round, table, names, ranks), for the pages."""

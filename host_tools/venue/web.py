@@ -45,12 +45,13 @@ ACTIONS = {"caution": "referee caution {colour}", "warning": "referee warning {c
 class Site:
     """What the pages need besides the venue: the referees' logins and the event."""
 
-    def __init__(self, venue, referees: dict[str, str], event: dict, start_round=None):
+    def __init__(self, venue, referees: dict[str, str], event: dict, round_action=None):
         self.venue = venue
         self.referees = referees  # name -> password
         self.sessions: dict[str, str] = {}  # token -> name
         self.event = event
-        self.start_round = start_round  # (round, who) -> the boards told; None without pairings
+        # (round, "start" | "lock" | "unlock", who) -> the boards told; None without pairings
+        self.round_action = round_action
 
     def login(self, user: str, password: str) -> str | None:
         expected = self.referees.get(user)
@@ -179,8 +180,8 @@ def serve(site: Site, host: str = "127.0.0.1", port: int = 8080) -> ThreadingHTT
                         raise ValueError("no board %r" % board)
                     site.venue.command(board, referee_command(body), who)
                     return self._send(200, {"ok": True})
-                if path == "/api/round" and site.start_round is not None:
-                    told = site.start_round(int(body.get("round", 0)), who)
+                if path == "/api/round" and site.round_action is not None:
+                    told = site.round_action(int(body.get("round", 0)), str(body.get("action", "start")), who)
                     return self._send(200, {"ok": True, "boards": told})
             except ValueError as error:
                 return self._send(400, {"ok": False, "error": str(error)})

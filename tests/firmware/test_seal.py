@@ -6,8 +6,8 @@ from binascii import hexlify, unhexlify
 
 from harness import host_says, linked, point, power_up, run
 
-from firmware.host.seal import hmac_sha256
-from firmware.protocol import decode, fields_dict
+from firmware.host.seal import hmac_sha256, signed
+from firmware.protocol import decode, fields_dict, unquote
 from firmware.rules.position import BLACK, WHITE
 from twins.storage import SimStorage
 
@@ -70,3 +70,28 @@ def _decoded(data):
 def _game_fields(app):
     """The GAME line's fields after the id, as the link keeps them."""
     return app.link._headers[app.follower.gid].decode().split(" ")
+
+
+def _signed(command, counter, key=KEY):
+    return "%s ~%d:%s" % (command, counter, signed(unhexlify(key), counter, command))
+
+
+def test_a_locked_board_takes_only_its_venues_signed_commands_even_after_a_power_cut():
+    hw, pipe, app = linked(SimStorage())
+    run(app, hw, 0, 100)
+    host_says(hw, pipe, app, "key " + KEY, 100)
+    assert _fields(host_says(hw, pipe, app, "lock on", 200), "ERR")[0][0] == "state"  # unsigned
+    assert _fields(host_says(hw, pipe, app, _signed("lock on", 5), 300), "OK") == [["lock"]]
+    app = power_up(hw, size=9)  # the lock is on the board's flash
+    run(app, hw, 400, 500)
+    pipe.take()
+    refused = _fields(host_says(hw, pipe, app, "new size=13", 500), "ERR")
+    assert refused and "locked by the venue" in unquote(refused[0][1]), refused
+    assert _fields(host_says(hw, pipe, app, "state", 600), "STATE")  # reading is for anyone
+    assert _fields(host_says(hw, pipe, app, _signed("new size=13", 7), 700), "OK") == [["new"]]
+    assert app.game.size == 13
+    # The same signed command again (copied off the network), or signed with another key: refused.
+    assert _fields(host_says(hw, pipe, app, _signed("new size=13", 7), 800), "ERR")
+    assert _fields(host_says(hw, pipe, app, _signed("new size=9", 8, "ff" * 32), 900), "ERR")
+    assert _fields(host_says(hw, pipe, app, _signed("lock off", 9), 1000), "OK") == [["lock"]]
+    assert _fields(host_says(hw, pipe, app, "new size=9", 1100), "OK") == [["new"]]

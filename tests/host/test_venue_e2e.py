@@ -3,6 +3,7 @@ a real Mosquitto, the venue service and its pages in Chromium. A move appears on
 the broadcast delay hides it from the public and not from the referee; a referee's penalty
 reaches the board and its SGF; a broker restart and a venue restart lose and double nothing."""
 
+import json
 import os
 import threading
 import time
@@ -10,17 +11,22 @@ import urllib.error
 import urllib.request
 import zlib
 
+import paho.mqtt.client as mqtt
 import pytest
+import serial
+from paho.mqtt.enums import CallbackAPIVersion
 
 from firmware.rules.coords import PASS, col_row
 from firmware.settings import Settings
 from host_tools import sgf
+from host_tools.records import verify_sgf
 from host_tools.sim.headless import Simulation
 from host_tools.sim.physical import script_lines
 from host_tools.sim.pty_link import PtyLink
 from host_tools.sim.script import parse
 from host_tools.venue.archive import Archive
 from host_tools.venue.demo import GAMES, Broker, legal_prefix, mosquitto_path
+from host_tools.venue.keys import register
 from host_tools.venue.service import Venue
 from host_tools.venue.web import Site, serve
 
@@ -35,7 +41,7 @@ MOVES = 60
 class Table:
     """A board at a table: the simulated board, its logger process, what it played."""
 
-    def __init__(self, tmp_path, broker):
+    def __init__(self, tmp_path, broker, venue_key=None):
         record = sgf.read(RECORD.read_bytes())
         moves = legal_prefix(record.moves)[:MOVES]
         lines, self.expected = script_lines(19, moves, seed=zlib.crc32(RECORD.name.encode()), clock=True)
@@ -44,9 +50,21 @@ class Table:
         self.link = PtyLink()
         self.sim = Simulation(Settings(19, "japanese", time_spec="byoyomi 20m 3x30s", players={"pb": "Ann", "pw": "Bo"}),
                               transport=self.link, board_id="table01", boot=1)
+        if venue_key is not None:
+            self.register(venue_key)
         out = tmp_path / "logger"
         out.mkdir()
         self.logger = start_logger(self.link.path, out, self.sim, ("--mqtt", broker.address))
+
+    def register(self, venue_key):
+        """At the desk, before the round: the venue's registration over the board's cable."""
+        done = []
+        with serial.Serial(self.link.path, timeout=0.05) as port:
+            worker = threading.Thread(target=lambda: done.append(register(port, venue_key)))
+            worker.start()
+            while worker.is_alive():
+                self.serve(0.05)
+        assert done == ["table01"]
 
     def play(self, moves):
         """Play on until ``moves`` moves are on the board."""
@@ -83,9 +101,9 @@ def moves_on_board(table):
     return table.sim.game.move_number
 
 
-def start_venue(tmp_path, broker, name="venue", delay=0.0, client_id="venue"):
+def start_venue(tmp_path, broker, name="venue", delay=0.0, client_id="venue", key=None):
     venue = Venue(Archive("sqlite:///%s" % (tmp_path / (name + ".db"))), broker.address, delay=delay,
-                  client_id=client_id)
+                  client_id=client_id, key=key)
     site = Site(venue, {"kim": "secret"}, {"name": "Club Cup", "place": "Hall", "date": "2026-11-23"})
     server = serve(site, "127.0.0.1", 0)
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -139,6 +157,7 @@ def test_moves_reach_the_pages_and_the_delay_hides_them_from_the_public_only(tmp
             page.screenshot(path=str(ARTIFACTS / "venue-overview-one-board.png"))
             page.goto(url + "/board/table01")
             expect(page.locator("#at")).to_have_text("move 21 of 21")
+            expect(page.locator("#seal")).to_have_text("Record: every move agrees with the board's running hash.")
             page.click("#back")
             expect(page.locator("#at")).to_have_text("move 20 of 21")
             # The public page of the delayed venue: nothing of this game yet; its referees: all of it.
@@ -201,8 +220,10 @@ def test_a_referees_penalty_reaches_the_board_and_the_sgf(tmp_path, broker):
 
 
 def test_a_broker_restart_and_a_venue_restart_lose_and_double_nothing(tmp_path, broker):
-    venue, server, _url = start_venue(tmp_path, broker)
-    table = Table(tmp_path, broker)
+    """... and the game, registered and signed, checks out from its SGF alone."""
+    key = bytes(range(32))
+    venue, server, _url = start_venue(tmp_path, broker, key=key)
+    table = Table(tmp_path, broker, venue_key=key)
     try:
         table.play(15)
         assert wait_for(lambda: live_moves(venue) == 15, table)
@@ -213,7 +234,7 @@ def test_a_broker_restart_and_a_venue_restart_lose_and_double_nothing(tmp_path, 
         server.shutdown()
         venue.stop()  # the venue goes down; the board plays on
         table.play(45)
-        venue, server, _url = start_venue(tmp_path, broker)  # the same archive, the same MQTT session
+        venue, server, _url = start_venue(tmp_path, broker, key=key)  # the same archive, the same MQTT session
         assert live_moves(venue) == 30  # from its archive at once
         assert wait_for(lambda: live_moves(venue) == 45, table, seconds=30)
         table.play(MOVES)
@@ -225,15 +246,24 @@ def test_a_broker_restart_and_a_venue_restart_lose_and_double_nothing(tmp_path, 
         record = sgf.read(urllib.request.urlopen(_url + "/games/table01.sgf").read())
         assert len(record.moves) == len(board_moves) == moves_on_board(table)
         assert [vertex_of(m) for m in record.moves] == [tuple(m) if m else None for m in board_moves]
+        venue.command("table01", "end B+R", "kim")  # the referee records the result
+        assert wait_for(lambda: venue.board("live", "table01")["seal"] == "signed", table)
+        ok, why = verify_sgf(urllib.request.urlopen(_url + "/games/table01.sgf").read(), key)
+        assert ok and why == "signed by board table01 (%d moves, B+R)" % moves_on_board(table), why
     finally:
         table.stop()
         server.shutdown()
         venue.stop()
 
 
+def board_result(url, board):
+    return json.loads(urllib.request.urlopen(url + "/api/board/" + board).read()).get("result")
+
+
 def test_the_demo_venue_with_24_boards_runs_and_stops_on_ctrl_c(tmp_path):
     """``python -m host_tools.venue --demo-boards 24`` (what ``make venue`` runs): a broker, 24
-    simulated boards and their logger; the overview shows every table; Ctrl-C stops it all."""
+    simulated boards and their logger; the overview shows every table; a locked round refuses
+    commands from anyone but the venue; Ctrl-C stops it all."""
     import signal
     import subprocess
     import sys
@@ -260,10 +290,31 @@ def test_the_demo_venue_with_24_boards_runs_and_stops_on_ctrl_c(tmp_path):
             expect(page.locator('.tile[data-state="playing"]')).to_have_count(24, timeout=60000)
             page.wait_for_timeout(3000)
             page.screenshot(path=str(ARTIFACTS / "venue-overview-24-boards.png"), full_page=True)
+            # The round locked: the demo boards were registered at start, so each takes the venue's
+            # signed commands only. A command published by anyone else on the broker is refused;
+            # the referee's, through the venue, is carried out.
+            page.goto(url + "/referee")
+            page.fill("input[name=user]", "referee")
+            page.fill("input[name=password]", "demo")
+            page.click("#login button")
+            page.click("#round button[value=lock]")
+            expect(page.locator("#round-said")).to_have_text("locked: 24 boards")
+            rogue = mqtt.Client(CallbackAPIVersion.VERSION2)
+            rogue.connect("127.0.0.1", 1883)
+            rogue.loop_start()
+            rogue.publish("goboard/table02/command", json.dumps({"text": "end B+R", "by": "rogue"}), qos=1).wait_for_publish()
+            rogue.loop_stop()
+            page.locator('#all tr[data-board="table03"] button').click()
+            page.select_option("select[name=action]", "result")
+            page.fill("input[name=value]", "W+R")
+            page.click("#act-send")
+            expect(page.locator("#audit")).to_contain_text("lock round")
             browser.close()
+        assert wait_for(lambda: board_result(url, "table03") == "W+R", seconds=20)
+        assert board_result(url, "table02") is None  # (the rogue's command was refused by the board)
     finally:
         proc.send_signal(signal.SIGINT)
         out, _ = proc.communicate(timeout=30)
     assert proc.returncode == 0, out
     assert "Stopping" in out
-    assert (tmp_path / "games" / "venue-demo").is_dir()
+    assert list((tmp_path / "games" / "venue-demo").glob("*/audit.jsonl"))  # the logger wrote its audit there

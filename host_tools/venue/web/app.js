@@ -140,6 +140,13 @@ function replayTo(n) {
   return { stones: grid.join(""), last };
 }
 
+const SEALS = {  // the record's check (host_tools/records.py, docs/records.md)
+  hashed: "Record: every move agrees with the board's running hash.",
+  signed: "Record: signed by the board, signature checked.",
+  unsigned: "Record: agrees with the board's hash; not signed (board not registered).",
+  broken: "Record: does NOT agree with the board's own (see the problems).",
+};
+
 function showBoard() {
   const s = full;
   const total = s.moves_list.length;
@@ -149,6 +156,7 @@ function showBoard() {
   document.getElementById("at").textContent = "move " + n + " of " + total;
   document.getElementById("captures").textContent = s.captures ? "Captures: black " + s.captures.B + ", white " + s.captures.W : "";
   document.getElementById("state").textContent = s.result ? "Result: " + s.result + (s.why ? " (" + s.why + ")" : "") : s.state;
+  document.getElementById("seal").textContent = SEALS[s.seal] || "";
   const clocks = document.getElementById("clocks");
   clocks.textContent = "";
   for (const colour of ["B", "W"]) clocks.append(el("span", { class: "clock" }, (colour === "B" ? "Black " : "White ") + clockText(s, colour)));
@@ -241,8 +249,10 @@ function setUpConsole() {
   document.getElementById("logout").addEventListener("click", async () => { await post("/logout", {}); location.reload(); });
   document.getElementById("round").addEventListener("submit", async (e) => {
     e.preventDefault();
-    const said = await post("/api/round", { round: Number(new FormData(e.target).get("round")), action: "start" });
-    document.getElementById("round-said").textContent = said.ok ? "sent to " + said.boards + " boards" : said.error;
+    const action = e.submitter ? e.submitter.value : "start";
+    const said = await post("/api/round", { round: Number(new FormData(e.target).get("round")), action });
+    const done = { start: "settings sent to ", lock: "locked: ", unlock: "unlocked: " }[action];
+    document.getElementById("round-said").textContent = said.ok ? done + said.boards + " boards" : said.error;
     audit();
   });
   document.getElementById("act-send").addEventListener("click", async (e) => {
