@@ -123,6 +123,7 @@ lint: $(PY_READY)
 	$(PY) -m ruff check .
 
 bench: setup
+	@scripts/ensure-system.sh mosquitto
 	$(PY) bench/run.py
 
 DEMO_RECORD := examples/handicap-game.sgf
