@@ -86,7 +86,7 @@ def read(data: bytes) -> Record:
         record.rules = rules_from_ru(root.get("RU"))
     if root.has_property("PL"):
         record.to_move = BLACK if root.get("PL") == "b" else WHITE
-    for key in ("PB", "PW", "EV", "RO", "DT", "RE", "PC"):
+    for key in ("PB", "PW", "BR", "WR", "EV", "RO", "DT", "RE", "PC"):
         if root.has_property(key):
             record.root[key] = root.get(key)
     return record
