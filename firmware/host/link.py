@@ -223,7 +223,10 @@ class Link(Listener):
             if name is None:
                 self._error(args[0], args[1])
                 return
-            token = args.pop() if args and args[-1][:1] == "~" else None
+            token = None
+            if args and args[-1][:1] == "~":  # the venue's signature, last (protocol.parse_command)
+                token = args[-1]
+                args = args[:-1]
             if name not in _READ_ONLY and (self.locked or name == "lock") and not self.seal.accepts(token, name, args):
                 self._error(pr.E_STATE, name + (": locked by the venue: its signed commands only" if self.locked
                                                 else ": only with the venue's signature"))

@@ -10,7 +10,9 @@ line tells it, then the result::
 Every MOVE line carries the first 8 bytes of its dk (``h=``, 16 hex digits);
 the END line carries dE whole (``hash=``) and, on a board given a secret at
 registration (the host's ``key`` command), ``sig=`` HMAC-SHA256(secret, dE).
-Moves taken back leave the chain: it is always the game as it stands. The
+Moves taken back leave the chain: it is always the game as it stands. A
+board whose round the venue locked takes only commands signed with the same
+secret (``Seal.accepts``: ``~<counter>:<tag>``, docs/venue.md). The
 host side (host_tools/records.py) computes the same chain from the lines or
 from the SGF. CPython and MicroPython alike.
 """
@@ -57,6 +59,8 @@ class Seal:
     text the line carries); the last digest is kept, so the moves of a game or
     of a resync cost one fold each, and going back (an undo, a resend) starts
     again from d0. ``key``: the board's secret (bytes), or None."""
+
+    key: "bytes | None"
 
     def __init__(self, board, fields_of, writer):
         self.board = board.encode() if isinstance(board, str) else board
