@@ -22,7 +22,7 @@ from ..rules.history import move_colour
 from ..rules.pair import ORDER_POINTS, WRONG_ORDER, corrections, is_pair
 from ..rules.result import parse_sgf
 from ..settings import from_fields
-from .seal import KEY_FILE, LOCK_FILE, keep
+from .seal import KEY_FILE, LOCK_FILE
 
 
 class HostCommands:
@@ -158,6 +158,8 @@ class HostCommands:
     def _keep(self, name, data):
         storage = self.app.hw.storage
         if storage is not None:
+            from .signing import keep  # (loaded when used: code costs a Pico's heap)
+
             try:
                 keep(storage, name, data)
             except OSError as error:

@@ -34,7 +34,6 @@ from ..rules.ending import PENALTY_KINDS
 from ..rules.history import LOST_TURN, move_colour, move_point
 from ..version import VERSION
 from .seal import Seal
-from .snapshot import write_state
 
 _K_SKIP = const(0)  # a reply no longer available: resent as SKIP
 _K_HELLO = const(1)
@@ -311,6 +310,8 @@ class Link(Listener):
         elif kind == _K_REPLY and seq == self._reply_seq:
             w.begin(seq, self._reply)
         elif kind == _K_STATE and seq == self._state_seq:
+            from .snapshot import write_state  # (loaded when asked: code costs a Pico's heap)
+
             write_state(w, seq, self.follower, self.next)
         elif kind == _K_ALERT:
             w.begin(seq, b"ALERT")
@@ -335,7 +336,7 @@ class Link(Listener):
         w = self.writer
         w.begin(seq, b"MOVE")
         self._move_fields(w, k)
-        self.seal.write_short(w, k)
+        w.hex(b"h=", self.seal.after(k), 8)  # the game's running hash after this move
 
     def _move_fields(self, w, k):
         # "<k> <B|W> <point> [<ms_left> <periods>]": the line's fields, and what the seal hashes.

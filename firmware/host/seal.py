@@ -14,7 +14,8 @@ Moves taken back leave the chain: it is always the game as it stands. A
 board whose round the venue locked takes only commands signed with the same
 secret (``Seal.accepts``: ``~<counter>:<tag>``, docs/venue.md). The
 host side (host_tools/records.py) computes the same chain from the lines or
-from the SGF. CPython and MicroPython alike.
+from the SGF. The signing itself is in firmware/host/signing.py, loaded when
+first used. CPython and MicroPython alike.
 """
 
 import hashlib
@@ -22,28 +23,11 @@ from binascii import hexlify, unhexlify
 
 KEY_FILE = ".key"  # beside the journal (drivers/storage.py names are suffixes)
 LOCK_FILE = ".lock"
-_BLOCK = 64  # SHA-256's block size, for HMAC
-
-
-def sha256(data):
-    return hashlib.sha256(data).digest()
-
-
-def hmac_sha256(key, message):
-    """RFC 2104 HMAC with SHA-256 (MicroPython has no ``hmac`` module)."""
-    if len(key) > _BLOCK:
-        key = sha256(key)
-    key = key + bytes(_BLOCK - len(key))
-    inner = hashlib.sha256(bytes(b ^ 0x36 for b in key))
-    inner.update(message)
-    outer = hashlib.sha256(bytes(b ^ 0x5C for b in key))
-    outer.update(inner.digest())
-    return outer.digest()
 
 
 def head(board, gid, header):
     """d0: the chain's start from the board's name, the game id and the GAME fields (bytes)."""
-    return sha256(b"GB1 " + board + b" " + str(gid).encode() + b" " + header)
+    return hashlib.sha256(b"GB1 " + board + b" " + str(gid).encode() + b" " + header).digest()
 
 
 def fold(digest, fields):
@@ -93,10 +77,6 @@ class Seal:
             self.digest = fold(self.digest, w.view())
         return self.digest
 
-    def write_short(self, w, k):
-        """The MOVE line's ``h=`` field, into the Writer ``w``."""
-        w.hex(b"h=", self.after(k), 8)
-
     def accepts(self, token, name, args):
         """Whether ``token`` (``~<counter>:<tag>``, or None) signs this command with the board's
         secret, with a counter above the last one taken (a copied command is refused)."""
@@ -107,6 +87,8 @@ class Seal:
             n = int(counter)
         except ValueError:
             return False
+        from .signing import signed  # (loaded when used: code costs a Pico's heap)
+
         if n <= self.counter or tag != signed(self.key, n, " ".join([name] + args)):
             return False
         self.counter = n
@@ -118,13 +100,10 @@ class Seal:
         final = fold(self.after(moves), b"END " + result.encode())
         text = "hash=" + hexlify(final).decode()
         if self.key:
+            from .signing import hmac_sha256  # (loaded when used: code costs a Pico's heap)
+
             text += " sig=" + hexlify(hmac_sha256(self.key, final)).decode()
         return text
-
-
-def signed(key, counter, text):
-    """A venue's signature of a host command (its text, no CRC): the tag of ``~<counter>:<tag>``."""
-    return hexlify(hmac_sha256(key, ("%d %s" % (counter, text)).encode())[:8]).decode()
 
 
 def load_key(storage):
@@ -141,11 +120,3 @@ def load_key(storage):
 def load_lock(storage):
     """Whether the board was locked to its venue's signed commands when the power went."""
     return storage is not None and storage.read(LOCK_FILE) == b"1"
-
-
-def keep(storage, name, data):
-    """Keep a small file (written beside, then renamed: a power cut leaves the old or the new)."""
-    storage.remove(name + ".new")
-    storage.write(name + ".new", data)
-    storage.flush()
-    storage.replace(name + ".new", name)

@@ -28,7 +28,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from firmware import protocol as pr
-from firmware.host.seal import signed
+from firmware.host.signing import signed
 from host_tools.records import board_key
 from host_tools.venue.archive import Archive
 from host_tools.venue.boards import BoardView

@@ -6,7 +6,7 @@ from binascii import hexlify, unhexlify
 
 from harness import host_says, linked, point, power_up, run
 
-from firmware.host.seal import hmac_sha256, signed
+from firmware.host.signing import hmac_sha256, signed
 from firmware.protocol import decode, fields_dict, unquote
 from firmware.rules.position import BLACK, WHITE
 from twins.storage import SimStorage

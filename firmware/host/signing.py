@@ -1,0 +1,32 @@
+"""The board's signatures: HMAC-SHA256 with its secret (a result, a venue's command), and keeping
+small files on flash (the secret, the lock). Loaded when first used (firmware/host/seal.py)."""
+
+import hashlib
+from binascii import hexlify
+
+_BLOCK = 64  # SHA-256's block size
+
+
+def hmac_sha256(key, message):
+    """RFC 2104 HMAC with SHA-256 (MicroPython has no ``hmac`` module)."""
+    if len(key) > _BLOCK:
+        key = hashlib.sha256(key).digest()
+    key = key + bytes(_BLOCK - len(key))
+    inner = hashlib.sha256(bytes(b ^ 0x36 for b in key))
+    inner.update(message)
+    outer = hashlib.sha256(bytes(b ^ 0x5C for b in key))
+    outer.update(inner.digest())
+    return outer.digest()
+
+
+def signed(key, counter, text):
+    """A venue's signature of a host command (its text, no CRC): the tag of ``~<counter>:<tag>``."""
+    return hexlify(hmac_sha256(key, ("%d %s" % (counter, text)).encode())[:8]).decode()
+
+
+def keep(storage, name, data):
+    """Keep a small file (written beside, then renamed: a power cut leaves the old or the new)."""
+    storage.remove(name + ".new")
+    storage.write(name + ".new", data)
+    storage.flush()
+    storage.replace(name + ".new", name)
