@@ -1,0 +1,106 @@
+"""The venue's key: registering boards with it, and checking their records later (docs/records.md).
+
+    python -m host_tools.venue.keys register /dev/ttyACM0 [--key-file venue/venue.key]
+    python -m host_tools.venue.keys verify games/*.sgf [--key-file venue/venue.key]
+
+The venue holds one secret (``venue/venue.key``, made at its first start, readable
+by its owner only). Registration gives a board its own secret, derived from it
+and the board's name, over a direct USB cable (never over the network): the
+board keeps it on its flash and signs each result with it. Anyone holding the
+venue's key can then check any record the venue exported.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import pathlib
+import secrets
+import sys
+import time
+
+from firmware import protocol as pr
+from host_tools.records import board_key, verify_sgf
+
+DEFAULT_KEY_FILE = "venue/venue.key"
+
+
+def load_key(path: str, create: bool = True) -> bytes:
+    """The venue's secret from its file (64 hex digits), made on first use when ``create``."""
+    file = pathlib.Path(path)
+    if not file.exists():
+        if not create:
+            raise SystemExit("error: no venue key at %s (the venue makes it at its first start)" % path)
+        file.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as out:
+            out.write(secrets.token_hex(32) + "\n")
+    try:
+        key = bytes.fromhex(file.read_text().strip())
+    except ValueError:
+        key = b""
+    if len(key) != 32:
+        raise SystemExit("error: %s is not a venue key (64 hex digits)" % path)
+    return key
+
+
+def register(port, venue_key: bytes, timeout_s: float = 5.0) -> str:
+    """Give the board on ``port`` (an open pyserial port) its secret; its name. RuntimeError
+    when it does not answer or refuses."""
+    board = _ask(port, "hello", "HELLO", timeout_s).get("board")
+    if not board:
+        raise RuntimeError("the board's HELLO has no name")
+    _ask(port, "key " + board_key(venue_key, board).hex(), "OK", timeout_s)
+    return board
+
+
+def _ask(port, command: str, reply: str, timeout_s: float) -> dict:
+    port.write(pr.encode_command(command))
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        msg = pr.decode(port.readline().rstrip(b"\r\n"))
+        if msg is None:
+            continue
+        _seq, kind, fields = msg
+        if kind == "ERR":
+            raise RuntimeError("the board refused %s: %s" % (command.split()[0], " ".join(fields)))
+        if kind == reply:
+            return pr.fields_dict(fields)
+    raise RuntimeError("no %s from the board in %g s (is it a Go board on this port?)" % (reply, timeout_s))
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m host_tools.venue.keys", description=__doc__.splitlines()[0])
+    ap.add_argument("--key-file", default=DEFAULT_KEY_FILE, help="the venue's key (default: %(default)s)")
+    sub = ap.add_subparsers(dest="action", required=True)
+    reg = sub.add_parser("register", help="give the board on this serial port its secret")
+    reg.add_argument("port", help="the board's serial port (/dev/ttyACM0, COM3...)")
+    ver = sub.add_parser("verify", help="check SGF records the venue exported")
+    ver.add_argument("files", nargs="+")
+    ver.add_argument("--no-key", action="store_true", help="check the hash only (who signed is not checked)")
+    args = ap.parse_args(argv)
+    if args.action == "register":
+        import serial
+
+        key = load_key(args.key_file)
+        try:
+            with serial.serial_for_url(args.port, baudrate=115200, timeout=0.2) as port:
+                print("registered board %s" % register(port, key))
+        except (OSError, serial.SerialException, RuntimeError) as error:
+            print("error: %s: %s" % (args.port, error), file=sys.stderr)
+            return 1
+        return 0
+    key = None if args.no_key else load_key(args.key_file, create=False)
+    failed = 0
+    for name in args.files:
+        try:
+            ok, why = verify_sgf(pathlib.Path(name).read_bytes(), key)
+        except OSError as error:
+            ok, why = False, str(error)
+        print("%s: %s: %s" % (name, "OK" if ok else "FAILED", why))
+        failed += not ok
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
