@@ -335,8 +335,9 @@ class Link(Listener):
     def _move_line(self, seq, k):
         w = self.writer
         w.begin(seq, b"MOVE")
+        start = w.n + 1  # (after the space)
         self._move_fields(w, k)
-        w.hex(b"h=", self.seal.after(k), 8)  # the game's running hash after this move
+        w.hex(b"h=", self.seal.after(k, w.mv[start:w.n]), 8)  # the game's running hash after this move
 
     def _move_fields(self, w, k):
         # "<k> <B|W> <point> [<ms_left> <periods>]": the line's fields, and what the seal hashes.

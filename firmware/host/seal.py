@@ -65,16 +65,21 @@ class Seal:
         self.k = 0
         self.digest = self.d0
 
-    def after(self, k):
-        """dk, the digest after move k."""
+    def after(self, k, fields=None):
+        """dk, the digest after move k; ``fields``: move k's text when the caller has it written
+        already (the MOVE line being written: its own bytes are hashed, not a second copy)."""
         if k < self.k:
             self.rewind()
         w = self.writer
         while self.k < k:
             self.k += 1
-            w.n = 0
-            self.fields_of(w, self.k)
-            self.digest = fold(self.digest, w.view())
+            if self.k == k and fields is not None:
+                text = fields
+            else:
+                w.n = 0
+                self.fields_of(w, self.k)
+                text = w.view()
+            self.digest = fold(self.digest, text)
         return self.digest
 
     def accepts(self, token, name, args):
