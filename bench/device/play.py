@@ -209,6 +209,7 @@ class World:
 def main():
     gc.collect()
     harness = gc.mem_alloc() - BARE
+    gc.threshold(4096)  # as firmware/main.py boots: collect often while the code loads and the app builds
     from firmware import board_config as cfg
     from firmware.app import App
     from firmware.drivers import pico
@@ -223,6 +224,7 @@ def main():
     app = App(hw, now_ms=start)
     host = Host(start)
     world = World(app, hands, host, start, CUT if PART.startswith("until") else None)
+    gc.threshold(-1)
     gc.collect()
     data_start = gc.mem_alloc() - BARE - harness - code
     asyncio.run(app.run(world.ticks, world.sleep_ms))
