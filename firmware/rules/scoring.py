@@ -216,15 +216,16 @@ class Counter:
         buf = self._buf
         found = False
         for p in range(len(m)):
-            if m[p] == DAME and cells[p] == EMPTY and not self._fillable(p):
-                for d in dirs:
-                    q = p + d
-                    if m[q] & KIND == STONE:
-                        n = pos.chain(q, buf)
-                        for i in range(n):
-                            s = buf[i]
-                            m[s] = (m[s] & OWNER) | SEKI
-                        found = True
+            if m[p] != DAME or cells[p] != EMPTY or not self._next_to_stone(p) or self._fillable(p):
+                continue  # (a dame beside no stone puts nobody in seki: no need to try filling it)
+            for d in dirs:
+                q = p + d
+                if m[q] & KIND == STONE:
+                    n = pos.chain(q, buf)
+                    for i in range(n):
+                        s = buf[i]
+                        m[s] = (m[s] & OWNER) | SEKI
+                    found = True
         if not found:
             return
         for p in range(len(m)):
@@ -232,6 +233,13 @@ class Counter:
             kind = v & KIND
             if (kind == TERRITORY or kind == DEAD) and v & OWNER and self._next_to_seki_stone(p):
                 self._neutralise(p)
+
+    def _next_to_stone(self, p):
+        m = self.map
+        for d in self._dirs:
+            if m[p + d] & KIND == STONE:
+                return True
+        return False
 
     def _next_to_seki_stone(self, p):
         m = self.map
