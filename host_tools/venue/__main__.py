@@ -25,7 +25,6 @@ from host_tools.venue.keys import DEFAULT_KEY_FILE, load_key
 from host_tools.venue.service import Venue
 from host_tools.venue.web import Site, serve
 
-
 DEMO_DB = "venue/demo.db"
 
 
