@@ -216,7 +216,7 @@ class Counter:
         buf = self._buf
         found = False
         for p in range(len(m)):
-            if m[p] != DAME or cells[p] != EMPTY or not self._next_to_stone(p) or self._fillable(p):
+            if m[p] != DAME or cells[p] != EMPTY or not self._beside(p, STONE) or self._fillable(p):
                 continue  # (a dame beside no stone puts nobody in seki: no need to try filling it)
             for d in dirs:
                 q = p + d
@@ -231,21 +231,15 @@ class Counter:
         for p in range(len(m)):
             v = m[p]
             kind = v & KIND
-            if (kind == TERRITORY or kind == DEAD) and v & OWNER and self._next_to_seki_stone(p):
+            if (kind == TERRITORY or kind == DEAD) and v & OWNER and self._beside(p, SEKI):
                 self._neutralise(p)
 
-    def _next_to_stone(self, p):
-        m = self.map
-        for d in self._dirs:
-            if m[p + d] & KIND == STONE:
-                return True
-        return False
-
-    def _next_to_seki_stone(self, p):
+    def _beside(self, p, kind):
+        # A neighbour of p of this kind with an owner: a stone, or a stone in seki.
         m = self.map
         for d in self._dirs:
             v = m[p + d]
-            if v & KIND == SEKI and v & OWNER:
+            if v & KIND == kind and v & OWNER:
                 return True
         return False
 
