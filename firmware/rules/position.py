@@ -177,6 +177,18 @@ class Position:
                 sp += 1
         return False
 
+    def atari_on(self, pt, colour):
+        """True if a ``colour`` chain beside the empty point pt has pt as its last liberty."""
+        cells = self.cells
+        w = self.stride
+        cells[pt] = EDGE  # pt filled by neither colour while the neighbours are asked
+        found = ((cells[pt - w] == colour and not self.has_liberty(pt - w))
+                 or (cells[pt - 1] == colour and not self.has_liberty(pt - 1))
+                 or (cells[pt + 1] == colour and not self.has_liberty(pt + 1))
+                 or (cells[pt + w] == colour and not self.has_liberty(pt + w)))
+        cells[pt] = EMPTY
+        return found
+
     def chain(self, pt, out):
         """Write the points of the chain through pt into ``out``; return how many.
 
@@ -217,35 +229,72 @@ class Position:
         return n
 
     def liberties(self, pt, limit=1000):
-        """Number of liberties of the chain through pt, counting up to ``limit``."""
+        """Number of liberties of the chain through pt, counting up to ``limit``:
+        the flood stops there, so asking a big chain for two liberties costs little."""
         cells = self.cells
-        stack = self._stack
-        n = self.chain(pt, stack)
-        stamp = self._stamp  # chain() marked the stones with this stamp
-        mark = self._mark
+        colour = cells[pt]
         w = self.stride
+        stamp = self._next_stamp()
+        mark = self._mark
+        stack = self._stack
+        mark[pt] = stamp
+        stack[0] = pt
+        sp = 1
         libs = 0
-        for i in range(n):
-            p = stack[i]
+        while sp:
+            sp -= 1
+            p = stack[sp]
             q = p - w
-            if cells[q] == EMPTY and mark[q] != stamp:
-                mark[q] = stamp
-                libs += 1
+            if mark[q] != stamp:
+                v = cells[q]
+                if v == EMPTY:
+                    mark[q] = stamp
+                    libs += 1
+                elif v == colour:
+                    mark[q] = stamp
+                    stack[sp] = q
+                    sp += 1
             q = p - 1
-            if cells[q] == EMPTY and mark[q] != stamp:
-                mark[q] = stamp
-                libs += 1
+            if mark[q] != stamp:
+                v = cells[q]
+                if v == EMPTY:
+                    mark[q] = stamp
+                    libs += 1
+                elif v == colour:
+                    mark[q] = stamp
+                    stack[sp] = q
+                    sp += 1
             q = p + 1
-            if cells[q] == EMPTY and mark[q] != stamp:
-                mark[q] = stamp
-                libs += 1
+            if mark[q] != stamp:
+                v = cells[q]
+                if v == EMPTY:
+                    mark[q] = stamp
+                    libs += 1
+                elif v == colour:
+                    mark[q] = stamp
+                    stack[sp] = q
+                    sp += 1
             q = p + w
-            if cells[q] == EMPTY and mark[q] != stamp:
-                mark[q] = stamp
-                libs += 1
+            if mark[q] != stamp:
+                v = cells[q]
+                if v == EMPTY:
+                    mark[q] = stamp
+                    libs += 1
+                elif v == colour:
+                    mark[q] = stamp
+                    stack[sp] = q
+                    sp += 1
             if libs >= limit:
-                break
+                return limit
         return libs
+
+    def liberties_at(self, pt, colour, limit=1000):
+        """The liberties (up to ``limit``) a ``colour`` stone on the empty point pt
+        would have, captures left aside; the point stays empty."""
+        self.cells[pt] = colour
+        n = self.liberties(pt, limit)
+        self.cells[pt] = EMPTY
+        return n
 
     def _remove_chain(self, pt):
         """Remove the chain through pt, appending its points to ``removed``."""

@@ -51,7 +51,7 @@ class Score:
     gets from the opponent's warnings), ``compensation`` (points White gets
     for handicap stones), ``komi2`` (komi in half points), ``dame`` and
     ``seki`` (empty points that count for nobody), ``pass_stones[c]`` (AGA:
-    stones c handed over by passing).
+    stones c handed over by passing; counted under rule sets with pass stones only).
     """
 
     def __init__(self):
@@ -88,6 +88,7 @@ class Counter:
         self.ndead = 0
         self.score = Score()
         self._buf = array("H", bytes(2 * pos.size * pos.size))
+        self._hist = array("H", bytes(2 * 32))  # map values are below 32
         self._dirs = (-w, -1, 1, w)
         self._border = 0
 
@@ -136,7 +137,8 @@ class Counter:
         score.compensation = game.handicap - rules.comp_offset if rules.compensate and game.handicap else 0
         score.penalty[_BLACK] = game.penalty_points(_WHITE)
         score.penalty[_WHITE] = game.penalty_points(_BLACK)
-        self._pass_stones(score)
+        if rules.pass_stones:
+            self._pass_stones(score)
         return score
 
     def classify(self):
@@ -151,11 +153,9 @@ class Counter:
         pos = self.game.pos
         cells = pos.cells
         dead = self.dead
-        m = self.map
+        m = self.map  # its border stays 0: only points of the board are written
         size = pos.size
         w = pos.stride
-        for p in range(len(m)):
-            m[p] = 0
         for row in range(size):
             start = (row + 1) * w + 1
             for p in range(start, start + size):
@@ -183,24 +183,47 @@ class Counter:
         # (bits) go to _border. Returns the number of points.
         m = self.map
         buf = self._buf
-        dirs = self._dirs
+        w = self.game.pos.stride
         m[start] = 0
         buf[0] = start
         n = 1
         i = 0
         border = 0
-        while i < n:
+        while i < n:  # the four sides written out: a loop over them costs MicroPython a third more
             p = buf[i]
             i += 1
-            for d in dirs:
-                q = p + d
-                v = m[q]
-                if v == _OPEN:
-                    m[q] = 0
-                    buf[n] = q
-                    n += 1
-                elif v & KIND == STONE:
-                    border |= v & OWNER
+            q = p - w
+            v = m[q]
+            if v == _OPEN:
+                m[q] = 0
+                buf[n] = q
+                n += 1
+            elif v & KIND == STONE:
+                border |= v & OWNER
+            q = p - 1
+            v = m[q]
+            if v == _OPEN:
+                m[q] = 0
+                buf[n] = q
+                n += 1
+            elif v & KIND == STONE:
+                border |= v & OWNER
+            q = p + 1
+            v = m[q]
+            if v == _OPEN:
+                m[q] = 0
+                buf[n] = q
+                n += 1
+            elif v & KIND == STONE:
+                border |= v & OWNER
+            q = p + w
+            v = m[q]
+            if v == _OPEN:
+                m[q] = 0
+                buf[n] = q
+                n += 1
+            elif v & KIND == STONE:
+                border |= v & OWNER
         self._border = border
         return n
 
@@ -216,8 +239,8 @@ class Counter:
         buf = self._buf
         found = False
         for p in range(len(m)):
-            if m[p] != DAME or cells[p] != EMPTY or not self._beside(p, STONE) or self._fillable(p):
-                continue  # (a dame beside no stone puts nobody in seki: no need to try filling it)
+            if m[p] != DAME or cells[p] != EMPTY or self._fillable(p):
+                continue
             for d in dirs:
                 q = p + d
                 if m[q] & KIND == STONE:
@@ -230,18 +253,12 @@ class Counter:
             return
         for p in range(len(m)):
             v = m[p]
-            kind = v & KIND
-            if (kind == TERRITORY or kind == DEAD) and v & OWNER and self._beside(p, SEKI):
-                self._neutralise(p)
-
-    def _beside(self, p, kind):
-        # A neighbour of p of this kind with an owner: a stone, or a stone in seki.
-        m = self.map
-        for d in self._dirs:
-            v = m[p + d]
-            if v & KIND == kind and v & OWNER:
-                return True
-        return False
+            if v & KIND == SEKI and v & OWNER:  # a stone in seki: the regions beside it count for nobody
+                for d in dirs:
+                    u = m[p + d]
+                    kind = u & KIND
+                    if (kind == TERRITORY or kind == DEAD) and u & OWNER:
+                        self._neutralise(p + d)
 
     def _neutralise(self, start):
         # The one-colour region through start (dead stones included) counts for nobody.
@@ -286,41 +303,28 @@ class Counter:
 
     def _tally(self, score, territory_rules, removed_dead):
         game = self.game
-        pos = game.pos
-        cells = pos.cells
-        dead = self.dead
         m = self.map
+        hist = self._hist  # how many points of each map value: the figures are sums of its entries
+        for v in range(len(hist)):
+            hist[v] = 0
+        for p in range(len(m)):
+            hist[m[p]] += 1
         territory = score.territory
         stones = score.stones
         prisoners = score.prisoners
-        territory[_BLACK] = territory[_WHITE] = 0
-        stones[_BLACK] = stones[_WHITE] = 0
         prisoners[_BLACK] = game.captures[_BLACK]
         prisoners[_WHITE] = game.captures[_WHITE]
-        dame = 0
-        seki = 0
-        size = pos.size
-        w = pos.stride
-        for row in range(size):
-            start = (row + 1) * w + 1
-            for p in range(start, start + size):
-                v = m[p]
-                kind = v & KIND
-                owner = v & OWNER
-                stone = cells[p]
-                if removed_dead and dead[p] and stone != EMPTY:
-                    prisoners[3 - stone] += 1
-                if kind == STONE:
-                    if owner:
-                        stones[owner] += 1
-                elif kind == TERRITORY or kind == DEAD:
-                    territory[owner] += 1
-                elif kind == DAME:
-                    dame += 1
-                elif kind == SEKI and (stone == EMPTY or dead[p]):
-                    seki += 1
-        score.dame = dame
-        score.seki = seki
+        for c in (_BLACK, _WHITE):
+            territory[c] = hist[TERRITORY | c] + hist[DEAD | c]  # dead stones are territory
+            stones[c] = hist[STONE | c]
+        score.dame = hist[DAME]
+        score.seki = hist[SEKI]  # the empty points and dead stones seki makes neutral
+        if removed_dead and self.ndead:
+            cells = game.pos.cells
+            dead = self.dead
+            for p in range(len(dead)):
+                if dead[p] and cells[p] != EMPTY:
+                    prisoners[3 - cells[p]] += 1
         points = score.points
         if territory_rules:
             points[_BLACK] = territory[_BLACK] + prisoners[_BLACK]
@@ -357,6 +361,19 @@ class Counter:
         return n
 
     def _fillable(self, p):
+        # Either colour fills the dame at p safely. A stone with two empty neighbours
+        # there keeps two liberties: only a capture could make it unsafe, and a capture
+        # for both colours needs chains of both beside p, in atari on it.
+        pos = self.game.pos
+        cells = pos.cells
+        w = pos.stride
+        a = cells[p - w]
+        b = cells[p - 1]
+        c = cells[p + 1]
+        d = cells[p + w]
+        if (a == EMPTY) + (b == EMPTY) + (c == EMPTY) + (d == EMPTY) >= 2:
+            # (a | b | c | d) is 3 with stones of both colours beside p (or the edge)
+            return a | b | c | d != 3 or not (pos.atari_on(p, _WHITE) and pos.atari_on(p, _BLACK))
         return self.fills_dame(p, _BLACK) or self.fills_dame(p, _WHITE)
 
     def fills_dame(self, p, colour):
@@ -365,10 +382,4 @@ class Counter:
         pos = self.game.pos
         if self.map[p] != DAME or pos.cells[p] != EMPTY:
             return False
-        n = pos.play(p, colour)
-        if n < 0:
-            pos.lift(p)
-            return False
-        safe = n == 0 and pos.liberties(p, 2) >= 2
-        pos.unplay(p, colour, 3 - colour, pos.removed, 0, n)
-        return safe
+        return not pos.atari_on(p, 3 - colour) and pos.liberties_at(p, colour, 2) >= 2

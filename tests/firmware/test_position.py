@@ -110,3 +110,50 @@ def test_random_play_keeps_hash_and_unplay_restores():
             if step % 3 == 0:
                 pos.unplay(p, colour, back, removed, 0, n)
                 assert (bytes(pos.cells), pos.hash, pos.count[1], pos.count[2]) == snapshot
+
+
+def chain_and_liberties(pos, pt):
+    """The chain through pt and its liberties, by a plain flood (the reference)."""
+    colour = pos.cells[pt]
+    w = pos.stride
+    chain, libs, todo = {pt}, set(), [pt]
+    while todo:
+        p = todo.pop()
+        for q in (p - w, p - 1, p + 1, p + w):
+            if pos.cells[q] == EMPTY:
+                libs.add(q)
+            elif pos.cells[q] == colour and q not in chain:
+                chain.add(q)
+                todo.append(q)
+    return chain, libs
+
+
+def test_liberties_up_to_a_limit_and_atari_on_agree_with_a_plain_flood():
+    rng = Lcg(11)
+    ataris = 0
+    for size in (5, 9, 19):
+        pos = Position(size)
+        pts = pos.points()
+        w = pos.stride
+        for step in range(400):
+            empties = [p for p in pts if pos.cells[p] == EMPTY]
+            p = empties[rng.below(len(empties))]
+            if pos.play(p, BLACK if step % 2 == 0 else WHITE) < 0:
+                pos.remove_own_chain(p)
+            if step % 20:
+                continue
+            cells = bytes(pos.cells)
+            for q in pts:
+                if pos.cells[q] == EMPTY:
+                    for colour in (BLACK, WHITE):
+                        expected = any(pos.cells[r] == colour and chain_and_liberties(pos, r)[1] == {q}
+                                       for r in (q - w, q - 1, q + 1, q + w))
+                        assert pos.atari_on(q, colour) == expected, (size, step, q, colour)
+                        ataris += expected
+                    assert bytes(pos.cells) == cells  # the point is empty again
+                else:
+                    n = len(chain_and_liberties(pos, q)[1])
+                    assert pos.liberties(q) == n
+                    for limit in (1, 2, 3):
+                        assert pos.liberties(q, limit) == min(n, limit)
+    assert ataris > 20  # the random games did put chains in atari

@@ -128,6 +128,40 @@ def test_unfilled_dame_are_reported_and_seki_liberties_are_not():
     assert points(g.count()) == (14, 14)
 
 
+# D4 has two empty neighbours, but either colour playing there captures (C4 and E4 are in atari on it).
+BOTH_IN_ATARI = [".......", ".......", "..O.X..", ".OX.OX.", "..O.X..", ".......", "......."]
+
+
+def test_unfilled_dame_are_the_dame_either_colour_fills_safely():
+    # Every dame point of random positions, asked the long way (a stone played
+    # and taken back for each colour), against what the count reports.
+    out = [0] * 361
+    g = ended(BOTH_IN_ATARI, "korean")
+    n = g.unfilled_dame(out)
+    assert at(7, "D5") in out[:n] and at(7, "D4") not in out[:n]
+    rng = Lcg(5)
+    reported = 0
+    for size, moves in ((9, 60), (13, 110), (19, 200)):
+        for seed in range(3):
+            g = Game(size, "korean")
+            pts = g.pos.points()
+            while g.move_number < moves:
+                empties = [p for p in pts if g.pos.cells[p] == EMPTY]
+                try:
+                    g.play(g.to_move, empties[rng.below(len(empties))])
+                except IllegalMove:
+                    pass
+            g.play(g.to_move, PASS)
+            g.play(g.to_move, PASS)
+            n = g.unfilled_dame(out)
+            counter = g.counter()
+            expected = [p for p in pts if counter.map[p] == DAME and g.pos.cells[p] == EMPTY
+                        and (counter.fills_dame(p, BLACK) or counter.fills_dame(p, WHITE))]
+            assert sorted(out[:n]) == expected, (size, seed)
+            reported += n
+    assert reported > 50
+
+
 def test_dead_stones_go_to_the_captor():
     rows = ["..XO...", "..XO...", "..XO...", ".OXO...", "..XO...", "..XO...", "..XO..."]
     g = ended(rows, "korean", dead=("B4",))
