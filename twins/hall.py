@@ -61,9 +61,9 @@ class SimHallBus:
                                   for _ in range(self.points)])
         self.broken = bytearray(self.points)  # 1: the sensor's output is stuck at the low rail
 
-    def driver(self, **kw):
+    def driver(self, settle_us=0, **kw):
         """The real driver on this simulated hardware."""
-        return HallArray(self.adcs, self.select1, self.select2, self.points, 0, **kw)
+        return HallArray(self.adcs, self.select1, self.select2, self.points, settle_us, **kw)
 
     @staticmethod
     def _channel(pins):

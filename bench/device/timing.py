@@ -6,8 +6,9 @@ bench/device_time.py runs this on the ``make mpy`` bundle and turns its
 lines into a table with RP2040 estimates. Each line printed is
 ``TASK name|typical us|worst us|runs|code``: typical is the median, worst
 the maximum of ``runs`` timings with time.ticks_us; code is ``bytecode``
-(the x100 calibration holds) or ``viper`` (it does not: the driver bounds
-it from instruction counts). Whole stages are timed on a real App on
+(the x100 calibration holds) or ``calls`` (viper code calling C functions:
+x100 holds for the calls, the driver bounds the viper code itself from
+its instruction counts). Whole stages are timed on a real App on
 twins (19x19, byo-yomi, a journal on a real file, a cable to a host); the
 sensor twin's own read (a Python loop over the simulated stones, not the
 device's transfer) is left out of the stage timings.
@@ -17,6 +18,7 @@ import os
 import sys
 import time
 
+import micropython
 from harness import board
 from pro_games import load_games
 
@@ -279,38 +281,75 @@ def drivers():
 
 
 def hall():
-    """HallArray on stand-ins whose methods are C functions, as machine.Pin.value
-    and machine.ADC.read_u16 are (the conversion itself is hardware time, added by
-    the driver); the classification on a mid-game board's samples."""
+    """HallArray on stand-ins that are C functions, as the device's are: a
+    select line is called (machine.Pin; ``abs``), an ADC's read_u16 and the
+    clock are C calls without arguments (``micropython.stack_use``: a
+    mid-scale count, the same at every read from one depth; time.ticks_us
+    reads a timer register on an RP2040, but is a clock_gettime on the unix
+    port, twice a plain call's time). The conversions and the settling are
+    hardware time, added by the driver (settle_us 0 here). Timed: the Python
+    path's sweep and its sleep_us calls; the viper path's whole read (its
+    calls and read()'s Python; the viper code's own time is bounded by the
+    driver from its Thumb code); the Python classification on a mid-game
+    board's samples."""
     from firmware.drivers.hall import HallArray
     from twins.hall import SimHallBus
     from twins.stones import Stones
 
-    class Line:
-        def __init__(self):
-            self.value = {}.get  # a C method taking the level
+    call = micropython.stack_use
 
     class Adc:
         def __init__(self):
-            self.read_u16 = time.ticks_ms  # a C function returning a small int
+            self.read_u16 = call
 
-    sweep = HallArray([Adc(), Adc()], [Line() for _ in range(4)], [Line() for _ in range(4)])
-    report("HallArray.sample (mux sweep, 361 ADC reads)", timed(lambda i: sweep.sample(), 200))
-    for native in (True, False):
-        stones = Stones()
-        bus = SimHallBus(stones, noise=60)
-        driver = bus.driver(native=native)
-        if native and not driver.native:
-            print("NOTE no viper in this port")
-            continue
-        driver.calibrate()  # on the empty board, then half of it covered
-        for p in range(0, 361, 2):
-            stones.place(p, 1 + (p >> 1) % 2)
-        buf = bytearray(driver.nbytes)
-        driver.read(buf)
-        driver.sample = lambda: None  # classify the same samples again and again
-        report("HallArray classify, %s path (181 stones)" % ("viper" if native else "Python"),
-               timed(lambda i, d=driver, b=buf: d.read(b), 200), "viper" if native else "bytecode")
+    def stand_ins(native):
+        hall = HallArray([Adc(), Adc()], [abs] * 4, [abs] * 4, native=native)
+        hall._clock = call
+        return hall
+
+    sweep = stand_ins(False)
+    report("HallArray.sample, Python path (mux sweep, 361 ADC reads)", timed(lambda i: sweep.sample(), 200))
+    sleep_us = time.sleep_us
+
+    def settle_calls(i):
+        for _ in range(192):
+            sleep_us(0)
+
+    report("time.sleep_us(0) x 192 (the Python path's settle calls)", timed(settle_calls, 200))
+    whole = stand_ins(True)
+    if whole.native:
+        names = {"micropython": micropython}
+        exec("@micropython.viper\ndef calls(f, n: int):\n    while n:\n        int(f())\n        n -= 1", names)
+        calls = names["calls"]
+        report("the clock x 192 from viper code (the viper path's settling: a check more a step)",
+               timed(lambda i: calls(call, 192), 200, None, 5), "calls")
+        buf = bytearray(whole.nbytes)
+        timed(lambda i: whole.read(buf), 1)  # the samples, read as deep in the stack as below
+        level = whole.samples[0]
+
+        # Baselines 10 below the samples on odd points (they track, a step of 3) and 5000 above on
+        # even ones (white, held): the read does every part of its work, the held points' nudge too.
+        def baselines(i):
+            for p in range(whole.points):
+                whole.baseline[p] = (level - 10 if p & 1 else level + 5000) << 4
+
+        report("HallArray.read, viper path: its calls and Python (stand-ins)",
+               timed(lambda i: whole.read(buf), 200, baselines, 5), "calls")
+        if not 512 < level < 65024 or whole._sums[1] * whole._sums[2] == 0:
+            raise AssertionError("the stand-ins did not exercise the whole read: %d, %r"
+                                 % (level, list(whole._sums)))
+    else:
+        print("NOTE no viper in this port")
+    stones = Stones()
+    bus = SimHallBus(stones, noise=60)
+    driver = bus.driver(native=False)
+    driver.calibrate()  # on the empty board, then half of it covered
+    for p in range(0, 361, 2):
+        stones.place(p, 1 + (p >> 1) % 2)
+    buf = bytearray(driver.nbytes)
+    driver.read(buf)
+    driver.sample = lambda: None  # classify the same samples again and again
+    report("HallArray classify, Python path (181 stones)", timed(lambda i, d=driver, b=buf: d.read(b), 200))
 
 
 def main():

@@ -27,23 +27,35 @@ board. Baselines are fixed point (x16), integers only.
 Raw slots (the Scanner contract): 2 bits per point, slot s = point s;
 0 empty, 1 black, 2 white, 3 untrusted.
 
-Speed (a sweep must fit the 10 ms scan on an RP2040): the muxes are
-walked in a Gray-like order (``_CODE``), one select line changing per step
-instead of four; the classification runs as viper code where the port
-compiles it (rp2, unix: the source is compiled at import, so ``make mpy``
-stays bytecode-only), else as the Python loop it mirrors (CPython, the
-WebAssembly port). Both give the same readings and baselines.
+Speed (a read must fit the 10 ms scan on an RP2040): the muxes are walked
+in a Gray-like order (``_CODE``), one select line changing per step
+instead of four, and every sample waits ``settle_us`` after its step's
+change. Where the port compiles viper code (rp2, unix) a read is one viper
+function (drivers/hall_viper.py, compiled at import, so ``make mpy`` stays
+bytecode-only): each step sets its line, then classifies the points
+sampled at the step before while the muxes settle (timed with
+time.ticks_us), then samples; the lines and ADCs are called without a
+Python loop around them. Elsewhere (CPython, the WebAssembly port) the
+Python loops sweep, sleeping ``settle_us`` a step, then classify. Both
+give the same readings and baselines. RP2040 estimate
+(bench/device_time.py, with HALL_SETTLE_US = 20 us): a viper read within
+7.9 ms (a bound), 3.84 of them settling; the Python path about 23 ms.
 
 The calibration is kept on flash (``save(path)``, ``load(path)``): after a
 power cut the stones of the game are still on the board, and calibrating
 then would take their magnets for the sensors' quiet levels.
 """
 
-import time
 from array import array
 
 from ..board_config import HALL_CAL_SAMPLES, HALL_DRIFT_SHIFT, HALL_OFF, HALL_ON
 from ..micro import const
+from .hall_viper import build, source
+
+try:
+    from time import sleep_us, ticks_us
+except ImportError:  # CPython
+    from ..micro import sleep_us, ticks_us
 
 _PER_MUX = const(16)
 _PER_ADC = const(12)  # first-level muxes per second-level mux
@@ -84,100 +96,18 @@ def _sweep():
 
 _CODE, _CHAN = _sweep()
 
-# The classification loop of ``HallArray._classify`` as viper code, compiled
-# where the port has a native emitter. ptr32 zero-extends on a 64-bit port:
-# a baseline is sign-extended by hand (top + top wraps to 0 on a 32-bit one).
-_VIPER = """
-@micropython.viper
-def classify(self, buf):
-    samples = ptr16(self.samples)
-    base = ptr32(self.baseline)
-    state = ptr8(self.state)
-    held = ptr16(self._held)
-    out = ptr8(buf)
-    sums = ptr32(self._sums)
-    on = int(self.on)
-    off = int(self.off)
-    shift = int(self.drift_shift)
-    quiet = off >> 1
-    half = (1 << shift) >> 1
-    top = 1
-    top <<= 31
-    n = int(self.nbytes)
-    i = 0
-    while i < n:
-        out[i] = 0
-        i += 1
-    nheld = 0
-    total = 0
-    ntracked = 0
-    points = int(self.points)
-    p = 0
-    while p < points:
-        x = int(samples[p])
-        if x <= %d or x >= %d:
-            v = 3
-        else:
-            b = int(base[p])
-            if b & top:
-                b -= top + top
-            d = x - (b >> %d)
-            s = int(state[p])
-            if s == 1 and d > off:
-                v = 1
-            elif s == 2 and d < 0 - off:
-                v = 2
-            elif d >= on:
-                v = 1
-            elif d <= 0 - on:
-                v = 2
-            else:
-                v = 0
-            if v == 0 and 0 - quiet < d and d < quiet:
-                step = ((x << %d) - b + half) >> shift
-                base[p] = b + step
-                total += step
-                ntracked += 1
-            else:
-                held[nheld] = p
-                nheld += 1
-        state[p] = v
-        if v:
-            out[p >> 2] |= v << ((p & 3) << 1)
-        p += 1
-    sums[0] = total
-    sums[1] = ntracked
-    sums[2] = nheld
-
-
-@micropython.viper
-def nudge(base_arr, held_arr, n: int, step: int):
-    base = ptr32(base_arr)
-    held = ptr16(held_arr)
-    i = 0
-    while i < n:
-        p = held[i]
-        base[p] = int(base[p]) + step
-        i += 1
-""" % (_RAIL_LOW, _RAIL_HIGH, _FIX, _FIX)
-
-_native: dict = {}  # classify and nudge, compiled; empty where the port cannot (CPython, the WebAssembly port)
-try:
-    import micropython
-
-    _native["micropython"] = micropython
-    exec(_VIPER, _native)
-except (ImportError, SyntaxError, ValueError, NotImplementedError):
-    _native.clear()
+_native = build(_CODE, _CHAN, source(_STEPS, _RAIL_LOW, _RAIL_HIGH, _FIX))  # {} where the port cannot
 
 
 class HallArray:
     """The analog Hall array's driver; see the module doc.
 
-    ``adcs``: the ADC objects (``read_u16``) of the second-level muxes;
-    ``select1``/``select2``: the output Pins S0..S3 of each mux level;
-    ``native``: use the viper classification where the port has it (False:
-    the Python loop, as on ports without a native emitter).
+    ``adcs``: the ADC objects (``read_u16``) of the second-level muxes (the
+    first two are read: 384 points at most); ``select1``/``select2``: the
+    output Pins S0..S3 of each mux level (set by calling them, ``pin(level)``:
+    MicroPython's fast path); ``settle_us``: the least time from setting a
+    select line to sampling; ``native``: use the viper sweep where the port
+    has it (False: the Python loops, as on ports without a native emitter).
     """
 
     bits_per_point = 2
@@ -186,12 +116,12 @@ class HallArray:
                  drift_shift=HALL_DRIFT_SHIFT, native=True):
         if off >= on:
             raise ValueError("hysteresis needs off < on")
-        if len(adcs) * _STEPS < points:
+        if min(len(adcs), 2) * _STEPS < points:
             raise ValueError("not enough mux channels")
-        self._adcs = adcs
-        self._s1 = select1
-        self._s2 = select2
-        self._lines = tuple(select1) + tuple(select2)
+        self._lines = tuple(select1) + tuple(select2)  # S0-S3 of each level: _CODE's line numbers
+        self._read0 = adcs[0].read_u16
+        self._read1 = adcs[min(len(adcs), 2) - 1].read_u16  # (with one ADC, no point is on a second)
+        self._clock = ticks_us  # the viper sweep times the settling with it
         self.points = points
         self.settle_us = settle_us
         self.on = on
@@ -206,31 +136,39 @@ class HallArray:
         self._sums = array("i", [0, 0, 0])  # the classification's tracked total, tracked and held counts
         self.native = bool(native and _native)
 
-    def _select(self, pins, n):
-        pins[0].value(n & 1)
-        pins[1].value((n >> 1) & 1)
-        pins[2].value((n >> 2) & 1)
-        pins[3].value((n >> 3) & 1)
+    def _start(self):
+        """The select lines on the sweep's first setting (``_CHAN[0]``: S0-S3 of
+        the first level in its low nibble, of the second in its high one)."""
+        lines = self._lines
+        c = _CHAN[0]
+        for i in range(8):
+            lines[i]((c >> i) & 1)
 
     def sample(self):
         """Read every sensor once into ``samples`` (read_u16 counts)."""
+        self._start()
+        if self.native:
+            _native["sweep"](self, self.state, 0)  # 0: sample only (nothing else is touched)
+            return
         samples = self.samples
-        adcs = self._adcs
         lines = self._lines
+        read0 = self._read0
+        read1 = self._read1
+        code = _CODE
+        chan = _CHAN
         points = self.points
         settle = self.settle_us
-        self._select(self._s1, _CHAN[0] & 15)
-        self._select(self._s2, _CHAN[0] >> 4)
         for k in range(_STEPS):
-            c = _CODE[k]
-            lines[c & 7].value(c >> 3)
+            c = code[k]
+            lines[c & 7](c >> 3)
             if settle:
-                time.sleep_us(settle)
-            p = _CHAN[k]
-            for adc in adcs:
-                if p < points:
-                    samples[p] = adc.read_u16()
+                sleep_us(settle)
+            p = chan[k]
+            if p < points:
+                samples[p] = read0()
                 p += _STEPS
+                if p < points:
+                    samples[p] = read1()
 
     def calibrate(self, n=HALL_CAL_SAMPLES):
         """Baselines from ``n`` sweeps of an empty board; states reset to empty."""
@@ -270,10 +208,11 @@ class HallArray:
 
     def read(self, buf):
         """Sample every point and classify it into ``buf`` (2 bits a point)."""
-        self.sample()
         if self.native:
-            _native["classify"](self, buf)
+            self._start()
+            _native["sweep"](self, buf, 1)  # the sweep, each point classified as the next ones settle
         else:
+            self.sample()
             self._classify(buf)
         # Points that cannot track (a stone on them, a hand near) follow the
         # mean step of those that did: the common part of the drift.

@@ -1,8 +1,12 @@
 """Analog Hall array: mux wiring, calibration, thresholds with hysteresis, polarity, noise, drift."""
 
+import sys
+
 from diagrams import Lcg
 from support import check
 
+from firmware.drivers.hall import ticks_us
+from firmware.micro import ticks_diff
 from firmware.sensing.scanner import Scanner
 from twins.hall import SimHallBus
 from twins.stones import Stones
@@ -247,3 +251,91 @@ def test_a_sweep_reads_each_sensor_once_changing_one_select_line_a_step():
     driver.sample()
     assert sum(adc.reads for adc in bus.adcs) == 2 * 361
     assert sum(pin.changes for pin in bus.select1 + bus.select2) - before <= 192 + 8
+
+
+def test_a_sample_waits_settle_us_after_a_select_line_changed():
+    """The mux outputs settle after a select line changes: no ADC read comes
+    sooner than settle_us after the last change, on either path (calibrate's
+    sample-only sweeps and reads); the viper one classifies meanwhile."""
+    settle = 200
+    failures = []
+    for native in (True, False):
+        bus = SimHallBus(Stones(40), noise=0)
+        changed = [0]
+        gaps = []
+
+        def on_change(pin, changed=changed):
+            changed[0] = ticks_us()
+
+        for pin in bus.select1 + bus.select2:
+            pin.on_change = on_change
+        for adc in bus.adcs:
+            def read_u16(read=adc.read_u16, changed=changed, gaps=gaps):
+                gaps.append(ticks_diff(ticks_us(), changed[0]))
+                return read()
+
+            adc.read_u16 = read_u16  # before the driver takes it
+        driver = bus.driver(settle_us=settle, on=ON, off=OFF, native=native)
+        driver.calibrate(1)
+        driver.read(bytearray(driver.nbytes))
+        if len(gaps) != 80 or min(gaps) < settle:
+            failures.append("native=%r: %d reads, the soonest %d us after a change" % (native, len(gaps), min(gaps)))
+    check(failures)
+
+
+def test_the_viper_sweep_classifies_each_step_while_the_next_one_settles():
+    """Where the port has viper code, the points sampled at a step are
+    classified before the samples of the step after it are taken (during its
+    settling time), not after the sweep: the read costs no more than its
+    settling (bench/device_time.py counts on it)."""
+    board = Stones(361)
+    bus = SimHallBus(board, noise=0)
+    driver = bus.driver(on=ON, off=OFF)
+    if not driver.native:
+        return
+    driver.calibrate(1)
+    for p in range(361):
+        board.place(p, 1 + p % 2)
+    lagging = []
+
+    def judged(read, reads=[0]):  # noqa: B006 - the reads so far, kept between calls
+        def read_u16():
+            done = 361 - driver.state.count(b"\x00")  # points classified so far (each reads a stone)
+            if done < reads[0] - 1:  # all but the other ADC's sample of this step
+                lagging.append((reads[0], done))
+            reads[0] += 1
+            return read()
+        return read_u16
+
+    driver._read0 = judged(driver._read0)
+    driver._read1 = judged(driver._read1)
+    buf = bytearray(driver.nbytes)
+    driver.read(buf)
+    assert reading(driver, buf) == bytes(board.colour)
+    assert not lagging, lagging[:5]
+
+
+def test_reads_allocate_nothing_under_micropython():
+    if sys.implementation.name != "micropython":
+        return
+    import gc
+
+    failures = []
+    for native in (True, False):
+        board = Stones(361)
+        bus = SimHallBus(board, noise=0, drift_per_s=30)  # no noise: the twin's generator makes big ints
+        driver = bus.driver(on=ON, off=OFF, native=native)
+        driver.calibrate(2)
+        for p in range(0, 361, 3):
+            board.place(p, 1 + p % 2)
+        buf = bytearray(driver.nbytes)
+        board.set_time(1000)
+        driver.read(buf)
+        before = gc.mem_alloc()
+        for t in range(2000, 7000, 1000):
+            board.set_time(t)  # drift: the empty points track, the stones' points are nudged
+            driver.read(buf)
+        used = gc.mem_alloc() - before
+        if used:
+            failures.append("native=%r: %d bytes allocated in 5 reads" % (native, used))
+    check(failures)
