@@ -32,7 +32,7 @@ class CountingStorage(SimStorage):
         super().__init__(capacity)
         self.flushes = 0
 
-    def flush(self):
+    def flush(self, name):
         self.flushes += 1
 
 

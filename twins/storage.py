@@ -55,7 +55,7 @@ class SimStorage:
         f[1] = n + m
         self.written += m
 
-    def flush(self):
+    def flush(self, name):
         pass
 
     def replace(self, src, dst):

@@ -2,10 +2,11 @@
 
 ``FileStorage("/journal.bin")`` keeps the journal in that file and a
 compaction in progress beside it (``/journal.bin.new``): names given to its
-methods are suffixes of the path (firmware/journal/store.py). The file being
-appended stays open; ``flush()`` makes what was written durable (littlefs
-commits it on flush; on a host it reaches the operating system, which
-outlives a killed process).
+methods are suffixes of the path (firmware/journal/store.py). Each file
+being appended stays open (the journal and, while a compaction is written a
+slice at a time, its snapshot: no reopening between them); ``flush(name)``
+makes what was written to that file durable (littlefs commits it on flush;
+on a host it reaches the operating system, which outlives a killed process).
 """
 
 import os
@@ -16,8 +17,7 @@ class FileStorage:
 
     def __init__(self, path):
         self.path = path
-        self._file = None
-        self._name = None
+        self._files = {}  # name -> the file open for appending
 
     def read(self, name):
         """The whole file, or None if there is none."""
@@ -29,33 +29,32 @@ class FileStorage:
 
     def write(self, name, data):
         """Append data to the file."""
-        if self._name != name:
-            self.close()
-            self._file = open(self.path + name, "ab")  # noqa: SIM115 - stays open between appends
-            self._name = name
-        f = self._file
-        if f is not None:
-            f.write(data)
+        f = self._files.get(name)
+        if f is None:
+            f = self._files[name] = open(self.path + name, "ab")  # noqa: SIM115 - stays open between appends
+        f.write(data)
 
-    def flush(self):
-        if self._file is not None:
-            self._file.flush()
+    def flush(self, name):
+        f = self._files.get(name)
+        if f is not None:
+            f.flush()
 
     def replace(self, src, dst):
-        """Rename src over dst (atomic on littlefs and POSIX)."""
+        """Rename src over dst (atomic on littlefs and POSIX), its appends made durable
+        first: closing a file commits it on littlefs, as flush does."""
         self.close()
         getattr(os, "replace", os.rename)(self.path + src, self.path + dst)
 
     def remove(self, name):
-        if self._name == name:
-            self.close()
+        f = self._files.pop(name, None)
+        if f is not None:
+            f.close()
         try:
             os.remove(self.path + name)
         except OSError:
             pass
 
     def close(self):
-        if self._file is not None:
-            self._file.close()
-        self._file = None
-        self._name = None
+        files = self._files
+        while files:
+            files.popitem()[1].close()

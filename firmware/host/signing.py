@@ -28,5 +28,4 @@ def keep(storage, name, data):
     """Keep a small file (written beside, then renamed: a power cut leaves the old or the new)."""
     storage.remove(name + ".new")
     storage.write(name + ".new", data)
-    storage.flush()
     storage.replace(name + ".new", name)

@@ -9,11 +9,20 @@ command, before its reply): it adds the clock's state when it changed (and a
 checkpoint every ``CHECKPOINT_MS`` while it runs), reserves the link's
 sequence numbers ``_SEQ_BLOCK`` at a time (after a power cut the link goes on
 from the last reservation, so the host never sees a number twice), and
-flushes once. A new game, a journal past ``limit`` bytes or a storage error
-makes it write the whole game as a snapshot (store.py's compaction).
+flushes once. A new game, a power-up or a storage error makes it write the
+whole game as a snapshot at once (store.py's compaction: a new game's is
+short). A journal past ``limit`` bytes is compacted a slice at a time
+instead, one slice per loop pass (about ``_SLICE`` bytes, so that a step of
+the loop stays short; a host command's record() in the same pass writes
+none): the snapshot's NEW record, then its moves in order, then the rest of
+the game as it is by then (penalties, result, mode, sequence numbers, clock)
+and COMMIT. Meanwhile every change still goes to the journal, and moves
+played meanwhile join the snapshot as it catches up with them; an undo of a
+move the snapshot already holds, or the handicap placed, starts it again.
 Captured stones still on the board and dead stones being counted are not
 recorded: the referee sees them again on the physical board. An ordinary
-record allocates nothing; recovery.py reads the journal back at power-up.
+record, or a slice of moves, allocates nothing; recovery.py reads the
+journal back at power-up.
 """
 
 from array import array
@@ -35,9 +44,11 @@ from .records import (
     REASONS,
     new_text,
 )
+from .store import MAIN, NEXT
 
 CHECKPOINT_MS = const(10000)  # the most thinking time a power cut can give back
 _LIMIT = const(16384)  # journal bytes that trigger a compaction
+_SLICE = const(384)  # snapshot bytes a slice writes (each costs CRC time: see bench/device_time.py)
 _SEQ_BLOCK = const(256)
 _SEQ_MARGIN = const(64)  # more lines than one link poll can add
 RETRY_MS = const(5000)  # a failing flash is tried again this often (not at every host stage: wear, time)
@@ -58,6 +69,8 @@ class Recorder(Listener):
         self.errors = 0  # storage failures survived
         self.failing = False  # the last write failed: nothing is on flash until a snapshot succeeds
         self._retry_at = 0
+        self.compacting = 0  # a snapshot is being written: the next move it takes (0: none)
+        self._slice_ms = 0  # the loop pass of the last slice (a host command's record() in it writes none)
         self.clock_changes = -1
         self.clock_at = 0
         self._clock = array("i", bytes(4 * SAVED))
@@ -68,10 +81,13 @@ class Recorder(Listener):
         self.stale = True  # record() writes the new game whole
 
     def placed(self):
+        self.compacting = 0  # a snapshot under way has no SETUP: it starts again
         if not self.stale:
             self._setup()
 
     def undone(self, keep):
+        if keep < self.compacting:  # the snapshot holds moves taken back: it starts again
+            self.compacting = 0
         if not self.stale:
             j = self.journal
             j.begin(K_UNDO)
@@ -97,18 +113,25 @@ class Recorder(Listener):
     # -- every host stage -------------------------------------------------------------
 
     def record(self, now_ms, clock, seq_next):
-        """The clock, the sequence numbers, one flush; a snapshot when one is due.
+        """The clock, the sequence numbers, a slice of a compaction (or a whole snapshot) when
+        due, one flush.
         ``clock``: the game's clock or None; ``seq_next``: the link's next sequence number.
         After a failure (``failing``) the whole game is tried again every RETRY_MS."""
         if self.failing and ticks_diff(now_ms, self._retry_at) < 0:
             return
         j = self.journal
-        if self.stale or j.size > self.limit:
-            self._snapshot(now_ms, clock, seq_next)
+        if self.stale:
+            self.compacting = 0
+            while not self._slice(now_ms, clock, seq_next):
+                pass
+            self.stale = False
         else:
             self._clock_state(now_ms, clock)
-            self._seq(seq_next)
-            j.flush()
+            self._seq(seq_next)  # (before a slice: a reservation it makes is in the journal too)
+            if (self.compacting or j.size > self.limit) and now_ms != self._slice_ms:
+                self._slice_ms = now_ms
+                self._slice(now_ms, clock, seq_next)
+        j.flush()
         if j.failed:
             j.failed = False
             self.errors += 1
@@ -118,28 +141,45 @@ class Recorder(Listener):
         else:
             self.failing = False
 
-    def _snapshot(self, now_ms, clock, seq_next):
-        """The whole game as told, as a new journal file, then switch to it."""
+    def _slice(self, now_ms, clock, seq_next):
+        """The snapshot's next slice; True once it is committed and renamed over the journal
+        (see the module doc). Moves up to _SLICE bytes; the rest of the game, COMMIT and the
+        rename (which costs about as much as a slice's records) in a slice whose moves took
+        at most a quarter of that."""
         f = self.follower
         j = self.journal
-        j.begin_snapshot()
-        j.begin(K_NEW)
-        j.text(new_text(f.settings, f.game.komi2, f.mode, f.gid, f.game_boot))
-        j.end()
-        self._seq(seq_next, True)
-        if f.placed:
-            self._setup()
-        for k in range(1, f.known):
+        k = self.compacting
+        j.target = NEXT
+        if k:
+            start = j.next_size
+        else:
+            j.begin_snapshot()
+            start = 0
+            j.begin(K_NEW)
+            j.text(new_text(f.settings, f.game.komi2, f.mode, f.gid, f.game_boot))
+            j.end()
+            self._seq(seq_next, True)  # (again at the end; here too for a replay the rules stop early)
+            if f.placed:
+                self._setup()
+            k = 1
+        while k < f.known and j.next_size - start < _SLICE:
             self._move(k)
+            k += 1
+        self.compacting = k
+        if k < f.known or j.next_size - start > _SLICE // 4:  # the rest (and the rename) next pass
+            j.target = MAIN
+            return False
         for i in range(f.penalties):
             self._penalty(i)
         if f.result is not None:
             self._end()
         self._mode()
+        self._seq(seq_next, True)
         self.clock_changes = -1
         self._clock_state(now_ms, clock)
         j.end_snapshot()
-        self.stale = False
+        self.compacting = 0
+        return True
 
     # -- records -----------------------------------------------------------------------
 

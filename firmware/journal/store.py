@@ -20,16 +20,21 @@ costs a block, docs/journal.md): nothing is allocated per record of up to
 ``failed`` (the recorder then writes a fresh snapshot), and a compaction
 that failed leaves the journal as it was.
 
-Compaction: ``begin_snapshot()`` sends the following records to a second
-file (storage name ``NEXT``); ``end_snapshot()`` appends ``COMMIT`` and
-renames it over the journal. ``load()`` at boot: a ``NEXT`` file holding a
-COMMIT is a finished snapshot (the rename is completed), one without is a
-cut compaction (deleted); then the journal is read. A cut at any moment
+Compaction: ``begin_snapshot()`` starts a second file (storage name
+``NEXT``) with its own sequence numbers and size; records go to it while
+``target`` is ``NEXT`` and to the journal while it is ``MAIN``, so the
+recorder writes a snapshot a slice at a time while the game goes on being
+journalled. ``end_snapshot()`` appends ``COMMIT`` to it and renames it over
+the journal, which goes on from it. ``load()`` at boot: a ``NEXT`` file
+holding a COMMIT is a finished snapshot (the rename is completed), one
+without is a cut compaction (deleted); then the journal is read. The
+journal alone holds the game until the rename, so a cut at any moment
 leaves one complete, readable history.
 
 Storage (firmware/drivers/storage.py; twins/storage.py): ``read(name)`` ->
-bytes or None, ``write(name, data)`` (append), ``flush()``,
-``replace(src, dst)``, ``remove(name)``; names are ``MAIN`` and ``NEXT``.
+bytes or None, ``write(name, data)`` (append), ``flush(name)``,
+``replace(src, dst)`` (src made durable, then renamed over dst atomically),
+``remove(name)``; names are ``MAIN`` and ``NEXT``.
 """
 
 from array import array
@@ -110,9 +115,11 @@ class Journal:
         self._views = [mv[:n] for n in range(_VIEWS + 1)]
         self._mv = mv
         self.n = 0
-        self.seq = 0
-        self.size = 0  # bytes in the file being written
-        self.target = MAIN
+        self.seq = 0  # the journal's next sequence number and bytes
+        self.size = 0
+        self.next_seq = 0  # the same for the snapshot being written (NEXT)
+        self.next_size = 0
+        self.target = MAIN  # where end() appends
         self.written = 0  # bytes and records appended since start-up (wear figures)
         self.records = 0
         self.dirty = False  # appended since the last flush
@@ -160,7 +167,8 @@ class Journal:
         length = n - _HEADER
         buf[0] = length & 0xFF
         buf[1] = length >> 8
-        seq = self.seq
+        main = self.target == MAIN
+        seq = self.seq if main else self.next_seq
         buf[2] = seq & 0xFF
         buf[3] = (seq >> 8) & 0xFF
         c = crc16(buf, n)
@@ -172,42 +180,50 @@ class Journal:
             self.storage.write(self.target, view)
         except OSError:
             self.failed = True
-        self.seq = (seq + 1) & 0xFFFF
-        self.size += n
+        if main:
+            self.seq = (seq + 1) & 0xFFFF
+            self.size += n
+            self.dirty = True
+        else:
+            self.next_seq = (seq + 1) & 0xFFFF
+            self.next_size += n
         self.written += n
         self.records += 1
-        self.dirty = True
 
     def flush(self):
-        """Make every record appended so far durable."""
+        """Make every record appended to the journal so far durable (a snapshot is made
+        durable once, by ``end_snapshot``)."""
         if self.dirty:
             self.dirty = False
             try:
-                self.storage.flush()
+                self.storage.flush(MAIN)
             except OSError:
                 self.failed = True
 
     # -- compaction and boot -------------------------------------------------
 
     def begin_snapshot(self):
-        """Following records go to a new file (see the module doc)."""
+        """A new, empty snapshot file (see the module doc); ``target`` is left as it is."""
         try:
             self.storage.remove(NEXT)
         except OSError:
             self.failed = True
-        self.target = NEXT
-        self.size = 0
+        self.next_seq = 0
+        self.next_size = 0
 
     def end_snapshot(self):
-        """Mark the new file complete and switch to it (not if any of it failed:
-        the journal stays as it was)."""
+        """Mark the snapshot complete and switch to it (not if a storage operation failed
+        since the recorder last looked: the journal goes on as it was)."""
+        self.target = NEXT
         self.begin(COMMIT)
         self.end()
-        self.flush()
         self.target = MAIN
         if not self.failed:
             try:
-                self.storage.replace(NEXT, MAIN)
+                self.storage.replace(NEXT, MAIN)  # (NEXT made durable first)
+                self.seq = self.next_seq
+                self.size = self.next_size
+                self.dirty = False  # (what the old file had appended is superseded)
             except OSError:
                 self.failed = True
 

@@ -2,7 +2,7 @@
 
 ``record_game`` plays a bundled record on an App with a clock, with an
 undo, a mode change, a warning and a resignation on the way, and logs every
-storage operation. ``storage_at(ops, n)`` is the storage as a power cut
+storage operation; ``Play`` plays one a move at a time. ``storage_at(ops, n)`` is the storage as a power cut
 after n bytes left it. ``state(app)`` is what must survive: moves, clock
 figures, result, mode, warnings. ``boundaries[i]`` is (bytes written, state)
 after step i of the game.
@@ -91,8 +91,10 @@ def state(app):
             app.referee.mode, game.warnings[1], game.warnings[2])
 
 
-def record_game(moves, limit=16384):
-    """Returns (ops, boundaries, app)."""
+def record_game(moves, limit=16384, retake=False):
+    """Returns (ops, boundaries, app). ``retake``: the first time a compaction under way
+    holds every move (it is not committed yet), the last move is taken back, which starts
+    it again, and its player passes instead."""
     record = first_plain_game(moves)
     storage = TraceStorage()
     app = App(simulated(storage=storage), Settings(19, "korean", time_spec=TIME))
@@ -130,9 +132,43 @@ def record_game(moves, limit=16384):
         elif i == 40:
             game.warn(2, "test")
             step()
+        if retake and app.recorder.compacting == game.hist.length:
+            retake = False
+            game.undo()
+            step()
+            game.play(colour, PASS)  # (a snapshot still holding the stone would be wrong)
+            step()
     game.resign(2)
     step()
     return storage.ops, boundaries, app
+
+
+class Play:
+    """A professional game on an App with a clock on ``storage``, a move at a time:
+    ``move()`` plays the record's next move (a pass where it leaves one out), presses
+    the clock and runs a host stage."""
+
+    def __init__(self, storage, limit=16384):
+        self.app = App(simulated(storage=storage), Settings(19, "korean", time_spec=TIME))
+        self.app.recorder.limit = limit
+        self.moves = iter(first_plain_game(150).moves)
+        self.t = 0
+        self.app.clock.start(0, 1)
+
+    def move(self):
+        game = self.app.game
+        for colour, pt in self.moves:
+            self.t += 700 + (pt * 37) % 9000
+            if colour != game.to_move:
+                colour, pt = game.to_move, PASS
+            try:
+                game.play(colour, pt)
+            except IllegalMove:
+                continue
+            self.app.clock.press(colour, self.t)
+            self.app.sync_host(self.t)
+            return
+        raise AssertionError("the record has no moves left")
 
 
 def recover(storage):

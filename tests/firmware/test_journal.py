@@ -1,9 +1,24 @@
 """The journal's format, compaction and crash consistency (a sample of cuts; tests/host has them dense)."""
 
-from journal_cases import check_cut, is_fresh, loaded, record_game, records_of, recover, state, storage_at
+from journal_cases import (
+    Play,
+    TraceStorage,
+    check_cut,
+    is_fresh,
+    loaded,
+    record_game,
+    records_of,
+    recover,
+    state,
+    storage_at,
+)
 
+from firmware.journal import recovery
+from firmware.journal.records import K_MOVE, K_NEW, K_UNDO
 from firmware.journal.store import COMMIT, MAIN, NEXT, Journal, crc16
 from twins.storage import SimStorage
+
+SLICE_MAX = 384 + 16  # recorder._SLICE and the MOVE record that crosses it
 
 
 def _journal(*payloads):
@@ -43,23 +58,42 @@ def test_a_record_out_of_sequence_ends_the_journal():
     assert records_of(first[:8] + storage2.data(MAIN))[0] == [(1, b"a")]  # seq 0 again after seq 0
 
 
+def _append(j, target, kind, payload):
+    j.target = target
+    j.begin(kind)
+    j.text(payload)
+    j.end()
+
+
 def test_a_cut_compaction_is_discarded_and_a_finished_one_completed():
     storage, j = _journal((1, b"old"))
     j.begin_snapshot()
-    j.begin(1)
-    j.text(b"new")
-    j.end()
-    assert loaded(Journal(storage)) == [(1, b"old")]  # no COMMIT yet: the old journal stands
+    _append(j, NEXT, 1, b"new")
+    _append(j, MAIN, 2, b"live")  # the game goes on in the journal meanwhile
+    assert loaded(Journal(storage)) == [(1, b"old"), (2, b"live")]  # no COMMIT yet: the journal stands
     assert storage.data(NEXT) is None
     storage, j = _journal((1, b"old"))
     j.begin_snapshot()
-    j.begin(1)
-    j.text(b"new")
-    j.end()
-    j.begin(COMMIT)
-    j.end()  # the power fails before the rename
+    _append(j, NEXT, 1, b"new")
+    _append(j, MAIN, 2, b"live")
+    _append(j, NEXT, COMMIT, b"")  # the power fails before the rename
     assert loaded(Journal(storage)) == [(1, b"new")]
     assert storage.data(NEXT) is None and records_of(storage.data(MAIN))[0][-1][0] == COMMIT
+
+
+def test_a_snapshot_has_its_own_sequence_and_the_journal_goes_on_from_it():
+    storage, j = _journal((1, b"old"), (2, b"older"))
+    j.begin_snapshot()
+    _append(j, NEXT, 1, b"new")
+    _append(j, MAIN, 2, b"live")
+    _append(j, NEXT, 3, b"more")
+    assert records_of(storage.data(MAIN)) == ([(1, b"old"), (2, b"older"), (2, b"live")], j.size, 2)
+    assert records_of(storage.data(NEXT)) == ([(1, b"new"), (3, b"more")], j.next_size, 1)
+    j.end_snapshot()
+    assert j.target == MAIN and storage.data(NEXT) is None
+    _append(j, MAIN, 4, b"after")
+    assert records_of(storage.data(MAIN))[0] == [(1, b"new"), (3, b"more"), (COMMIT, b""), (4, b"after")]
+    assert loaded(Journal(storage)) == [(1, b"new"), (3, b"more"), (4, b"after")]
 
 
 def test_a_pro_game_survives_a_sample_of_power_cuts():
@@ -70,6 +104,88 @@ def test_a_pro_game_survives_a_sample_of_power_cuts():
     for i in range(31):
         n = total * i // 30 + i % 7
         check_cut(boundaries, n, recover(storage_at(ops, n)))
+
+
+def _kinds(storage, name):
+    data = storage.data(name)
+    return [] if data is None else [kind for kind, _ in records_of(data)[0]]
+
+
+def _next_removals(storage):
+    return sum(1 for op, name, _ in storage.ops if op == 2 and name == NEXT)
+
+
+def test_a_long_journal_is_compacted_a_slice_a_pass_while_play_goes_on():
+    storage = TraceStorage()
+    play = Play(storage, limit=1 << 30)
+    for _ in range(80):
+        play.move()
+    app = play.app
+    recorder = app.recorder
+    recorder.limit = len(storage.data(MAIN)) - 1  # due at the next pass
+    passes = 0
+    while passes == 0 or recorder.compacting:
+        before = len(storage.data(NEXT) or b"")
+        moves = _kinds(storage, MAIN).count(K_MOVE)
+        play.move()
+        passes += 1
+        if recorder.compacting:
+            kinds = _kinds(storage, NEXT)
+            assert COMMIT not in kinds and kinds[0] == K_NEW
+            assert 0 < len(storage.data(NEXT)) - before <= SLICE_MAX
+            assert _kinds(storage, MAIN).count(K_MOVE) == moves + 1  # the move went on to the journal
+            written = len(storage.data(NEXT))
+            app.sync_host(play.t)  # a host command's record() in the same pass: no second slice
+            assert len(storage.data(NEXT)) == written
+    assert 5 <= passes <= 12 and storage.data(NEXT) is None
+    records = records_of(storage.data(MAIN))[0]
+    assert records[0][0] == K_NEW and COMMIT in [kind for kind, _ in records]
+    assert sum(1 for kind, _ in records if kind == K_MOVE) == app.game.hist.length - 1  # those played meanwhile too
+    assert len(storage.data(MAIN)) < recorder.limit
+    assert state(recover(storage)) == state(app)
+
+
+def test_an_undo_starts_a_compaction_again_only_when_the_snapshot_holds_the_moves_taken_back():
+    storage = TraceStorage()
+    play = Play(storage, limit=1 << 30)
+    for _ in range(60):
+        play.move()
+    app = play.app
+    game = app.game
+    recorder = app.recorder
+    for below in (False, True):
+        recorder.limit = app.journal.size - 1  # due (and the snapshot will be shorter)
+        play.move()  # the first slice
+        removals = _next_removals(storage)
+        held = recorder.compacting
+        assert 10 < held < game.hist.length - 3
+        keep = held - 1 if below else game.hist.length - 2  # positions kept: moves 1..keep-1
+        while game.hist.length > keep:
+            game.undo()
+        play.t += 10
+        app.sync_host(play.t)  # the UNDO to the journal; a slice (of a new snapshot when below)
+        assert K_UNDO in _kinds(storage, MAIN)[-3:]
+        assert _next_removals(storage) == removals + below
+        assert (recorder.compacting < held) == below
+        while recorder.compacting:
+            play.move()
+        assert state(recover(storage)) == state(app)
+        app = play.app = recover(storage)  # (the recovered board plays on)
+        game = app.game
+        recorder = app.recorder
+
+
+def test_a_reservation_made_in_a_pass_with_a_slice_is_in_the_journal():
+    storage = SimStorage()
+    play = Play(storage, limit=1 << 30)
+    for _ in range(30):
+        play.move()
+    recorder = play.app.recorder
+    recorder.limit = 0
+    mark = recorder.seq_mark
+    recorder.record(play.t + 10, play.app.clock, mark)  # the link used every number reserved
+    assert recorder.compacting and recorder.seq_mark > mark
+    assert recovery.recover(Journal(storage)).seq_mark == recorder.seq_mark  # a cut now: the journal has it
 
 
 def test_record_sizes_on_flash():
