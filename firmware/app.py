@@ -242,18 +242,19 @@ class App:
         diff = ticks_diff
         wait = _DISPLAY_MS
         for i in range(len(stages)):
-            if diff(now_ms, due[i]) >= 0:
-                due[i] = ticks_add(now_ms, _PERIODS[i])
+            left = diff(due[i], now_ms)
+            if left <= 0:
+                left = _PERIODS[i]
+                due[i] = ticks_add(now_ms, left)
                 try:
                     stages[i](now_ms)
                 except Exception as error:  # noqa: BLE001 - a failing stage must not stop the board
                     self.errors += 1
                     self.last_error = error
                     print_exception(error)
-            left = diff(due[i], now_ms)
             if left < wait:
                 wait = left
-        return wait if wait > 0 else 0
+        return wait
 
     async def run(self, clock_ms=ticks_ms, sleep_ms=None):
         """The device's loop: step(), then sleep until the next stage is due, until
@@ -276,28 +277,27 @@ class App:
             self.diag.step(now_ms)
             return
         scanner = self.scanner
-        referee = self.referee
         if scanner.scan(now_ms):
-            referee.update(scanner.frame, now_ms)
-        elif scanner.pending and referee.mode == TEACHING:
-            referee.preview(scanner.pending_at, scanner.pending, now_ms)
+            self.referee.update(scanner.frame, now_ms)
+        elif scanner.pending and self.referee.mode == TEACHING:
+            self.referee.preview(scanner.pending_at, scanner.pending, now_ms)
         self.timekeeper.follow(now_ms, scanner.pending == 0)
 
     def tick(self, now_ms):
         """The buttons' intents, then the clock: its sound, its flag, its policy."""
         controls = self.controls
-        if controls is not None:
-            intents = controls.poll(now_ms)
-            if intents:
-                self._act(intents, now_ms)
-        timekeeper = self.timekeeper
-        cue = timekeeper.tick(now_ms)
+        intents = 0 if controls is None else controls.poll(now_ms)
+        if intents:
+            self._act(intents, now_ms)
+        settled = self.scanner.pending == 0
+        cue = self.timekeeper.tick(now_ms, settled)  # (a flag: it follows)
         buzzer = self.hw.buzzer
-        if buzzer is not None:
+        if buzzer is not None and (cue or buzzer.pattern):  # (silent: nothing to step)
             if cue:
                 buzzer.play(cue, now_ms)
             buzzer.update(now_ms)
-        timekeeper.follow(now_ms, self.scanner.pending == 0)
+        if intents:  # else the game is as the sense stage left it
+            self.timekeeper.follow(now_ms, settled)
 
     def _act(self, intents, now_ms):
         if intents & I_CHORD:

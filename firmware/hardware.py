@@ -21,7 +21,8 @@ never asks which. Every part but the sensor may be None: not fitted.
     ``clock.snapshot(now_ms)``.
 ``buzzer``
     The clock's sounds (drivers/buzzer.py): ``play(cue, now_ms)``,
-    ``update(now_ms)``; never blocks.
+    ``update(now_ms)`` while ``pattern`` (the cue sounding) is not empty;
+    never blocks.
 ``strip``
     The LED chain (drivers/strip.py, pio_strip.py, cp_strip.py):
     ``show(frame)``, a frame of 3 bytes per LED in wire order as

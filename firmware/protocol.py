@@ -269,7 +269,6 @@ class LineParser:
         self._pending = bytearray(512)  # bytes fed but not yet split
         self._p0 = 0
         self._p1 = 0
-        self._over = False
 
     def feed(self, data):
         """Queue bytes; returns how many were taken (the rest must be fed
@@ -298,9 +297,6 @@ class LineParser:
     def line(self):
         """The next complete line (memoryview) or None; ``OVERSIZED`` after
         an oversized line was dropped."""
-        if self._over:
-            self._over = False
-            return OVERSIZED
         p = self._pending
         buf = self.buf
         cap = len(buf)

@@ -20,7 +20,7 @@ The one place that ties the clock to the game:
   count) or stops for good at a result; resumption after counting restarts
   it; a game recovered after a power cut keeps it paused until the stones
   on the board match the game again;
-- ``tick(now_ms)``: the buzzer's cue due now, and a flag ends the game.
+- ``tick(now_ms, settled)``: the buzzer's cue due now, and a flag ends the game.
 """
 
 from array import array
@@ -141,7 +141,8 @@ class Timekeeper:
             self.started = True
         phase = game.phase
         if phase == OVER:
-            clock.stop(now_ms)
+            if not clock.stopped:
+                clock.stop(now_ms)
         elif phase == COUNTING:
             if not self.counting:
                 self.counting = True
@@ -163,17 +164,18 @@ class Timekeeper:
                 waiting[colour] = 0
                 self.press(colour, at[colour])
 
-    def tick(self, now_ms):
-        """The buzzer's cue due now (CUE_NONE: none); a fallen flag ends the game on time."""
-        clock = self.clock
+    def tick(self, now_ms, settled):
+        """The buzzer's cue due now (CUE_NONE: none); a fallen flag ends the game on time,
+        and the clock follows (``settled``: as for ``follow``)."""
         cues = self.cues
-        if clock is None or cues is None or not self.started:
+        if cues is None or not self.started:
             return CUE_NONE
         cue = cues.cue(now_ms)
-        flag = clock.snap.flag
+        flag = self.clock.snap.flag
         if flag is not None and self.game.phase != OVER:
             self.game.flag(BLACK if flag == "B" else WHITE)
             self.referee.refresh(now_ms)
+            self.follow(now_ms, settled)
         return cue
 
     def recovered(self, saved, now_ms):

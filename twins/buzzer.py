@@ -13,6 +13,6 @@ class SimBuzzer(Buzzer):
         super().__init__(SimPWM(), patterns, quiet)
 
     def _begin(self, now_ms):
-        p = self._pattern
+        p = self.pattern
         self.beeps.append((now_ms, p[self._step], p[self._step + 1]))
         super()._begin(now_ms)

@@ -173,19 +173,24 @@ def game(moves=200):
 
 
 def idle(hw, app, stages, t):
-    """Nothing happening: the 10 ms pass (sense, tick, host) and the pass with every stage due."""
-    stages.steps = []
+    """Nothing happening: the 10 ms passes, sense, tick and host, every other one with the
+    LEDs' render (20 ms), told apart by what the app has due (the display's pass is in the
+    next row); then the pass with every stage due."""
+    quiet, lit = [], []
+    due = app._due  # when each stage is next due, in the stages' order (render third, the display fourth)
     timed_stages = app._stages
     app._stages = stages.plain
     for _ in range(300):
         t += 10
         hw.stones.set_time(t)
-        if t % 20 and t % 100:
+        if ticks_diff(due[3], t) > 0:
+            stages.steps = lit if ticks_diff(due[2], t) <= 0 else quiet
             stages.step(t)
         else:
             app.step(t)
     app._stages = timed_stages
-    report("App.step idle: sense + tick + link poll (10 ms pass)", stages.steps)
+    report("App.step idle: sense + tick + link poll (10 ms pass)", quiet)
+    report("App.step idle: sense + tick + render + link poll (the other 10 ms pass)", lit)
     stages.steps = []
     for _ in range(100):
         t += 100

@@ -26,33 +26,37 @@ class Buttons:
         self.pins = pins
         self.debounce_ms = debounce_ms
         self.active = 0 if active_low else 1
-        n = len(pins)
-        self.raw = bytearray(n)  # last sampled level (1 = pressed)
-        self.state = bytearray(n)  # debounced level (1 = pressed)
-        self.at = [0] * n  # tick at which the raw level last changed
+        self.levels = 0  # the last sampled levels, a mask (1 = pressed)
+        self.at = [0] * len(pins)  # tick at which each level last changed
         self.bits = 0  # debounced pressed mask
 
     def poll(self, now_ms):
         """Sample the pins; return the mask (1 << index) of buttons newly pressed.
-        Runs every tick: the pins are read inline (a method call per pin costs)."""
-        pressed = 0
-        raw = self.raw
-        state = self.state
-        pins = self.pins
+        Runs every tick: the pins are read inline into a mask (a method call per pin
+        costs), and nothing more is done while it equals the last and the debounced one."""
         active = self.active
-        for i in range(len(raw)):
-            level = 1 if pins[i].value() == active else 0
-            if level != raw[i]:
-                raw[i] = level
-                self.at[i] = now_ms
-            elif level != state[i] and ticks_diff(now_ms, self.at[i]) >= self.debounce_ms:
-                state[i] = level
-                if level:
-                    pressed |= 1 << i
-                    self.bits |= 1 << i
-                else:
-                    self.bits &= ~(1 << i)
+        levels = 0
+        bit = 1
+        for pin in self.pins:
+            if pin.value() == active:
+                levels |= bit
+            bit <<= 1
+        was = self.levels
+        bits = self.bits
+        if levels == was == bits:
+            return 0
+        self.levels = levels
+        at = self.at
+        pressed = 0
+        for i in range(len(at)):
+            bit = 1 << i
+            if (levels ^ was) & bit:
+                at[i] = now_ms
+            elif (levels ^ bits) & bit and ticks_diff(now_ms, at[i]) >= self.debounce_ms:
+                bits ^= bit
+                pressed |= levels & bit
+        self.bits = bits
         return pressed
 
     def is_down(self, i):
-        return self.state[i] == 1
+        return self.bits >> i & 1 == 1

@@ -2,8 +2,9 @@
 
 ``Buzzer`` receives a ``machine.PWM`` object (never a pin number).
 ``play(cue, now_ms)`` starts the cue's pattern, ``update(now_ms)`` (every
-tick) steps it and silences the buzzer at the end; nothing blocks, nothing
-allocates. ``quiet = True`` silences everything. The patterns are a table
+tick while ``pattern``, the one sounding, is not empty) steps it and
+silences the buzzer at the end; nothing blocks, nothing allocates.
+``quiet = True`` silences everything. The patterns are a table
 (cue -> beeps of (frequency Hz, on ms, off ms)), replaceable per board.
 The twin (twins/buzzer.py SimBuzzer) records (tick, frequency, ms) for every beep.
 """
@@ -28,7 +29,7 @@ class Buzzer:
         self.pwm = pwm
         self.patterns = PATTERNS if patterns is None else patterns
         self.quiet = quiet
-        self._pattern = ()
+        self.pattern = ()
         self._step = 0
         self._until = 0
         self._on = False
@@ -45,34 +46,30 @@ class Buzzer:
         """Start cue's pattern (a cue of 0 or unknown, or quiet mode: nothing). True if it sounds."""
         if self.quiet or cue not in self.patterns:
             return False
-        self._pattern = self.patterns[cue]
+        self.pattern = self.patterns[cue]
         self._step = 0
         self._begin(now_ms)
         return True
 
     def _begin(self, now_ms):
-        p = self._pattern
+        p = self.pattern
         i = self._step
         self._tone(p[i])
         self._on = True
         self._until = ticks_add(now_ms, p[i + 1])
 
     def update(self, now_ms):
-        """Advance the pattern; call every tick. True while sounding."""
-        p = self._pattern
+        """Advance the pattern; call every tick while there is one."""
+        p = self.pattern
         if not p or ticks_diff(now_ms, self._until) < 0:
-            return bool(p)
+            return
         if self._on:
             self._off()
             self._on = False
             self._until = ticks_add(now_ms, p[self._step + 2])
-            return True
+            return
         self._step += 3
         if self._step >= len(p):
-            self._pattern = ()
-            return False
+            self.pattern = ()
+            return
         self._begin(now_ms)
-        return True
-
-    def busy(self):
-        return bool(self._pattern)

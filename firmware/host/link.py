@@ -189,9 +189,11 @@ class Link(Listener):
         transport = self.transport
         parser = self.parser
         rbuf = self._rbuf
-        for _ in range(8):
+        for i in range(8):
             n = transport.read_into(rbuf)
             if not n:
+                if not i and self.cursor == self.next and not parser.pending():
+                    return 0  # nothing came, nothing to answer or write: the idle poll
                 break
             # A full queue drops the rest (counted): never stop reading, or the
             # host's writes would block; it asks again.

@@ -125,13 +125,17 @@ class Recorder(Listener):
             while not self._slice(now_ms, clock, seq_next):
                 pass
             self.stale = False
-        else:
-            self._clock_state(now_ms, clock)
-            self._seq(seq_next)  # (before a slice: a reservation it makes is in the journal too)
+        else:  # each part only when it has something to write: an idle board's stage ends here
+            if clock is not None and (clock.changes != self.clock_changes
+                                      or ticks_diff(now_ms, self.clock_at) >= self.checkpoint_ms):
+                self._clock_state(now_ms, clock)
+            if seq_next + _SEQ_MARGIN > self.seq_mark:
+                self._seq(seq_next)  # (before a slice: a reservation it makes is in the journal too)
             if (self.compacting or j.size > self.limit) and now_ms != self._slice_ms:
                 self._slice_ms = now_ms
                 self._slice(now_ms, clock, seq_next)
-        j.flush()
+        if j.dirty:
+            j.flush()
         if j.failed:
             j.failed = False
             self.errors += 1
@@ -158,7 +162,7 @@ class Recorder(Listener):
             j.begin(K_NEW)
             j.text(new_text(f.settings, f.game.komi2, f.mode, f.gid, f.game_boot))
             j.end()
-            self._seq(seq_next, True)  # (again at the end; here too for a replay the rules stop early)
+            self._seq(seq_next)  # (again at the end; here too for a replay the rules stop early)
             if f.placed:
                 self._setup()
             k = 1
@@ -174,7 +178,7 @@ class Recorder(Listener):
         if f.result is not None:
             self._end()
         self._mode()
-        self._seq(seq_next, True)
+        self._seq(seq_next)
         self.clock_changes = -1
         self._clock_state(now_ms, clock)
         j.end_snapshot()
@@ -240,20 +244,19 @@ class Recorder(Listener):
             for i in range(SAVED):
                 j.i32(saved[i])
             j.end()
-        elif (clock.turn and not (clock.paused or clock.stopped or clock.flag is not None)
-              and ticks_diff(now_ms, self.clock_at) >= self.checkpoint_ms):
-            self.clock_at = now_ms
-            clock.save_into(saved, now_ms)
-            j.begin(K_TICK)
-            j.i32(saved[2])
-            j.end()
+        elif ticks_diff(now_ms, self.clock_at) >= self.checkpoint_ms:
+            self.clock_at = now_ms  # (a clock standing still: its next change is saved whole)
+            if clock.turn and not (clock.paused or clock.stopped or clock.flag is not None):
+                clock.save_into(saved, now_ms)
+                j.begin(K_TICK)
+                j.i32(saved[2])
+                j.end()
 
-    def _seq(self, seq_next, always=False):
-        # Reserve the link's next sequence numbers before it uses them.
+    def _seq(self, seq_next):
+        # Reserve the link's next sequence numbers before it uses them (record: when few are
+        # left; a snapshot writes the reservation again).
         if seq_next + _SEQ_MARGIN > self.seq_mark:
             self.seq_mark = seq_next + _SEQ_BLOCK
-        elif not always:
-            return
         j = self.journal
         j.begin(K_SEQ)
         j.i32(self.seq_mark)

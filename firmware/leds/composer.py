@@ -263,12 +263,6 @@ class Leds:
                 self._lut_sum[2 * k + s] = lut[i] + lut[i + 1] + lut[i + 2]
         self._version = -1
 
-    def _kinds(self):
-        kinds = MODE_KINDS[self.mode]
-        if self.mode == TOURNAMENT and self.last_move:
-            kinds |= LAST_MOVE
-        return kinds
-
     def _phases(self, now_ms):
         """Bit k set: blinking kind k is in its off half-period."""
         off = 0
@@ -282,8 +276,11 @@ class Leds:
 
     def update(self, marks, now_ms):
         """Compose the frame if marks, mode or a blink phase changed; True if it did."""
-        kinds = self._kinds()
-        phase = self._phases(now_ms)
+        mode = self.mode
+        kinds = MODE_KINDS[mode]
+        if mode == TOURNAMENT and self.last_move:
+            kinds |= LAST_MOVE
+        phase = self._phases(now_ms) if self._blinking else 0  # (most frames: nothing blinks)
         if (marks.version == self._version and marks is self._marks and kinds == self._mode_kinds
                 and phase == self._phase):
             return False

@@ -34,6 +34,21 @@ def test_a_flag_ends_the_game():
     assert app.clock.snap.flag == "B"
 
 
+def test_the_buzzer_sounds_each_cue_to_its_end_and_then_rests():
+    hw, app = board(size=9, time_spec="absolute 2s")
+    press(app, hw, 1, 0)  # Black's 2 s run
+    edges = []  # (tick, duty) whenever the PWM's duty changes
+    for t in range(120, 4000, 10):
+        run(app, hw, t, t + 10)
+        if hw.buzzer.pwm.duty != (edges[-1][1] if edges else 0):
+            edges.append((t, hw.buzzer.pwm.duty))
+    # the last second's beep (80 ms), then the flag's three (250, 250, 600 ms, 100 ms apart), each stopped on time
+    assert edges == [(1000, 32768), (1080, 0), (2000, 32768), (2250, 0), (2350, 32768), (2600, 0), (2700, 32768),
+                     (3300, 0)], edges
+    assert hw.buzzer.beeps == [(1000, 3000, 80), (2000, 3000, 250), (2350, 3000, 250), (2700, 3000, 600)]
+    assert not hw.buzzer.pattern  # silent: the tick no longer steps it
+
+
 class Unfit(Settings):
     """Settings whose game does not fit the heap."""
 

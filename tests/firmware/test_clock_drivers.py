@@ -37,6 +37,7 @@ def test_buttons_on_real_pin_objects_active_low_and_high():
     b = Buttons(pins, debounce_ms=5)
     got = [b.poll(t) for t in range(0, 10)]
     assert got[0] == 0 and got[5] == 1 << B_PAUSE and sum(got) == 1 << B_PAUSE, got
+    assert b.is_down(B_PAUSE) and not b.is_down(B_BLACK) and b.bits == 1 << B_PAUSE
     high = Buttons([SimPin(1)], debounce_ms=5, active_low=False)
     assert [high.poll(t) for t in range(7)][5] == 1
 
@@ -160,7 +161,7 @@ def test_buzzer_plays_cues_and_is_silent_when_quiet():
     # the last period's count has its own tone
     assert PATTERNS[CUE_LAST][0] != PATTERNS[CUE_COUNT][0]
     assert len(bz.beeps) == 2 + 10 + 10 + 2 + 3, bz.beeps
-    assert bz.pwm.duty == 0 and not bz.busy()
+    assert bz.pwm.duty == 0 and not bz.pattern
 
 
 def test_buzzer_pattern_timing():
@@ -173,7 +174,7 @@ def test_buzzer_pattern_timing():
     # on 80 ms, off 60 ms, on 80 ms, then silent
     assert duty == [1] * 8 + [0] * 6 + [1] * 8 + [0] * 8, duty
     assert bz.beeps == [(1000, 2000, 80), (1140, 2000, 80)]
-    assert not bz.play(0, 0) and not bz.busy()
+    assert not bz.play(0, 0) and not bz.pattern
 
 
 def test_display_marks_the_last_period():

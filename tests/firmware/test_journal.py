@@ -212,3 +212,33 @@ def test_record_sizes_on_flash():
         app.sync_host(t)
         sizes.append(len(storage.data(MAIN)) - before)
     assert sizes == [16, 87, 11]  # MOVE, CLOCK, TICK (docs/journal.md)
+
+
+def test_the_clock_is_checkpointed_only_while_it_runs():
+    from firmware.app import App
+    from firmware.journal.recorder import CHECKPOINT_MS
+    from firmware.journal.records import K_CLOCK, K_TICK
+    from firmware.settings import Settings
+    from twins.hardware import simulated
+
+    storage = SimStorage()
+    app = App(simulated(storage=storage), Settings(9, time_spec="absolute 30m"))
+    clock = app.clock
+    written = []  # (ms, kind) of every clock record after the game's snapshot
+    seen = len(records_of(storage.data(MAIN))[0])
+    for t in range(0, 90000, 10):
+        if t == 1000:
+            clock.start(t, 1)
+        elif t == 25000:
+            clock.pause(t)
+        elif t == 60000:  # a long pause ends: its state saved whole, the next checkpoint a full period on
+            clock.resume(t)
+        count = app.journal.records
+        app.sync_host(t)
+        if app.journal.records != count:
+            records = records_of(storage.data(MAIN))[0]
+            written += [(t, kind) for kind, _payload in records[seen:] if kind in (K_CLOCK, K_TICK)]
+            seen = len(records)
+    assert written == [(1000, K_CLOCK), (1000 + CHECKPOINT_MS, K_TICK), (1000 + 2 * CHECKPOINT_MS, K_TICK),
+                       (25000, K_CLOCK), (60000, K_CLOCK), (60000 + CHECKPOINT_MS, K_TICK),
+                       (60000 + 2 * CHECKPOINT_MS, K_TICK)], written

@@ -132,6 +132,23 @@ def test_mem_command_reports_the_heap():
     assert decoded(pump(pipe, link))[0][1:3] == ("ERR", ["malformed", "mem%20takes%20no%20arguments"])
 
 
+def test_commands_waiting_in_the_queue_are_answered_with_nothing_new_read():
+    pipe, link = board()
+    link.poll(0)
+    pipe.take()  # the power-up HELLO
+    pipe.send(b"mem\nhello\n")  # two commands at once: the second waits for the first's reply to go
+    answers = []
+    for now in range(1, 4):
+        link.poll(now)
+        answers.append([m[1] for m in decoded(pipe.take())])
+    assert answers == [["MEM"], ["HELLO"], []], answers
+    pipe.send(b"hel")  # a command in two pieces: answered once whole
+    link.poll(4)
+    pipe.send(b"lo\n")
+    link.poll(5)
+    assert [m[1] for m in decoded(pipe.take())] == ["HELLO"] and link.idle()
+
+
 def test_link_streams_moves_and_resends():
     pipe, link = board()
     pipe.send(pr.encode_command("new rules=japanese size=9 komi=6.5 pb=Black%20One"))
