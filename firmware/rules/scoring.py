@@ -382,4 +382,4 @@ class Counter:
         pos = self.game.pos
         if self.map[p] != DAME or pos.cells[p] != EMPTY:
             return False
-        return not pos.atari_on(p, 3 - colour) and pos.liberties_at(p, colour, 2) >= 2
+        return pos.liberties_at(p, colour, 2) >= 2 and not pos.atari_on(p, 3 - colour)
