@@ -31,20 +31,27 @@ class UsbCdc:
             poller = select.poll()
             poller.register(self.stdin, select.POLLIN)
         self.poller = poller
+        self._byte = bytearray(1)
 
     def read_into(self, buf):
         n = 0
         size = len(buf)
-        while n < size and self.poller.poll(0):
-            chunk = self.stdin.read(1)
-            if not chunk:
+        byte = self._byte
+        while n < size and self._waiting():
+            if not self.stdin.readinto(byte):  # pyright: ignore[reportAttributeAccessIssue]  (a stream has it)
                 break
-            if chunk[0] == CTRL_C:
+            if byte[0] == CTRL_C:
                 self.kbd_intr(CTRL_C)
                 raise KeyboardInterrupt
-            buf[n] = chunk[0]
+            buf[n] = byte[0]
             n += 1
         return n
+
+    def _waiting(self):
+        # ipoll, not poll: poll() makes a list at every call, and the link asks every pass
+        for _ in self.poller.ipoll(0):
+            return True
+        return False
 
     def write(self, data):
         return self.stdout.write(data) or 0

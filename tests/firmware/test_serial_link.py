@@ -4,19 +4,20 @@ from firmware.drivers.serial_link import Uart, UsbCdc
 
 
 class FakeStream:
-    """A byte stream with a poller stand-in: poll(0) is true while bytes wait."""
+    """A byte stream with a poller stand-in: ipoll(0) yields the stream while bytes wait."""
 
     def __init__(self, data=b""):
         self.data = bytearray(data)
         self.written = bytearray()
 
-    def poll(self, _timeout):
-        return len(self.data) > 0
+    def ipoll(self, _timeout):
+        return iter(((self, 1),) if self.data else ())
 
-    def read(self, n):
-        chunk = bytes(self.data[:n])
+    def readinto(self, buf):
+        n = min(len(buf), len(self.data))
+        buf[:n] = self.data[:n]
         self.data[:n] = b""
-        return chunk
+        return n
 
     def write(self, data):
         self.written.extend(data)
