@@ -14,6 +14,7 @@ sensor twin's own read (a Python loop over the simulated stones, not the
 device's transfer) is left out of the stage timings.
 """
 
+import gc
 import os
 import sys
 import time
@@ -24,6 +25,7 @@ from pro_games import load_games
 
 from firmware.drivers.storage import FileStorage
 from firmware.protocol import encode_command
+from firmware.rules.game import COUNTING
 from firmware.sensing.scanner import Scanner
 from twins.link import Pipe
 from twins.sensors import NullSensor
@@ -229,10 +231,34 @@ def journal_and_host(app, pipe, t):
                timed(answer, 100, lambda i, data=data: (pipe.take(), pipe.send(data))))
 
 
-def count(app):
+def counting(hw, app, stages, t):
+    """Both players press their clock without a stone (two passes): the longest pass from the
+    first press until the count is shown (the referee's decision, the count, its map, the LEDs)."""
     game = app.game
-    game.play(game.to_move, 0)
-    game.play(game.to_move, 0)
+    stages.steps = []
+    gc.collect()  # (a collection of the unix port's 4 MB heap inside these passes would count as theirs)
+
+    def passes(t):
+        for _ in range(40):
+            t += 10
+            hw.stones.set_time(t)
+            stages.step(t)
+        return t
+
+    for _ in range(2):
+        button = game.to_move - 1
+        hw.buttons.hold(button)
+        t = passes(t)
+        hw.buttons.release(button)
+        t = passes(t)
+    if game.phase != COUNTING:
+        raise AssertionError("two clock presses without a stone did not start the count")
+    report("App.step, the longest pass as the count starts (decision, count, map, LEDs)", [max(stages.steps)])
+    return t
+
+
+def count(app):
+    game = app.game  # counting, the dead stones the board proposed marked
     game.count()
     report("count, 19x19 after %d moves (Game.count)" % game.move_number, timed(lambda i: game.count(), 20))
 
@@ -376,6 +402,7 @@ def main():
     hw, app, pipe, stages, t = game()
     t = idle(hw, app, stages, t)
     journal_and_host(app, pipe, t)
+    counting(hw, app, stages, t + 1000)
     count(app)
 
 
