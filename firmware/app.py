@@ -42,6 +42,7 @@ from .follower import Follower
 from .host.commands import HostCommands
 from .host.link import Link
 from .host.seal import load_key, load_lock
+from .journal import recover_once
 from .journal.recorder import Recorder
 from .journal.store import Journal
 from .leds.composer import Leds
@@ -90,7 +91,7 @@ class App:
             # First: the recovery's code and reading are let go before the long-lived
             # buffers are made, so they leave no holes between them (a Pico's heap is small).
             self.journal = Journal(hw.storage)
-            got = _recover(self.journal)
+            got = recover_once(self.journal)
             if got is not None:
                 journalled = True
                 boot, seq_mark, last_gid = got.boot + 1, got.seq_mark, got.gid
@@ -136,9 +137,7 @@ class App:
             self.referee.update(self.scanner.frame, now_ms)
         self._record(now_ms)  # the journal's snapshot: the recovered game, compacted, or the new one
         self._stages = (self.sense, self.tick, self.render, self.show_clock, self.sync_host)
-        self._due = array("i", bytes(4 * len(_PERIODS)))
-        for i in range(len(_PERIODS)):
-            self._due[i] = now_ms
+        self._due = array("i", [now_ms] * len(_PERIODS))
 
     # -- the game --------------------------------------------------------------
 
@@ -184,6 +183,7 @@ class App:
         clock = settings.clock(self.events)
         referee = Referee(game, self.marks, self.events, self.polarity, mode, clock is not None, settings.handicap)
         referee.pair = is_pair(settings.players)
+        referee.defer = True  # (no step of the loop counts and paints the count at once)
         self.marks.clear(HINT)  # the last game's hints (the referee painted its own marks)
         self.game = game
         self.clock = clock
@@ -279,6 +279,8 @@ class App:
         scanner = self.scanner
         if scanner.scan(now_ms):
             self.referee.update(scanner.frame, now_ms)
+        elif self.referee.owed:  # the counting's long work, a piece a pass
+            self.referee.catch_up()
         elif scanner.pending and self.referee.mode == TEACHING:
             self.referee.preview(scanner.pending_at, scanner.pending, now_ms)
         self.timekeeper.follow(now_ms, scanner.pending == 0)
@@ -386,18 +388,3 @@ class App:
             self.hw.display.alert(failing)
         if self.link is not None:
             self.link.alert(failing)
-
-
-def _recover(journal):
-    """The journal's game (firmware/journal/recovery.py), whose code runs once at
-    power-up and is then dropped from the heap."""
-    import sys
-
-    from .journal import recovery
-
-    try:
-        return recovery.recover(journal)
-    finally:
-        package, _, module = recovery.__name__.rpartition(".")
-        del sys.modules[recovery.__name__]
-        delattr(sys.modules[package], module)  # the package's reference

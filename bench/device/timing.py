@@ -11,7 +11,8 @@ x100 holds for the calls, the driver bounds the viper code itself from
 its instruction counts). Whole stages are timed on a real App on
 twins (19x19, byo-yomi, a journal on a real file, a cable to a host); the
 sensor twin's own read (a Python loop over the simulated stones, not the
-device's transfer) is left out of the stage timings.
+device's transfer) and the display twin's canvas (Python loops over its
+pixels, framebuf's C on the device) are left out of the stage timings.
 """
 
 import gc
@@ -33,7 +34,7 @@ from twins.sensors import NullSensor
 ticks_us = time.ticks_us
 ticks_diff = time.ticks_diff
 JOURNAL = sys.argv[1]
-excluded = [0, 0]  # the sensor twin's read time inside the stage, the step being timed
+excluded = [0, 0]  # twins' time (untimed) inside the stage, the step being timed
 
 
 def report(name, times, code="bytecode"):
@@ -79,8 +80,22 @@ def scans():
         report("Scanner.scan settling a change, " + label, settles)
 
 
+def untimed(twin, name):
+    """Leave a twin's method out of the stage and step timings (the device does it in C or in hardware)."""
+    method = getattr(twin, name)
+
+    def run(*args):
+        t0 = ticks_us()
+        method(*args)
+        us = ticks_diff(ticks_us(), t0)
+        excluded[0] += us
+        excluded[1] += us
+
+    setattr(twin, name, run)
+
+
 class Stages:
-    """The App's stages and step wrapped with timers (the twin's read left out)."""
+    """The App's stages and step wrapped with timers (the twins' sensor read and canvas left out)."""
 
     def __init__(self, app, hw):
         self.app = app
@@ -88,16 +103,10 @@ class Stages:
         self.steps = []
         self.decisions = []  # sense stages in which a move was recorded
         self.appends = []  # host stages that journalled a record
-        read = hw.sensor.read
-
-        def twin_read(buf):
-            t0 = ticks_us()
-            read(buf)
-            us = ticks_diff(ticks_us(), t0)
-            excluded[0] += us
-            excluded[1] += us
-
-        hw.sensor.read = twin_read
+        untimed(hw.sensor, "read")
+        canvas = hw.display.canvas  # the display twin's Python canvas: framebuf (C) on the device
+        for name in ("fill", "fill_rect", "text"):
+            untimed(canvas, name)
         self.plain = app._stages  # the idle pass is timed without the per-stage timing around them
         app._stages = tuple(self._wrap(i, stage) for i, stage in enumerate(app._stages))
 

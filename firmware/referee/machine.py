@@ -49,7 +49,7 @@ from .comparison import CHARGED_LEFT, CHARGED_PRESS, Comparison
 from .paint import Painter
 from .phases import Phases
 from .region import NONE, POINTS, Region
-from .states import COUNTING, OVER, PLAY, REJECT, SETUP, SYNC, UNKNOWN, reason_index
+from .states import COUNTING, OVER, OWED_PROPOSE, PLAY, REJECT, SETUP, SYNC, UNKNOWN, reason_index
 
 
 class Referee(Phases):
@@ -83,6 +83,8 @@ class Referee(Phases):
         self.pair = False  # pair go (Thai 16): the messages name the partner to play
         self.proposed = None  # while counting: the stones proposed dead, not answered yet (phases.py)
         self.votes = 0  # while counting: who agreed to the count shown
+        self.defer = False  # True: counting's long work waits for catch_up (a pass each)
+        self.owed = 0
         self.undone = False  # a move was taken back: the board is being put as it was
         self.handicap = handicap
         game.rules.check_handicap(game.size, handicap)
@@ -107,18 +109,21 @@ class Referee(Phases):
     def update(self, frame, now_ms):
         """A new settled frame from the scanner. Returns True if the game or
         the marks changed."""
+        self._settle()
         self.frame[:] = frame
         return self._reconcile(now_ms)
 
     def refresh(self, now_ms):
         """The game changed from outside (a flag fell, a host command): look
         again, record the end if it ended, and update the marks."""
+        self._settle()
         self._after_game_change(now_ms)
 
     def press(self, colour, now_ms):
         """``colour`` pressed its clock button. Returns True if the press
         ends that player's turn (the clock should switch), False if it is
         refused (not their turn, or the board must be fixed first)."""
+        self._settle()
         game = self.game
         if self.state == COUNTING:
             self.agree(colour, now_ms)  # both presses: the count is agreed
@@ -140,6 +145,7 @@ class Referee(Phases):
         """Other controls: "pass", "undo", "resign_black", "resign_white",
         "ok" (finish counting), "resume", "draw" (a vote for a draw after a
         repetition, Thai 11). Returns True if something happened."""
+        self._settle()
         game = self.game
         if name == "pass":
             if self.state == PLAY and not self.awaiting_press:
@@ -352,10 +358,14 @@ class Referee(Phases):
     def _after_game_change(self, now_ms):
         game = self.game
         if game.phase == GAME_COUNTING and self.state != COUNTING:
-            self._propose()
+            if self.defer:
+                self.owed = OWED_PROPOSE
+            else:
+                self._propose()
             self.events.add(EV_COUNTING, 0, PASS, 0, now_ms)
         elif game.phase != GAME_COUNTING:
             self.proposed = None
+            self.owed = 0
         result = game.result
         if result is not None and self.state != OVER:
             self.events.add(EV_END, result.winner or 0, PASS, 0, now_ms)

@@ -11,7 +11,7 @@ from ..leds import marks as mk
 from ..modes import TEACHING
 from ..rules.game import IllegalMove
 from .region import NONE, POINTS
-from .states import COUNTING, OVER, SETUP, UNKNOWN
+from .states import COUNTING, OVER, OWED_COUNT, SETUP, UNKNOWN
 
 # Every kind the referee paints (HINT is the host's).
 _REFEREE_KINDS = (mk.ERROR | mk.PUT_BACK | mk.LIFT | mk.WRONG_COLOUR | mk.KO | mk.LAST_MOVE | mk.ATARI | mk.LIBERTY
@@ -135,14 +135,24 @@ class Painter:
                     m.set(phys_of[r], mk.LIBERTY, cells[g])
 
     def _counting(self):
+        ref = self.referee
+        if ref.defer:  # counted in a later loop pass (Phases.catch_up); the last count shown meanwhile
+            ref.owed |= OWED_COUNT
+        else:
+            ref.game.count()
+        self.count_map()
+
+    def count_map(self, clear=False):
+        """The last count's map as LED marks: territory, seki, dame (``clear``: the marks
+        of the count before are taken off first)."""
         from ..rules.scoring import DAME, DEAD, KIND, OWNER, SEKI, TERRITORY
 
         ref = self.referee
-        game = ref.game
         m = ref.marks
+        if clear:
+            m.clear(mk.TERRITORY | mk.SEKI | mk.DAME)
         phys_of = ref.region.phys_of
-        game.count()
-        cmap = game.counter().map
+        cmap = ref.game.counter().map
         for g in range(len(cmap)):
             v = cmap[g]
             p = phys_of[g] if g < len(phys_of) else NONE

@@ -14,7 +14,7 @@ from .comparison import Comparison
 from .fouls import Fouls
 from .paint import Painter
 from .region import POINTS, Region
-from .states import PLAY, UNKNOWN
+from .states import COUNTING, OVER, OWED_COUNT, OWED_MAP, OWED_PROPOSE, PLAY, UNKNOWN
 
 TYPE_CHECKING = False  # the type checker reads the blocks below; nothing in them runs
 if TYPE_CHECKING:
@@ -40,6 +40,8 @@ class Phases(Fouls):
     _handicap_sets: "tuple | list"  # the customary arrangements (fixed handicap), or none
     proposed: "bytearray | None"  # physical points of the stones proposed dead, not answered yet
     votes: int  # the players who agreed to the count shown (bits: 1 black, 2 white)
+    defer: bool  # leave the counting's long work to later loop passes (catch_up)
+    owed: int  # the work left (states.py: OWED_*)
 
     if TYPE_CHECKING:  # Referee's own methods
         def button(self, name, now_ms) -> bool: ...
@@ -92,6 +94,29 @@ class Phases(Fouls):
                 if dead[g]:
                     proposed[phys_of[g]] = 1
         self.votes = 0
+
+    def catch_up(self):
+        """One piece of the work a deferring referee (``defer``: the app's) leaves to the
+        next loop passes, each pass's step kept short: the dead stones proposed as counting
+        begins (shown to lift), the count, its map on the LEDs."""
+        owed = self.owed
+        if self.state != COUNTING and self.state != OVER:
+            self.owed = 0  # play resumed meanwhile: nothing to show
+        elif owed & OWED_PROPOSE:
+            self.owed = owed & ~OWED_PROPOSE
+            self._propose()
+            self._finish()  # (its paint owes the count again)
+        elif owed & OWED_COUNT:
+            self.owed = OWED_MAP
+            self.game.count()
+        else:
+            self.owed = 0
+            self.painter.count_map(True)
+
+    def _settle(self):
+        # All the work owed, now: a stone, a press or a button needs the proposal and the count.
+        while self.owed:
+            self.catch_up()
 
     def agree(self, colour, now_ms):
         """While counting, ``colour`` pressed its clock: agreed to the count shown. Both

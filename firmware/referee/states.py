@@ -10,6 +10,11 @@ COUNTING = const(4)  # play stopped: lifted stones are dead
 OVER = const(5)  # the game has a result
 NAMES = ("setup", "play", "sync", "reject", "counting", "over")
 
+# Work a deferring referee (the app's) leaves to later loop passes (Referee.owed, bits).
+OWED_PROPOSE = const(1)  # the dead stones to propose as counting begins
+OWED_COUNT = const(2)  # the count
+OWED_MAP = const(4)  # the count's map on the LEDs
+
 UNKNOWN = const(3)  # a settled frame's value for a stone whose colour the sensors cannot tell
 
 # Why a stone was refused or a player warned (events carry the index).

@@ -126,3 +126,63 @@ def test_stones_placed_during_a_long_step_are_recorded():
     hw.stones.place(point(app, 2, 6), WHITE)
     passes(1800, 3000, 200)  # from now on every pass is a 200 ms step
     assert app.game.move_number == 2, app.game.move_number
+
+
+def test_counting_begins_over_passes_each_with_one_long_job():
+    # The second clock press stops play. The dead stones the board proposes, the count
+    # and its map each take tens of ms on a Pico: each comes in a pass of its own, after
+    # the pass that took the press (README, the device's time budget).
+    from firmware.leds import marks as mk
+    from firmware.rules.game import COUNTING
+
+    hw, app = board(size=9, time_spec="absolute 10m")
+    t = 0
+    jobs = []  # (pass, job) as they run
+    passes = [0]
+    game = app.game
+    count = game.count
+
+    def counted():
+        jobs.append((passes[0], "count"))
+        return count()
+
+    game.count = counted
+
+    def step(until):
+        nonlocal t
+        while t < until:
+            hw.stones.set_time(t)
+            proposed = app.referee.proposed
+            app.step(t)
+            if app.referee.proposed is not proposed and app.referee.proposed is not None:
+                jobs.append((passes[0], "proposal"))
+            if game.phase == COUNTING and not any(job == "press" for _, job in jobs):
+                jobs.append((passes[0], "press"))
+            passes[0] += 1
+            t += 10
+
+    moves = ((BLACK, 2, 2), (WHITE, 6, 6))  # two lone stones: the board proposes both dead
+    for colour, col, row in moves:
+        hw.stones.place(point(app, col, row), colour)
+        step(t + 300)
+        hw.buttons.hold(colour - 1)
+        step(t + 60)
+        hw.buttons.release(colour - 1)
+        step(t + 60)
+    for colour in (BLACK, WHITE):  # two presses without a stone: two passes
+        hw.buttons.hold(colour - 1)
+        step(t + 60)
+        hw.buttons.release(colour - 1)
+        step(t + 60)
+    step(t + 100)
+    assert game.phase == COUNTING
+    order = [job for _, job in jobs]
+    assert order[:3] == ["press", "proposal", "count"], order
+    assert len(set(n for n, _ in jobs)) == len(jobs), jobs  # one long job a pass
+    assert app.referee.owed == 0  # nothing left for later
+    bits = app.marks.bits
+    assert bits[point(app, 2, 2)] & mk.LIFT and bits[point(app, 6, 6)] & mk.LIFT  # both lone stones proposed dead
+    shown = bytes(bits)
+    app.referee.defer = False
+    app.referee.painter.paint()  # all at once, as a referee that does not defer paints
+    assert bytes(app.marks.bits) == shown

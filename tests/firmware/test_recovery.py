@@ -4,6 +4,8 @@ The App is dropped (the power is cut) and a new one starts on the same
 flash, cable and stones, as at power-up.
 """
 
+import sys
+
 from harness import board, linked, point, power_up, press, run
 
 from firmware.journal.recorder import CHECKPOINT_MS
@@ -42,6 +44,7 @@ def test_a_power_cut_mid_game_comes_back_paused_then_time_runs_again():
     del app  # the power is cut
     again = power_up(hw, size=19, now_ms=5)  # power-up: the journal's settings win
     game = again.game
+    assert "firmware.journal.recovery" not in sys.modules  # its code is let go once it has run
     assert game.rows() == rows and game.move_number == 3 and game.size == 9
     assert game.rules.name == "korean" and game.komi == 6.5 and again.referee.mode == TOURNAMENT
     clock = again.clock
