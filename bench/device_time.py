@@ -184,7 +184,7 @@ def main():
             width, name, typical, worst, est, est_worst, "*" if code == "bound" else "",
             "-" if limit is None else "<= %2d ms" % limit, ok))
     print("(RP2040 ms: the unix figures x%d; * with the viper bound; OK/OVER on the typical estimate: the worst one"
-          " holds the unix port's GC pauses; stage rows leave the twins' sensor read and display canvas out; (passes): spread"
+          " holds the unix port's GC pauses; stage rows leave the twins' sensor read and display drawing out; (passes): spread"
           " over several loop passes, no one step)" % FACTOR)
     print("over target: " + (", ".join(over) if over else "none"))
     return 0

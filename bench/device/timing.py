@@ -11,8 +11,9 @@ x100 holds for the calls, the driver bounds the viper code itself from
 its instruction counts). Whole stages are timed on a real App on
 twins (19x19, byo-yomi, a journal on a real file, a cable to a host); the
 sensor twin's own read (a Python loop over the simulated stones, not the
-device's transfer) and the display twin's canvas (Python loops over its
-pixels, framebuf's C on the device) are left out of the stage timings.
+device's transfer) and the display twin's drawing (a Python canvas that
+also keeps each frame as text; the device's redraw is its own row, a few
+ms) are left out of the stage timings.
 """
 
 import gc
@@ -80,22 +81,30 @@ def scans():
         report("Scanner.scan settling a change, " + label, settles)
 
 
+class NullI2C:
+    """The display's I2C bus, taking every frame at once."""
+
+    def writeto(self, addr, buf):
+        return None
+
+
 def untimed(twin, name):
-    """Leave a twin's method out of the stage and step timings (the device does it in C or in hardware)."""
+    """Leave a twin's method (one argument) out of the stage and step timings."""
     method = getattr(twin, name)
 
-    def run(*args):
+    def run(arg):
         t0 = ticks_us()
-        method(*args)
+        done = method(arg)
         us = ticks_diff(ticks_us(), t0)
         excluded[0] += us
         excluded[1] += us
+        return done
 
     setattr(twin, name, run)
 
 
 class Stages:
-    """The App's stages and step wrapped with timers (the twins' sensor read and canvas left out)."""
+    """The App's stages and step wrapped with timers (the twins' read and drawing left out)."""
 
     def __init__(self, app, hw):
         self.app = app
@@ -103,10 +112,8 @@ class Stages:
         self.steps = []
         self.decisions = []  # sense stages in which a move was recorded
         self.appends = []  # host stages that journalled a record
-        untimed(hw.sensor, "read")
-        canvas = hw.display.canvas  # the display twin's Python canvas: framebuf (C) on the device
-        for name in ("fill", "fill_rect", "text"):
-            untimed(canvas, name)
+        for twin, name in ((hw.sensor, "read"), (hw.display, "update"), (hw.display, "words")):
+            untimed(twin, name)
         self.plain = app._stages  # the idle pass is timed without the per-stage timing around them
         app._stages = tuple(self._wrap(i, stage) for i, stage in enumerate(app._stages))
 
@@ -289,10 +296,6 @@ def leds_and_display():
         leds.update(marks, 0)
 
     report("Leds.update, full compose (every mark changed)", timed(compose, 300))
-
-    class NullI2C:
-        def writeto(self, addr, buf):
-            return None
 
     clock = Clock("byoyomi 5m 3x30s")
     display = ClockDisplay(Ssd1306(NullI2C()))
