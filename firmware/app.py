@@ -66,6 +66,8 @@ _LED_MS = const(20)
 _DISPLAY_MS = const(100)
 _HOST_MS = const(10)
 _PERIODS = (SCAN_MS, _TICK_MS, _LED_MS, _DISPLAY_MS, _HOST_MS)
+_HOST = const(4)  # sync_host's place in the stages
+_HOST_WAITS = const(5)  # passes it may be put off in a row: counting's start and its four long jobs
 
 
 class App:
@@ -138,6 +140,7 @@ class App:
         self._record(now_ms)  # the journal's snapshot: the recovered game, compacted, or the new one
         self._stages = (self.sense, self.tick, self.render, self.show_clock, self.sync_host)
         self._due = array("i", [now_ms] * len(_PERIODS))
+        self._host_waits = 0  # passes the host stage was put off (_host_next_pass)
 
     # -- the game --------------------------------------------------------------
 
@@ -235,8 +238,7 @@ class App:
     # -- the loop --------------------------------------------------------------
 
     def step(self, now_ms):
-        """Run every stage due at now_ms, in order; the ms until the next is due.
-        (It runs every 10 ms: one pass over the stages, names looked up once.)"""
+        """Run every stage due at now_ms, in order (one pass, every 10 ms); the ms until the next is due."""
         due = self._due
         stages = self._stages
         diff = ticks_diff
@@ -271,16 +273,17 @@ class App:
     # -- the stages --------------------------------------------------------------
 
     def sense(self, now_ms):
-        """Read the sensors; a changed settled frame goes to the referee (in diagnostics,
-        every reading goes to the sensor check)."""
+        """Read the sensors; a changed settled frame goes to the referee (diagnostics: the sensor check)."""
         if self.diag is not None:
             self.diag.step(now_ms)
             return
         scanner = self.scanner
         if scanner.scan(now_ms):
             self.referee.update(scanner.frame, now_ms)
+            self._host_next_pass(now_ms)
         elif self.referee.owed:  # the counting's long work, a piece a pass
             self.referee.catch_up()
+            self._host_next_pass(now_ms)
         elif scanner.pending and self.referee.mode == TEACHING:
             self.referee.preview(scanner.pending_at, scanner.pending, now_ms)
         self.timekeeper.follow(now_ms, scanner.pending == 0)
@@ -291,6 +294,7 @@ class App:
         intents = 0 if controls is None else controls.poll(now_ms)
         if intents:
             self._act(intents, now_ms)
+            self._host_next_pass(now_ms)
         settled = self.scanner.pending == 0
         cue = self.timekeeper.tick(now_ms, settled)  # (a flag: it follows)
         buzzer = self.hw.buzzer
@@ -300,6 +304,12 @@ class App:
             buzzer.update(now_ms)
         if intents:  # else the game is as the sense stage left it
             self.timekeeper.follow(now_ms, settled)
+
+    def _host_next_pass(self, now_ms):
+        # One long job a pass: after a decision or counting's work, the journal and link wait 10 ms.
+        if self._host_waits < _HOST_WAITS:
+            self._host_waits += 1
+            self._due[_HOST] = ticks_add(now_ms, _HOST_MS)
 
     def _act(self, intents, now_ms):
         if intents & I_CHORD:
@@ -367,6 +377,7 @@ class App:
 
     def sync_host(self, now_ms):
         """The journal, then the host: a change is on flash before the link tells it."""
+        self._host_waits = 0
         self._record(now_ms)
         if self.link is not None:
             self.link.poll(now_ms)
@@ -380,8 +391,7 @@ class App:
                 self._journal_alert(recorder.failing, now_ms)
 
     def _journal_alert(self, failing, now_ms):
-        """The flash cannot keep the game (full or failing), or can again: the clock display
-        turns inverse, the event log and the host are told; play goes on either way."""
+        """The flash cannot keep the game (full, failing) or can again: display inverse, events, host told."""
         self.journal_failing = failing
         self.events.add(EV_JOURNAL, 0, 0, 1 if failing else 0, now_ms)
         if self.hw.display is not None:

@@ -14,7 +14,7 @@ from .comparison import Comparison
 from .fouls import Fouls
 from .paint import Painter
 from .region import POINTS, Region
-from .states import COUNTING, OVER, OWED_COUNT, OWED_MAP, OWED_PROPOSE, PLAY, UNKNOWN
+from .states import COUNTING, OVER, OWED_COUNT, OWED_MAP, OWED_PROPOSE, OWED_SHOW, PLAY, UNKNOWN
 
 TYPE_CHECKING = False  # the type checker reads the blocks below; nothing in them runs
 if TYPE_CHECKING:
@@ -98,14 +98,16 @@ class Phases(Fouls):
     def catch_up(self):
         """One piece of the work a deferring referee (``defer``: the app's) leaves to the
         next loop passes, each pass's step kept short: the dead stones proposed as counting
-        begins (shown to lift), the count, its map on the LEDs."""
+        begins, the board compared and painted with them (to lift), the count, its map."""
         owed = self.owed
         if self.state != COUNTING and self.state != OVER:
             self.owed = 0  # play resumed meanwhile: nothing to show
         elif owed & OWED_PROPOSE:
-            self.owed = owed & ~OWED_PROPOSE
+            self.owed = owed & ~OWED_PROPOSE | OWED_SHOW
             self._propose()
-            self._finish()  # (its paint owes the count again)
+        elif owed & OWED_SHOW:
+            self.owed = owed & ~OWED_SHOW
+            self._finish()  # the proposal lit to lift (the paint owes the count again)
         elif owed & OWED_COUNT:
             self.owed = OWED_MAP
             self.game.count()

@@ -14,6 +14,7 @@ NAMES = ("setup", "play", "sync", "reject", "counting", "over")
 OWED_PROPOSE = const(1)  # the dead stones to propose as counting begins
 OWED_COUNT = const(2)  # the count
 OWED_MAP = const(4)  # the count's map on the LEDs
+OWED_SHOW = const(8)  # the proposal compared and painted (stones to lift)
 
 UNKNOWN = const(3)  # a settled frame's value for a stone whose colour the sensors cannot tell
 

@@ -186,3 +186,23 @@ def test_counting_begins_over_passes_each_with_one_long_job():
     app.referee.defer = False
     app.referee.painter.paint()  # all at once, as a referee that does not defer paints
     assert bytes(app.marks.bits) == shown
+
+
+def test_a_settled_stone_is_journalled_and_told_in_the_next_pass():
+    # One long job a pass: the pass whose referee records the move leaves the journal
+    # and the link to the next one, 10 ms later.
+    from twins.storage import SimStorage
+
+    hw, app = board(SimStorage(), size=9)
+    t = 0
+    hw.stones.place(point(app, 2, 2), BLACK)
+    while app.game.move_number == 0:
+        records = app.journal.records
+        hw.stones.set_time(t)
+        app.step(t)
+        t += 10
+        assert t < 2000, "the stone was never settled"
+    assert app.journal.records == records  # not in the pass that decided
+    hw.stones.set_time(t)
+    app.step(t)
+    assert app.journal.records > records  # the next pass wrote it
