@@ -140,7 +140,7 @@ class App:
         self._record(now_ms)  # the journal's snapshot: the recovered game, compacted, or the new one
         self._stages = (self.sense, self.tick, self.render, self.show_clock, self.sync_host)
         self._due = array("i", [now_ms] * len(_PERIODS))
-        self._host_waits = 0  # passes the host stage was put off (_host_next_pass)
+        self.host_waits = 0  # passes the host stage has been put off (_host_next_pass): work pending
 
     # -- the game --------------------------------------------------------------
 
@@ -307,8 +307,8 @@ class App:
 
     def _host_next_pass(self, now_ms):
         # One long job a pass: after a decision or counting's work, the journal and link wait 10 ms.
-        if self._host_waits < _HOST_WAITS:
-            self._host_waits += 1
+        if self.host_waits < _HOST_WAITS:
+            self.host_waits += 1
             self._due[_HOST] = ticks_add(now_ms, _HOST_MS)
 
     def _act(self, intents, now_ms):
@@ -377,7 +377,7 @@ class App:
 
     def sync_host(self, now_ms):
         """The journal, then the host: a change is on flash before the link tells it."""
-        self._host_waits = 0
+        self.host_waits = 0
         self._record(now_ms)
         if self.link is not None:
             self.link.poll(now_ms)

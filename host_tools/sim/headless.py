@@ -95,13 +95,15 @@ class Simulation:
         self._dirty = True
 
     def advance(self, to_ms):
-        """Step the app up to ``to_ms``: every SCAN_MS while something changes,
-        otherwise straight to the next moment a scan could see something new."""
+        """Step the app up to ``to_ms``: every SCAN_MS while something changes or the app has
+        work put off to its next passes, otherwise straight to the next moment a scan could
+        see something new."""
         scanner = self.app.scanner
         stones = self.hw.stones
         while self.now < to_ms:
             step = SCAN_MS
-            if not self._dirty and not self.hands.pressing():
+            app = self.app
+            if not self._dirty and not self.hands.pressing() and not app.host_waits and not app.referee.owed:
                 settle = scanner.settles_in(self.now)
                 hover = stones.next_change(self.now)
                 if settle < 0 and hover < 0:
