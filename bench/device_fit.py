@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/device_fit.py --heap 192     # exit 0 exactly when the game finishes in 192 KB
     .venv/bin/python bench/device_fit.py --find         # the smallest heap that finishes it (bisection)
+    .venv/bin/python bench/device_fit.py --romfs ...    # the same with the code in a ROMFS partition
 
 The game: the longest bundled professional record (tests/data/sgf), carried
 on to 400 moves with legal moves, then two passes; played by simulated hands
@@ -14,11 +15,20 @@ fresh interpreter, recovers the game from the journal and plays it to the
 end. Both parts must finish in the heap. bench/device/play.py runs it on the device's own modules, loaded from
 the ``make mpy`` bundle (build/mpy), through the device's ``App.run()`` loop.
 
+--romfs: the bundle is a ROMFS image (built as ``mpremote romfs build``
+builds it) mounted at /rom, as on a board with a ROMFS partition: the
+bytecode stays in flash and only what the interpreter makes of it (names,
+functions, classes, dictionaries) takes heap. The image is read into the
+unix port's heap before anything else and the heap is made that much
+bigger, so ``--heap KB`` is still what the application gets.
+
 The unix port is 64-bit: its objects are at least as big as the RP2040's
 (a 32-bit build needs ~85-90% of this heap), so a fit here is a fit there.
 """
 
 import argparse
+import contextlib
+import io
 import pathlib
 import random
 import sys
@@ -125,16 +135,33 @@ def prepare():
     return script, path.name, len(expected), cut_time(lines, CUT_AFTER)
 
 
-def play(script, cut, heap_kb):
-    """Run the game in a heap of ``heap_kb`` KB, cut at ``cut`` ms: (finished, the
-    second part's figures, output)."""
+def romfs_image():
+    """The bundle as a ROMFS image, the image mpremote's ``romfs build`` makes of it."""
+    from mpremote.romfs import make_romfs
+
+    image = WORK / "firmware.romfs"
+    with contextlib.redirect_stdout(io.StringIO()):  # (it lists every file)
+        image.write_bytes(make_romfs(str(unix_port.MPY), mpy_cross=False))
+    return image
+
+
+def play(script, cut, heap_kb, rom=None):
+    """Run the game in a heap of ``heap_kb`` KB (and ``rom``, a ROMFS image, if given),
+    cut at ``cut`` ms: (finished, the second part's figures, output)."""
     journal = WORK / "journal.bin"
     for name in (journal, journal.with_name(journal.name + ".new")):
         name.unlink(missing_ok=True)
     output = ""
+    heap = "%dK" % heap_kb
+    path = [unix_port.MPY, ROOT / "bench" / "device"]
+    extra = []
+    if rom is not None:
+        heap = "%dK" % (heap_kb + (rom.stat().st_size + 1023) // 1024)
+        path = path[1:]
+        extra = [rom]
     for part in ("until:%d" % cut, "from:%d" % cut):
-        done = unix_port.run(ROOT / "bench" / "device" / "play.py", [script, journal, part], "%dK" % heap_kb,
-                             [unix_port.MPY, ROOT / "bench" / "device"], timeout=900)
+        done = unix_port.run(ROOT / "bench" / "device" / "play.py", [script, journal, part, *extra], heap, path,
+                             timeout=900)
         output += "[%s]\n%s%s" % (part, done.stdout, done.stderr)
         figures = {}
         for line in done.stdout.splitlines():
@@ -147,14 +174,14 @@ def play(script, cut, heap_kb):
     return True, figures, output
 
 
-def smallest_heap(script, cut, low=64, high=1024, step=4):
+def smallest_heap(script, cut, rom=None, low=64, high=1024, step=4):
     """The smallest heap (KB, a multiple of ``step``) that finishes the game, by bisection."""
-    ok, _, output = play(script, cut, high)
+    ok, _, output = play(script, cut, high, rom)
     if not ok:
         raise SystemExit("the game does not finish even in %d KB:\n%s" % (high, output[-3000:]))
     while high - low > step:
         mid = (low + high) // 2 // step * step
-        if play(script, cut, mid)[0]:
+        if play(script, cut, mid, rom)[0]:
             high = mid
         else:
             low = mid
@@ -176,18 +203,21 @@ def main(argv=None):
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--heap", type=int, default=TARGET_KB, help="the heap in KB (default: the target, %(default)s)")
     group.add_argument("--find", action="store_true", help="find the smallest heap that finishes the game")
+    parser.add_argument("--romfs", action="store_true", help="the code in a ROMFS partition, not on the filesystem")
     args = parser.parse_args(argv)
     unix_port.build_mpy()
     script, name, moves, cut = prepare()
+    rom = romfs_image() if args.romfs else None
     print("device fit: %s carried on to %d moves, played by hands through App.run(), the power cut near move %d"
-          " (unix port, 64-bit)" % (name, moves, CUT_AFTER))
+          " (unix port, 64-bit; the code %s)"
+          % (name, moves, CUT_AFTER, "in a ROMFS image of %d bytes" % rom.stat().st_size if rom else "from .mpy files"))
     if args.find:
-        heap = smallest_heap(script, cut)
-        _, figures, _ = play(script, cut, heap)
+        heap = smallest_heap(script, cut, rom)
+        _, figures, _ = play(script, cut, heap, rom)
         print("  smallest heap that finishes the game: %d KB (target for a stock Pico: %d KB)" % (heap, TARGET_KB))
         report(figures, heap)
         return 0
-    ok, figures, output = play(script, cut, args.heap)
+    ok, figures, output = play(script, cut, args.heap, rom)
     print("\n".join(line for line in output.splitlines() if line.startswith(("[", "game:", "host:"))))
     if not ok:
         print(output[-3000:])

@@ -1,6 +1,6 @@
 """The device-fit game: the whole application as a Pico runs it, in MicroPython's unix port.
 
-    MICROPYPATH=.frozen:build/mpy:bench/device micropython -X heapsize=192K bench/device/play.py SCRIPT JOURNAL [PART]
+    MICROPYPATH=.frozen:build/mpy:bench/device micropython -X heapsize=192K bench/device/play.py SCRIPT JOURNAL [PART [ROMFS]]
 
 bench/device_fit.py runs this (and prepares SCRIPT). What runs is the
 device's own code from the ``make mpy`` bundle: firmware/drivers/pico.py
@@ -19,6 +19,12 @@ time: the process ends as the board would, the journal as it is), or
 then are on the board, the app recovers the game from the journal and the
 hands go on from there).
 
+ROMFS: a ROMFS image of the bundle (``mpremote romfs build``), mounted at
+/rom as a board with a ROMFS partition mounts it: the code's bytecode then
+stays in the image, as in memory-mapped flash. The image is read into the
+heap first, one block at its start, and left out of every figure: the
+caller adds its size to the heap.
+
 The last line printed is ``FIT ok=<0|1> base= code= data= free= ...`` (bytes);
 exit status 0 only when the game finished as scripted in this heap.
 """
@@ -26,8 +32,25 @@ exit status 0 only when the game finished as scripted in this heap.
 import gc
 import sys
 
+
+def mount_rom(path):
+    """The ROMFS image at ``path``, read into one block and mounted at /rom (first on the path)."""
+    import os
+
+    import vfs
+
+    image = bytearray(os.stat(path)[6])
+    with open(path, "rb") as f:
+        f.readinto(image)
+    vfs.mount(vfs.VfsRom(image), "/rom")
+    sys.path.insert(0, "/rom")
+    return image
+
+
 gc.collect()
-BARE = gc.mem_alloc()  # the interpreter and this script's module
+ROM = mount_rom(sys.argv[4]) if len(sys.argv) > 4 else b""
+gc.collect()
+BARE = gc.mem_alloc()  # the interpreter, this script's module and the image
 
 import asyncio  # noqa: E402
 
@@ -248,7 +271,7 @@ def main():
              host.moves, host.undos, host.ended, app.recovered))
     print("host: the board answered %s" % host.mem)
     print("FIT ok=%d base=%d harness=%d code=%d data_start=%d data=%d free=%d ms=%d"
-          % (ok, BARE, harness, code, data_start, data, gc.mem_free(), world.now))
+          % (ok, BARE - len(ROM), harness, code, data_start, data, gc.mem_free(), world.now))
     return ok
 
 
