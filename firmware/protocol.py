@@ -39,6 +39,7 @@ E_OVERSIZED = "oversized"
 E_STATE = "state"
 E_CRC = "crc"
 E_TOO_OLD = "too_old"
+E_MEMORY = "memory"  # the board had no memory for it and goes on as it was
 
 COMMANDS = ("hello", "state", "resend", "mode", "new", "show", "end", "time", "diag", "mem", "referee", "clock",
             "replay", "key", "lock")

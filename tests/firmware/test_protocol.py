@@ -308,3 +308,18 @@ def test_move_line_allocation():
     link._write(link.cursor)
     used = gc.mem_alloc() - before
     check([] if used <= 400 else ["a move line allocated %d bytes" % used])
+
+
+def test_a_command_that_runs_out_of_memory_is_answered_memory_and_the_link_goes_on():
+    pipe, link = board()
+
+    class Full:
+        def command(self, name, args, now_ms):
+            raise MemoryError("memory allocation failed, allocating 2048 bytes")
+
+    link.control = Full()
+    pipe.send(pr.encode_command("new rules=japanese"))
+    lines = decoded(pump(pipe, link))
+    assert [m[1:3] for m in lines[1:]] == [("ERR", ["memory", "new:%20not%20enough%20memory"])], lines
+    pipe.send(pr.encode_command("hello"))
+    assert decoded(pump(pipe, link))[-1][1] == "HELLO"
