@@ -218,7 +218,7 @@ def main(argv=None):
         report(figures, heap)
         return 0
     ok, figures, output = play(script, cut, args.heap, rom)
-    print("\n".join(line for line in output.splitlines() if line.startswith(("[", "game:", "host:"))))
+    print("\n".join(line for line in output.splitlines() if line.startswith(("[", "game:", "host:", "code:"))))
     if not ok:
         print(output[-3000:])
         print("  the game did NOT finish in %d KB" % args.heap)

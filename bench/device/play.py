@@ -270,6 +270,7 @@ def main():
           % (game.move_number, result and result.sgf(), hands.events, app.errors, byoyomi, host.lines, host.resent,
              host.moves, host.undos, host.ended, app.recovered))
     print("host: the board answered %s" % host.mem)
+    print("code: %s" % sys.modules["firmware"].__file__)
     print("FIT ok=%d base=%d harness=%d code=%d data_start=%d data=%d free=%d ms=%d"
           % (ok, BARE - len(ROM), harness, code, data_start, data, gc.mem_free(), world.now))
     return ok
