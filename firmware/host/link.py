@@ -259,7 +259,7 @@ class Link(Listener):
                 else:
                     self._error(err[0], err[1])
         except MemoryError:
-            self._error(pr.E_MEMORY, name + ": not enough memory")
+            self._error(pr.E_MEMORY, "not enough memory")
         except Exception as e:  # noqa: BLE001 - a command must never stop the board
             self._error(pr.E_MALFORMED, "failed: " + pr.quote(str(e)[:40]))
 

@@ -320,6 +320,6 @@ def test_a_command_that_runs_out_of_memory_is_answered_memory_and_the_link_goes_
     link.control = Full()
     pipe.send(pr.encode_command("new rules=japanese"))
     lines = decoded(pump(pipe, link))
-    assert [m[1:3] for m in lines[1:]] == [("ERR", ["memory", "new:%20not%20enough%20memory"])], lines
+    assert [m[1:3] for m in lines[1:]] == [("ERR", ["memory", "not%20enough%20memory"])], lines
     pipe.send(pr.encode_command("hello"))
     assert decoded(pump(pipe, link))[-1][1] == "HELLO"
