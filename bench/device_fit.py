@@ -20,7 +20,8 @@ builds it) mounted at /rom, as on a board with a ROMFS partition: the
 bytecode stays in flash and only what the interpreter makes of it (names,
 functions, classes, dictionaries) takes heap. The image is read into the
 unix port's heap before anything else and the heap is made that much
-bigger, so ``--heap KB`` is still what the application gets.
+bigger, so ``--heap KB`` is still what the application gets (a little
+less: the collector's tables grow with the heap, by ~2 KB for the image).
 
 The unix port is 64-bit: its objects are at least as big as the RP2040's
 (a 32-bit build needs ~85-90% of this heap), so a fit here is a fit there.

@@ -1,5 +1,5 @@
 """make bench: the rules-core figures on CPython (beside sgfmill) and under real MicroPython, then the
-device fit (bench/device_fit.py: the smallest heap), the device loop's time budget (bench/device_time.py)
+device fit (bench/device_fit.py: the smallest heap, from .mpy files and from ROMFS), the device loop's time budget (bench/device_time.py)
 and the venue at scale (bench/venue_scale.py: 200 boards, their loggers, Mosquitto and the venue service).
 
     .venv/bin/python bench/run.py
@@ -99,7 +99,8 @@ def main():
         print(run.stdout[-3000:] + run.stderr[-3000:])
         raise SystemExit("MicroPython benchmark failed")
     print("\nThe device as a Pico runs it (MicroPython's unix port, fixed heap, the make mpy bundle):", flush=True)
-    for script, args in (("device_fit.py", ["--find"]), ("device_time.py", [])):
+    for script, args in (("device_fit.py", ["--find"]), ("device_fit.py", ["--find", "--romfs"]),
+                         ("device_time.py", [])):
         subprocess.run([sys.executable, str(ROOT / "bench" / script), *args], cwd=ROOT, check=True)
     print("\nThe venue at scale (simulated boards, real loggers, Mosquitto and the venue service):", flush=True)
     subprocess.run([sys.executable, str(ROOT / "bench" / "venue_scale.py")], cwd=ROOT, check=True)
