@@ -89,6 +89,7 @@ class Counter:
         self.score = Score()
         self._buf = array("H", bytes(2 * pos.size * pos.size))
         self._hist = array("H", bytes(2 * 32))  # map values are below 32
+        self._taken = array("H", (0, 0, 0))  # dead stones taken off by the last _label, by colour
         self._dirs = (-w, -1, 1, w)
         self._border = 0
 
@@ -149,11 +150,14 @@ class Counter:
         return self.map
 
     def _label(self, remove_dead):
-        """Stones, and empty regions labelled by the colours they border."""
+        """Stones, and empty regions labelled by the colours they border; the dead
+        stones removed are counted by colour in _taken."""
         pos = self.game.pos
         cells = pos.cells
         dead = self.dead
         m = self.map  # its border stays 0: only points of the board are written
+        taken = self._taken
+        taken[_BLACK] = taken[_WHITE] = 0
         size = pos.size
         w = pos.stride
         for row in range(size):
@@ -169,14 +173,20 @@ class Counter:
                     n = self._fill(p)
                     border = self._border
                     if border == 3:
-                        label = DAME
+                        label = taken_label = DAME
                     elif border:
                         label = border | TERRITORY
+                        taken_label = border | DEAD
                     else:
-                        label = _NEUTRAL
+                        label = taken_label = _NEUTRAL
                     for i in range(n):
                         q = buf[i]
-                        m[q] = (label | DEAD) if cells[q] != EMPTY and label != DAME and label != _NEUTRAL else label
+                        v = cells[q]
+                        if v == EMPTY:
+                            m[q] = label
+                        else:  # a dead stone, removed
+                            m[q] = taken_label
+                            taken[v] += 1
 
     def _fill(self, start):
         # Flood the open region through start into _buf; its border colours
@@ -199,9 +209,9 @@ class Counter:
                     m[q] = 0
                     buf[n] = q
                     n += 1
-                elif v & KIND == STONE:
-                    border |= v & OWNER
-        self._border = border
+                else:
+                    border |= v  # a stone (STONE | colour), this region's point or the edge (0)
+        self._border = border & OWNER
         return n
 
     def _seki(self):
@@ -214,7 +224,7 @@ class Counter:
         m = self.map
         dirs = self._dirs
         buf = self._buf
-        found = False
+        beside = False  # a stone in seki beside a one-colour region
         for p in range(len(m)):
             if m[p] != DAME or cells[p] != EMPTY or self._fillable(p):
                 continue
@@ -225,8 +235,11 @@ class Counter:
                     for i in range(n):
                         s = buf[i]
                         m[s] = (m[s] & OWNER) | SEKI
-                    found = True
-        if not found:
+                        for e in dirs:
+                            kind = m[s + e] & KIND
+                            if kind == TERRITORY or kind == DEAD:
+                                beside = True
+        if not beside:
             return
         for p in range(len(m)):
             v = m[p]
@@ -296,12 +309,10 @@ class Counter:
             stones[c] = hist[STONE | c]
         score.dame = hist[DAME]
         score.seki = hist[SEKI]  # the empty points and dead stones seki makes neutral
-        if removed_dead and self.ndead:
-            cells = game.pos.cells
-            dead = self.dead
-            for p in range(len(dead)):
-                if dead[p] and cells[p] != EMPTY:
-                    prisoners[3 - cells[p]] += 1
+        if removed_dead:
+            taken = self._taken
+            prisoners[_BLACK] += taken[_WHITE]
+            prisoners[_WHITE] += taken[_BLACK]
         points = score.points
         if territory_rules:
             points[_BLACK] = territory[_BLACK] + prisoners[_BLACK]
