@@ -226,7 +226,7 @@ class Counter:
         buf = self._buf
         beside = False  # a stone in seki beside a one-colour region
         for p in range(len(m)):
-            if m[p] != DAME or cells[p] != EMPTY or self._fillable(p):
+            if m[p] != DAME or cells[p] != EMPTY or _fillable(pos, p):
                 continue
             for d in dirs:
                 q = p + d
@@ -297,8 +297,12 @@ class Counter:
         hist = self._hist  # how many points of each map value: the figures are sums of its entries
         for v in range(len(hist)):
             hist[v] = 0
-        for p in range(len(m)):
-            hist[m[p]] += 1
+        size = game.size
+        w = size + 2
+        for row in range(size):
+            start = (row + 1) * w + 1
+            for p in range(start, start + size):
+                hist[m[p]] += 1
         territory = score.territory
         stones = score.stones
         prisoners = score.prisoners
@@ -343,31 +347,42 @@ class Counter:
         m = self.map
         n = 0
         for p in range(len(m)):
-            if m[p] == DAME and cells[p] == EMPTY and self._fillable(p):
+            if m[p] == DAME and cells[p] == EMPTY and _fillable(pos, p):
                 out[n] = p
                 n += 1
         return n
-
-    def _fillable(self, p):
-        # Either colour fills the dame at p safely. A stone with two empty neighbours
-        # there keeps two liberties: only a capture could make it unsafe, and a capture
-        # for both colours needs chains of both beside p, in atari on it.
-        pos = self.game.pos
-        cells = pos.cells
-        w = pos.stride
-        a = cells[p - w]
-        b = cells[p - 1]
-        c = cells[p + 1]
-        d = cells[p + w]
-        if (a == EMPTY) + (b == EMPTY) + (c == EMPTY) + (d == EMPTY) >= 2:
-            # (a | b | c | d) is 3 with stones of both colours beside p (or the edge)
-            return a | b | c | d != 3 or not (pos.atari_on(p, _WHITE) and pos.atari_on(p, _BLACK))
-        return self.fills_dame(p, _BLACK) or self.fills_dame(p, _WHITE)
 
     def fills_dame(self, p, colour):
         """True if a ``colour`` stone at ``p`` fills a dame safely (of the last ``count``'s
         map): it captures nothing and is not left in atari."""
         pos = self.game.pos
-        if self.map[p] != DAME or pos.cells[p] != EMPTY:
-            return False
-        return pos.liberties_at(p, colour, 2) >= 2 and not pos.atari_on(p, 3 - colour)
+        return self.map[p] == DAME and pos.cells[p] == EMPTY and _fills(pos, p, colour)
+
+
+def _fills(pos, p, colour):
+    # A colour stone on the empty point p captures nothing and keeps two liberties.
+    return pos.liberties_at(p, colour, 2) >= 2 and not pos.atari_on(p, 3 - colour)
+
+
+def _fillable(pos, p):
+    # Either colour fills the dame at p safely. A stone with two empty neighbours
+    # there keeps two liberties: only a capture could make it unsafe, and a capture
+    # for both colours needs chains of both beside p, in atari on it.
+    cells = pos.cells
+    w = pos.stride
+    a = cells[p - w]
+    b = cells[p - 1]
+    c = cells[p + 1]
+    d = cells[p + w]
+    if a == EMPTY:  # two empty neighbours at least?
+        two = b == EMPTY or c == EMPTY or d == EMPTY
+    elif b == EMPTY:
+        two = c == EMPTY or d == EMPTY
+    else:
+        two = c == EMPTY and d == EMPTY
+    if two:
+        # (x % 3: a stone's colour, 0 for an empty point or the edge) stones of both colours beside p?
+        return a % 3 | b % 3 | c % 3 | d % 3 != 3 or not (pos.atari_on(p, _WHITE) and pos.atari_on(p, _BLACK))
+    # One empty neighbour at most: a colour with no stone beside p would have one liberty there.
+    return (((a == _BLACK or b == _BLACK or c == _BLACK or d == _BLACK) and _fills(pos, p, _BLACK))
+            or ((a == _WHITE or b == _WHITE or c == _WHITE or d == _WHITE) and _fills(pos, p, _WHITE)))
