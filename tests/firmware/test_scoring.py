@@ -108,6 +108,26 @@ def test_seki_map_for_the_leds():
     assert m[at(7, "D7")] == BLACK | STONE  # alive, not in seki
 
 
+def test_eyes_holding_only_a_dead_stone_count_for_nobody_beside_a_seki():
+    # EYES_SEKI with each eye filled by an opponent stone marked dead (a set-up board: those
+    # stones have no liberty): the seki's stones border those eyes through dead stones only.
+    rows = EYES_SEKI[:6] + ["OX.OXOX"]
+    g = ended(rows, "japanese", dead=("A1", "E1"))
+    s = g.count()
+    m = g.counter().map
+    assert m[at(7, "A1")] == SEKI and m[at(7, "E1")] == SEKI and s.seki == 2
+    assert m[at(7, "B1")] == BLACK | SEKI and m[at(7, "D1")] == WHITE | SEKI
+
+
+def test_an_open_corner_is_an_unfilled_dame():
+    # Two stones on an empty board: every other point is a dame either colour fills,
+    # the corners with no stone beside them too.
+    out = [0] * 25
+    g = ended(["X....", ".....", ".....", ".....", "....O"], "korean")
+    n = g.unfilled_dame(out)
+    assert n == 23 and at(5, "E5") in out[:n] and at(5, "A1") in out[:n]
+
+
 def test_unfilled_dame_are_reported_and_seki_liberties_are_not():
     out = [0] * 49
     g = ended(GAP, "korean")
