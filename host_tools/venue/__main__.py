@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import os
 import pathlib
+import shutil
 import signal
 import sys
 import threading
@@ -26,13 +27,15 @@ from host_tools.venue.service import Venue
 from host_tools.venue.web import Site, serve
 
 DEMO_DB = "venue/demo.db"
+DEMO_BROKER = "venue/demo-broker"
 
 
 def parse_args(argv=None):
     ap = argparse.ArgumentParser(prog="python -m host_tools.venue", description=__doc__.splitlines()[0])
     ap.add_argument("--broker", metavar="HOST:PORT", help="the MQTT broker the loggers publish to (default: the "
                     "one on port 1883 of this machine; with none there, a Mosquitto of its own on port 1883, "
-                    "listening where the pages do, --host)")
+                    "listening where the pages do, --host; with --demo-boards, always one of its own on a free "
+                    "port)")
     ap.add_argument("--db", help="the archive: an SQLAlchemy URL (default: sqlite:///venue/venue.db; with "
                     "--demo-boards, a new sqlite:///venue/demo.db each run; PostgreSQL: "
                     "postgresql+psycopg://user@host/dbname)")
@@ -80,11 +83,14 @@ def main(argv=None) -> int:
     if args.broker is None:
         from host_tools.venue.demo import Broker, listening
 
-        if listening(1883):
-            args.broker = "127.0.0.1:1883"
-        else:
+        if args.demo_boards:
+            # A broker of its own on a free port, emptied: the demo's boards and its venue (client id
+            # "venue") never join a tournament's broker on 1883, nor meet what an earlier demo left queued.
+            shutil.rmtree(DEMO_BROKER, ignore_errors=True)
+            broker = Broker(folder=_folder(DEMO_BROKER), listen=args.host)
+        elif not listening(1883):
             broker = Broker(1883, folder=_folder("venue/broker"), listen=args.host)
-            args.broker = broker.address
+        args.broker = broker.address if broker is not None else "127.0.0.1:1883"
     if args.demo_boards:
         if not logins:
             logins = {"referee": "demo"}

@@ -264,9 +264,9 @@ def board_result(url, board):
 
 
 def test_the_demo_venue_with_24_boards_runs_and_stops_on_ctrl_c(tmp_path):
-    """``python -m host_tools.venue --demo-boards 24`` (what ``make venue`` runs): a broker, 24
-    simulated boards and their logger; the overview shows every table; a locked round refuses
-    commands from anyone but the venue; Ctrl-C stops it all."""
+    """``python -m host_tools.venue --demo-boards 24`` (what ``make venue`` runs): a broker of its
+    own on a free port, 24 simulated boards and their logger; the overview shows every table; a
+    locked round refuses commands from anyone but the venue; Ctrl-C stops it all."""
     import signal
     import subprocess
     import sys
@@ -285,6 +285,8 @@ def test_the_demo_venue_with_24_boards_runs_and_stops_on_ctrl_c(tmp_path):
         first = proc.stdout.readline()
         assert first.startswith("Venue: live boards http://"), first
         url = first.split()[3].rstrip("/")
+        second = proc.stdout.readline()  # "archive ..., broker HOST:PORT, ...": the demo's own, on a free port
+        broker_host, _, broker_port = second.split("broker ")[1].split(",")[0].rpartition(":")
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             page = browser.new_page(viewport={"width": 1400, "height": 1000})
@@ -303,7 +305,7 @@ def test_the_demo_venue_with_24_boards_runs_and_stops_on_ctrl_c(tmp_path):
             page.click("#round button[value=lock]")
             expect(page.locator("#round-said")).to_have_text("locked: 24 boards")
             rogue = mqtt.Client(CallbackAPIVersion.VERSION2)
-            rogue.connect("127.0.0.1", 1883)
+            rogue.connect(broker_host, int(broker_port))
             rogue.loop_start()
             rogue.publish("goboard/table02/command", json.dumps({"text": "end B+R", "by": "rogue"}), qos=1).wait_for_publish()
             rogue.loop_stop()
