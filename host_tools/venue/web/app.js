@@ -193,15 +193,23 @@ function consoleRows() {
 }
 
 function fill(selector, rows, cells) {
+  // Each board's row kept and changed in place: a row made anew under the pointer between the
+  // press and the release of a click (the boards change every 0.1 s) lost that click.
   const body = document.querySelector(selector);
-  body.textContent = "";
-  for (const s of rows) {
-    const tr = el("tr", { "data-board": s.board, "data-state": s.state }, el("td", {}, String(s.table_no || "")),
-      el("td", {}, s.board), el("td", {}, players(s)));
-    for (const c of cells(s)) tr.append(el("td", {}, c));
-    tr.append(el("td", {}, el("button", { onclick: () => openAct(s) }, "Act…")));
-    body.append(tr);
-  }
+  const old = new Map([...body.rows].map((tr) => [tr.dataset.board, tr]));
+  rows.forEach((s, i) => {
+    const texts = [String(s.table_no || ""), s.board, players(s), ...cells(s)];
+    let tr = old.get(s.board);
+    old.delete(s.board);
+    if (!tr) {
+      tr = el("tr", { "data-board": s.board }, ...texts.map(() => el("td")));
+      tr.append(el("td", {}, el("button", { onclick: () => openAct(boards.get(s.board)) }, "Act…")));
+    }
+    tr.dataset.state = s.state;
+    texts.forEach((text, k) => { if (tr.cells[k].textContent !== text) tr.cells[k].textContent = text; });
+    if (body.rows[i] !== tr) body.insertBefore(tr, body.rows[i] || null);
+  });
+  for (const tr of old.values()) tr.remove();
 }
 
 function openAct(s) {
