@@ -130,6 +130,13 @@ def live_moves(venue):
     return board["moves"] if board and "moves" in board else -1
 
 
+def progress(venue, table):
+    """What a failed wait says: the venue's moves and the board's, the venue's counts, lines held."""
+    with venue.lock:
+        return "venue %d moves, board %d; %s; held %s; loggers %s" % (
+            live_moves(venue), moves_on_board(table), dict(venue.counts), venue.held, venue.loggers)
+
+
 @pytest.fixture
 def broker(tmp_path):
     b = Broker(folder=str(tmp_path))
@@ -228,20 +235,20 @@ def test_a_broker_restart_and_a_venue_restart_lose_and_double_nothing(tmp_path, 
     table = Table(tmp_path, broker, venue_key=key)
     try:
         table.play(15)
-        assert wait_for(lambda: live_moves(venue) == 15, table)
+        assert wait_for(lambda: live_moves(venue) == 15, table), progress(venue, table)
         broker.stop()
         table.play(30)  # the logger records on; nothing reaches the venue
         broker.start()
-        assert wait_for(lambda: live_moves(venue) == 30, table, seconds=30)
+        assert wait_for(lambda: live_moves(venue) == 30, table, seconds=30), progress(venue, table)
         server.shutdown()
         venue.stop()  # the venue goes down; the board plays on
         table.play(45)
         venue, server, _url = start_venue(tmp_path, broker, key=key, connect=False)  # the same archive
         assert live_moves(venue) == 30  # from its archive at once (before the lines queued for it arrive)
         venue.start()  # the same MQTT session: the broker kept what was published while it was down
-        assert wait_for(lambda: live_moves(venue) == 45, table, seconds=30)
+        assert wait_for(lambda: live_moves(venue) == 45, table, seconds=30), progress(venue, table)
         table.play(MOVES)
-        assert wait_for(lambda: live_moves(venue) == moves_on_board(table), table, seconds=30)
+        assert wait_for(lambda: live_moves(venue) == moves_on_board(table), table, seconds=30), progress(venue, table)
         rows = venue.archive.all_lines()
         assert len({(b, boot, seq) for b, boot, seq, _raw, _t in rows}) == len(rows)
         assert venue.counts["conflict"] == 0
@@ -250,7 +257,7 @@ def test_a_broker_restart_and_a_venue_restart_lose_and_double_nothing(tmp_path, 
         assert len(record.moves) == len(board_moves) == moves_on_board(table)
         assert [vertex_of(m) for m in record.moves] == [tuple(m) if m else None for m in board_moves]
         venue.command("table01", "end B+R", "kim")  # the referee records the result
-        assert wait_for(lambda: venue.board("live", "table01")["seal"] == "signed", table)
+        assert wait_for(lambda: venue.board("live", "table01")["seal"] == "signed", table), progress(venue, table)
         ok, why = verify_sgf(urllib.request.urlopen(_url + "/games/table01.sgf").read(), key)
         assert ok and why == "signed by board table01 (%d moves, B+R)" % moves_on_board(table), why
     finally:
