@@ -298,7 +298,7 @@ class Counter:
         for v in range(len(hist)):
             hist[v] = 0
         size = game.size
-        w = size + 2
+        w = game.pos.stride
         for row in range(size):
             start = (row + 1) * w + 1
             for p in range(start, start + size):
