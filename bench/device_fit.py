@@ -32,6 +32,7 @@ import contextlib
 import io
 import pathlib
 import random
+import subprocess
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -45,6 +46,7 @@ from host_tools import sgf  # noqa: E402
 from host_tools.sim.physical import script_lines  # noqa: E402
 
 TARGET_KB = 192  # a stock Pico's heap with room to spare (not reached yet: README "Memory on the device")
+NAMES_POOL_7 = 1261  # the unix port's name pools hold 20, 40, ... 640 names, then 1280 (a 14 KB block)
 MOVES = 400
 UNDO_AT = 120  # the move taken back and played again
 CUT_AFTER = 300  # the power is cut after this move's clock press
@@ -146,6 +148,19 @@ def romfs_image():
     return image
 
 
+def compile_harness():
+    """The harness (bench/device: play.py and the machine/rp2 stand-ins) as .mpy files, as the
+    firmware is: compiled from source in the heap, every local name of theirs would be
+    interned for good, names the device never has, in the pool the device's names fill."""
+    out = WORK / "harness"
+    out.mkdir(parents=True, exist_ok=True)
+    for source in (ROOT / "bench" / "device").glob("*.py"):
+        if source.stem in ("play", "machine", "rp2"):
+            subprocess.run([str(unix_port.MPY_CROSS), "-O2", "-o", str(out / (source.stem + ".mpy")), str(source)],
+                           check=True)
+    return out
+
+
 def play(script, cut, heap_kb, rom=None):
     """Run the game in a heap of ``heap_kb`` KB (and ``rom``, a ROMFS image, if given),
     cut at ``cut`` ms: (finished, the second part's figures, output)."""
@@ -154,18 +169,21 @@ def play(script, cut, heap_kb, rom=None):
         name.unlink(missing_ok=True)
     output = ""
     heap = "%dK" % heap_kb
-    path = [unix_port.MPY, ROOT / "bench" / "device"]
+    harness = compile_harness()
+    path = [unix_port.MPY, harness]
     extra = []
     if rom is not None:
         heap = "%dK" % (heap_kb + (rom.stat().st_size + 1023) // 1024)
         path = path[1:]
         extra = [rom]
     for part in ("until:%d" % cut, "from:%d" % cut):
-        done = unix_port.run(ROOT / "bench" / "device" / "play.py", [script, journal, part, *extra], heap, path,
-                             timeout=900)
+        done = unix_port.run(("-m", "play"), [script, journal, part, *extra], heap, path, timeout=900,
+                             cwd=harness)  # (-m puts the working folder first: not the source tree's firmware/)
         output += "[%s]\n%s%s" % (part, done.stdout, done.stderr)
         figures = {}
         for line in done.stdout.splitlines():
+            if line.startswith("qstr pool: "):  # micropython.qstr_info(): "n_pool=6, n_qstr=1234, ..."
+                figures.update(item.split("=") for item in line[11:].replace(",", "").split())
             if line.startswith("FIT "):
                 for item in line.split()[1:]:
                     key, _, value = item.partition("=")
@@ -197,6 +215,8 @@ def report(figures, heap_kb):
           " + live data %.1f KB at the end (%.1f KB after start-up) = %.1f KB live;"
           " peak transient and fragmentation %.1f KB"
           % (heap_kb, kb("base"), kb("harness"), kb("code"), kb("data"), kb("data_start"), live, heap_kb - live))
+    print("  names interned for good: %s in %s pools (the 7th, 1280 names, ~14 KB, would open at the %dth)"
+          % (figures.get("n_qstr", "?"), figures.get("n_pool", "?"), NAMES_POOL_7))
 
 
 def main(argv=None):

@@ -32,6 +32,8 @@ exit status 0 only when the game finished as scripted in this heap.
 import gc
 import sys
 
+import micropython
+
 
 def mount_rom(path):
     """The ROMFS image at ``path``, read into one block and mounted at /rom (first on the path)."""
@@ -271,6 +273,7 @@ def main():
              host.moves, host.undos, host.ended, app.recovered))
     print("host: the board answered %s" % host.mem)
     print("code: %s" % sys.modules["firmware"].__file__)
+    micropython.qstr_info()  # "qstr pool: n_pool=6, n_qstr=...": the names interned for good
     print("FIT ok=%d base=%d harness=%d code=%d data_start=%d data=%d free=%d ms=%d"
           % (ok, BARE - len(ROM), harness, code, data_start, data, gc.mem_free(), world.now))
     return ok

