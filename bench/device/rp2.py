@@ -9,21 +9,19 @@ class PIO:
     SHIFT_LEFT = 0
 
 
-def asm_pio(**options):
+def asm_pio(**_):
     return lambda program: program  # the program is assembled by the real rp2 only
 
 
 class StateMachine:
-    frames = 0
-
-    def __init__(self, sm_id, program, freq=0, sideset_base=None):
+    def __init__(self, *args, **_):
         pass
 
     def active(self, on):
         pass
 
-    def put(self, buf, shift=0):
-        StateMachine.frames += 1
+    def put(self, *args):
+        pass
 
     def tx_fifo(self):
         return 0

@@ -54,7 +54,7 @@ def parse_vertex(size, text):
         return PASS
     if len(t) < 2 or len(t) > 3:
         raise ValueError("bad vertex " + repr(text))
-    col = COLUMNS.find(t[0])
+    col = COLUMNS.find(t[:1])  # (a slice: indexing a str interns the letter in MicroPython, for good)
     digits = t[1:]
     if col < 0 or not digits.isdigit():
         raise ValueError("bad vertex " + repr(text))
@@ -69,4 +69,4 @@ def vertex(size, pt):
     if pt == PASS:
         return "pass"
     col, row = col_row(size, pt)
-    return COLUMNS[col] + str(size - row)
+    return COLUMNS[col:col + 1] + str(size - row)

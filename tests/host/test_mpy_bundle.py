@@ -176,4 +176,5 @@ def test_the_firmware_rewrites_and_keeps_every_line():
                 assert node.level == 0, (module.rel, node.lineno)
     events = out["firmware/events.py"]
     assert "_EV_MOVE = const(" in events and "\nEV_MOVE" not in events
-    assert "\nPOINTS = const(19)" in out["firmware/board_config.py"]  # KEEP_PUBLIC: read by name
+    assert "_SR_CHIPS = const(46)" in out["firmware/board_config.py"]  # (its users have the numbers)
+    assert "cfg.SR_CHIPS" not in out["firmware/drivers/pico.py"]

