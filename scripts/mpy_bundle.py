@@ -16,6 +16,11 @@ its line (a traceback from the field names the source's lines):
 * Relative imports made absolute (``from ..rules.coords`` becomes
   ``from firmware.rules.coords``): the module's dotted name is interned
   anyway, the relative one would be one more name.
+* CPython's fallbacks left out: a module-level ``try: <imports> except
+  ImportError: <stand-ins>`` keeps its body only (``if 1:``), and a name a
+  module takes there from MicroPython's own modules (firmware/micro.py's
+  ``const``, ``ticks_ms``...) is imported from that module by its users, so
+  the shim itself never loads on the device.
 
 Each rewritten module is checked: its syntax tree must equal the
 original's with exactly these changes made, or the build stops. The
@@ -144,14 +149,41 @@ def module_aliases(module, modules):
     return aliases
 
 
-def bindings(tree):
-    """Every place a name is bound in ``tree``: name -> [(line, what)]."""
+def fallbacks(tree):
+    """The module-level ``try: <imports> except ImportError: <CPython's stand-ins>`` statements."""
+    return [node for node in tree.body if isinstance(node, ast.Try) and len(node.handlers) == 1 and not node.orelse
+            and not node.finalbody and isinstance(node.handlers[0].type, ast.Name)
+            and node.handlers[0].type.id == "ImportError"]
+
+
+def fallback_nodes(tree):
+    """id() of every node in the fallbacks' handlers: not in the bundle."""
+    return {id(node) for fallback in fallbacks(tree) for node in ast.walk(fallback.handlers[0])}
+
+
+def built_ins(module):
+    """{name: (MicroPython module, its name)} for what ``module`` takes from MicroPython's own
+    modules in its fallbacks (firmware/micro.py's ``const``, ``ticks_ms``...) and binds nowhere else."""
+    found = {}
+    for fallback in fallbacks(module.tree):
+        for node in fallback.body:
+            if isinstance(node, ast.ImportFrom) and not node.level and not node.module.startswith(PACKAGE):
+                for alias in node.names:
+                    found[alias.asname or alias.name] = (node.module, alias.name)
+    bound = bindings(module.tree, fallback_nodes(module.tree))
+    return {name: source for name, source in found.items() if len(bound[name]) == 1}
+
+
+def bindings(tree, skip=()):
+    """Every place a name is bound in ``tree`` (but the nodes of ``skip``): name -> [(line, what, node)]."""
     bound = {}
 
     def add(name, node, what):
         bound.setdefault(name, []).append((getattr(node, "lineno", 0), what, node))
 
     for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
         if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
             add(node.id, node, "assigned")
         elif isinstance(node, ast.arg):
@@ -169,16 +201,21 @@ def bindings(tree):
     return bound
 
 
+KEEP_BODY = "keep the try's body"  # a fallback's replacement: ``if 1:`` and its body, no handler
+
+
 class Plan:
     """What the rewrite does to one module: node -> its replacement (ast), decided once,
     applied twice: to the text (the bundle) and to the tree (the check)."""
 
     def __init__(self, module):
         self.module = module
-        self.replace = {}  # id(node) -> (node, new node or None: a removed import)
+        self.replace = {}  # id(node) -> (node, new: a node, a list of statements (none: pass), KEEP_BODY)
+        self.dropped = fallback_nodes(module.tree)
 
     def set(self, node, new):
-        self.replace[id(node)] = (node, new)
+        if id(node) not in self.dropped:
+            self.replace[id(node)] = (node, new)
 
 
 def constant(value):
@@ -186,12 +223,14 @@ def constant(value):
     return ast.Constant(value) if value >= 0 else ast.UnaryOp(ast.USub(), ast.Constant(-value))
 
 
-def plan_module(module, modules, consts, private, keep_names=False):
+def plan_module(module, modules, consts, private, built, keep_names=False):
     """The Plan for ``module``: constants folded, imports made absolute, own constants made
     private (``keep_names``: the constants' imports and definitions stay, only uses are folded)."""
     plan = Plan(module)
     aliases = module_aliases(module, modules)
-    bound = bindings(module.tree)
+    bound = bindings(module.tree, plan.dropped)
+    for fallback in fallbacks(module.tree):
+        plan.set(fallback, KEEP_BODY)
     folded = {}  # local name -> value (imported constants and the module's own)
     folded_imports = set()  # id() of the import statements whose constants are folded
     own = consts.own[module.name]
@@ -211,10 +250,17 @@ def plan_module(module, modules, consts, private, keep_names=False):
                     folded[local] = theirs[alias.name]
                     folded_imports.add((id(node), local))
             if source in modules or (source or "").startswith(PACKAGE + "."):
-                new = None
-                if kept:
-                    new = ast.ImportFrom(module=source, names=[ast.alias(a.name, a.asname) for a in kept], level=0)
-                if new is None or node.level or len(kept) != len(node.names):
+                theirs_built = built.get(source, {})
+                new = []
+                for mp_module in sorted({theirs_built[a.name][0] for a in kept if a.name in theirs_built}):
+                    names = [(theirs_built[a.name][1], a.asname or a.name) for a in kept
+                             if theirs_built.get(a.name, ("",))[0] == mp_module]
+                    new.append(ast.ImportFrom(module=mp_module, level=0, names=[
+                        ast.alias(name, None if local == name else local) for name, local in names]))
+                rest = [ast.alias(a.name, a.asname) for a in kept if a.name not in theirs_built]
+                if rest:
+                    new.insert(0, ast.ImportFrom(module=source, names=rest, level=0))
+                if node.level or len(rest) != len(node.names):
                     plan.set(node, new)
     # A folded name must mean that constant everywhere in the module.
     for name, value in folded.items():
@@ -271,7 +317,9 @@ def private_names(modules, consts):
 
 
 def source_of(node):
-    """Python text for a replacement node."""
+    """Python text for a replacement: a node or statements on one line."""
+    if isinstance(node, list):
+        return "; ".join(source_of(statement) for statement in node) or "pass"
     if isinstance(node, ast.UnaryOp):
         return "(-%d)" % node.operand.value
     if isinstance(node, ast.Constant):
@@ -286,8 +334,12 @@ def apply_text(module, plan):
     lines = [line.encode("utf-8") for line in module.source.splitlines(keepends=True)]
     edits = []
     for node, new in plan.replace.values():
-        text = "pass" if new is None else source_of(new)
-        edits.append((node.lineno, node.col_offset, node.end_lineno, node.end_col_offset, text.encode()))
+        if new is KEEP_BODY:  # ``try:`` becomes ``if 1:``, the handler blank lines
+            edits.append((node.lineno, node.col_offset, node.lineno, node.col_offset + 3, b"if 1"))
+            handler = node.handlers[0]
+            edits.append((handler.lineno, handler.col_offset, node.end_lineno, node.end_col_offset, b""))
+            continue
+        edits.append((node.lineno, node.col_offset, node.end_lineno, node.end_col_offset, source_of(new).encode()))
     for line, col, end_line, end_col, text in sorted(edits, reverse=True):
         first, last = lines[line - 1], lines[end_line - 1]
         if line == end_line:
@@ -306,9 +358,14 @@ class _Apply(ast.NodeTransformer):
 
     def visit(self, node):
         hit = self.plan.replace.get(id(node))
-        if hit is not None:
-            return ast.Pass() if hit[1] is None else hit[1]
-        return self.generic_visit(node)
+        if hit is None:
+            return self.generic_visit(node)
+        new = hit[1]
+        if new is KEEP_BODY:
+            return ast.If(ast.Constant(1), [self.visit(statement) for statement in node.body], [])
+        if isinstance(new, list):
+            return new or ast.Pass()
+        return new
 
 
 def check(module, plan, text):
@@ -330,9 +387,10 @@ def rewrite(root=ROOT, keep_names=False):
     modules = find_modules(root)
     consts = Constants(modules)
     private = {} if keep_names else private_names(modules, consts)
+    built = {name: built_ins(module) for name, module in modules.items()}
     out = {}
     for module in modules.values():
-        plan = plan_module(module, modules, consts, private, keep_names)
+        plan = plan_module(module, modules, consts, private, built, keep_names)
         text = apply_text(module, plan)
         check(module, plan, text)
         out[module.rel] = text

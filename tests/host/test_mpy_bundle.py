@@ -178,3 +178,46 @@ def test_the_firmware_rewrites_and_keeps_every_line():
     assert "_EV_MOVE = const(" in events and "\nEV_MOVE" not in events
     assert "_SR_CHIPS = const(46)" in out["firmware/board_config.py"]  # (its users have the numbers)
     assert "cfg.SR_CHIPS" not in out["firmware/drivers/pico.py"]
+
+
+SHIM = """\
+    try:
+        from time import ticks_diff, ticks_ms
+
+        from micropython import const
+    except ImportError:  # CPython
+        import time
+
+        def const(value):
+            return value
+
+        def ticks_ms():
+            return time.monotonic_ns() // 1_000_000
+    ticks_diff = ticks_diff  # (bound again here: not forwarded)
+
+
+    def helper():
+        return ticks_ms()
+    """
+
+
+def test_a_cpython_fallback_is_left_out_and_its_lines_kept(tmp_path):
+    out = rewritten(tmp_path, {"micro.py": SHIM})["firmware/micro.py"]
+    lines = out.splitlines()
+    assert lines[0] == "if 1:" and "from micropython import const" in lines[3]
+    assert all(not line.strip() for line in lines[4:12])
+    assert len(lines) == len(textwrap.dedent(SHIM).splitlines())
+
+
+def test_what_a_shim_takes_from_micropython_is_imported_from_there(tmp_path):
+    """The shim (firmware/micro.py) never loads on the device for names MicroPython has itself."""
+    out = rewritten(tmp_path, {"micro.py": SHIM, "b.py": """\
+        from .micro import const, helper, ticks_diff, ticks_ms
+
+        _N = const(2)
+        """})
+    first = out["firmware/b.py"].splitlines()[0]
+    assert first == ("from firmware.micro import helper, ticks_diff; from micropython import const; "
+                     "from time import ticks_ms")
+    out = rewritten(tmp_path, {"micro.py": SHIM, "c.py": "from .micro import const as k, ticks_ms\n"})
+    assert out["firmware/c.py"] == "from micropython import const as k; from time import ticks_ms\n"
