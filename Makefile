@@ -73,8 +73,9 @@ test: setup
 	$(PY) -m pytest
 	@echo "== 2/5 firmware tests under real MicroPython (WebAssembly port)"
 	node tests/mp/run_tests.mjs
-	@echo "== 3/5 firmware tests under MicroPython's unix port (fixed heap)"
+	@echo "== 3/5 firmware tests under MicroPython's unix port (fixed heap), on the source, then on the device bundle's code"
 	$(PY) tests/mp/run_unix.py
+	$(PY) tests/mp/run_unix.py --bundle
 	@echo "== 4/5 mpy-cross on every firmware file"
 	@$(MAKE) --no-print-directory mpy
 	@echo "== 5/5 type check of firmware/ against MicroPython stubs"
@@ -87,6 +88,7 @@ test-host: $(PY_READY) $(ADAFRUIT_READY)
 test-mp: $(NODE_READY) $(PY_READY)
 	node tests/mp/run_tests.mjs
 	$(PY) tests/mp/run_unix.py
+	$(PY) tests/mp/run_unix.py --bundle
 
 mpy: $(PY_READY)
 	@$(PY) scripts/mpy_bundle.py --mpy-cross $(MPY_CROSS) --out $(BUILD)
