@@ -16,6 +16,10 @@ its line (a traceback from the field names the source's lines):
 * Relative imports made absolute (``from ..rules.coords`` becomes
   ``from firmware.rules.coords``): the module's dotted name is interned
   anyway, the relative one would be one more name.
+* Arguments never passed by keyword renamed. MicroPython keeps every
+  argument's name interned for keyword calls; one no call anywhere in the
+  project names (POSITIONAL) takes a short name shared by all such
+  arguments (``a``, ``b``...), in its function's body too.
 * CPython's fallbacks left out: a module-level ``try: <imports> except
   ImportError: <stand-ins>`` keeps its body only (``if 1:``), and a name a
   module takes there from MicroPython's own modules (firmware/micro.py's
@@ -380,6 +384,79 @@ def check(module, plan, text):
         raise BuildError("%s: the rewrite changed more than names (a bug in scripts/mpy_bundle.py)" % module.rel)
 
 
+SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.ListComp, ast.SetComp, ast.DictComp,
+          ast.GeneratorExp)
+POSITIONAL = tuple("abcdefghjkmnpqrstuvwxyz")  # the names a renamed argument takes, the first free one
+INTROSPECTION = ("locals", "vars", "eval", "exec")  # a function calling these keeps its arguments' names
+
+
+def passed_by_name(root):
+    """Every name some call in the project's Python passes as a keyword (firmware, twins,
+    tests, tools, benchmarks): an argument of that name keeps it."""
+    names = set()
+    for path in root.rglob("*.py"):
+        if not {".venv", "node_modules", "build", ".git"} & set(path.relative_to(root).parts):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.keyword) and node.arg:
+                    names.add(node.arg)
+    return names
+
+
+def _binds(scope, name):
+    """Whether ``scope`` (a function, lambda, class or comprehension in a function's body) or a
+    scope inside it binds ``name``: a renamed argument must mean the same name all through."""
+    for node in ast.walk(scope):
+        if isinstance(node, ast.arg) and node.arg == name:
+            return True
+        if isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load):
+            return True
+        if isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names:
+            return True
+        if isinstance(node, (ast.Import, ast.ImportFrom, ast.ExceptHandler)) and name in (
+                [a.asname or a.name for a in node.names] if not isinstance(node, ast.ExceptHandler) else [node.name]):
+            return True
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == name:
+            return True
+    return False
+
+
+def plan_arguments(module, plan, keywords):
+    """Rename each argument no call passes by keyword to the first free short name (POSITIONAL):
+    free in its function (no name there, nor an enclosing function's renamed argument, is it)."""
+    enclosing = {}  # id(function) -> the functions around it, outermost first
+    taken = {}  # id(function) -> the short names its arguments took
+    for func in ast.walk(module.tree):  # (breadth first: a function before those inside it)
+        if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            continue
+        body = func.body if isinstance(func.body, list) else [func.body]
+        inner = [node for statement in body for node in ast.walk(statement)]
+        for node in inner:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) and id(node) not in enclosing:
+                enclosing[id(node)] = enclosing.get(id(func), []) + [func]
+        mine = taken[id(func)] = []
+        if any(isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in INTROSPECTION
+               for node in inner):
+            continue
+        used = {node.id for node in inner if isinstance(node, ast.Name)}
+        used |= {node.arg for node in ast.walk(func.args) if isinstance(node, ast.arg)}
+        for outer in enclosing.get(id(func), ()):
+            used |= set(taken[id(outer)])
+        free = [name for name in POSITIONAL if name not in used]
+        nested = [node for node in inner if isinstance(node, SCOPES)]
+        args = func.args
+        for arg in args.posonlyargs + args.args + [args.vararg, args.kwarg]:
+            if arg is None or arg.arg == "self" or arg.arg in keywords or arg.arg in POSITIONAL or not free:
+                continue
+            if any(_binds(scope, arg.arg) for scope in nested):
+                continue
+            new = free.pop(0)
+            mine.append(new)
+            plan.set(arg, ast.arg(new, arg.annotation))
+            for node in inner:
+                if isinstance(node, ast.Name) and node.id == arg.arg:
+                    plan.set(node, ast.Name(new, node.ctx))
+
+
 def rewrite(root=ROOT, keep_names=False):
     """{bundle path: rewritten source} for every firmware module. ``keep_names``: the
     constants' definitions stay public (for code run beside the bundle: the benchmarks'
@@ -388,9 +465,11 @@ def rewrite(root=ROOT, keep_names=False):
     consts = Constants(modules)
     private = {} if keep_names else private_names(modules, consts)
     built = {name: built_ins(module) for name, module in modules.items()}
+    keywords = passed_by_name(root)
     out = {}
     for module in modules.values():
         plan = plan_module(module, modules, consts, private, built, keep_names)
+        plan_arguments(module, plan, keywords)
         text = apply_text(module, plan)
         check(module, plan, text)
         out[module.rel] = text

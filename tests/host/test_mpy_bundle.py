@@ -89,7 +89,7 @@ def test_the_definitions_become_private_so_the_names_are_never_stored(tmp_path):
     out = rewritten(tmp_path, {"a.py": A})
     a = out["firmware/a.py"]
     assert "_RED = const(3)" in a and "_GREEN = const(3 + 1)" in a and "_SECRET = const(9)" in a
-    assert "def paint(colour=3):" in a
+    assert "def paint(a=3):" in a  # (and its argument renamed: below)
 
 
 def test_a_module_attribute_is_folded_too(tmp_path):
@@ -132,7 +132,7 @@ def test_a_constant_read_by_name_stays_public(tmp_path):
         """})
     assert "\nRED = const(3)" in out["firmware/a.py"]
     assert "_GREEN = const(3 + 1)" in out["firmware/a.py"]
-    assert "return palette.RED, 3, 4" in out["firmware/b.py"]
+    assert "return a.RED, 3, 4" in out["firmware/b.py"]
 
 
 def test_a_constant_named_in_a_string_stays_public(tmp_path):
@@ -221,3 +221,48 @@ def test_what_a_shim_takes_from_micropython_is_imported_from_there(tmp_path):
                      "from time import ticks_ms")
     out = rewritten(tmp_path, {"micro.py": SHIM, "c.py": "from .micro import const as k, ticks_ms\n"})
     assert out["firmware/c.py"] == "from micropython import const as k; from time import ticks_ms\n"
+
+
+def test_an_argument_no_call_names_takes_a_short_shared_name(tmp_path):
+    """Its name would be interned only for keyword calls: none passes it so."""
+    out = rewritten(tmp_path, {"b.py": """\
+        def move(board, colour, point, now_ms=0):
+            def near(other):
+                return other - point
+
+            return [near(p) + colour for p in board], now_ms
+
+
+        def later(colour, a):
+            return lambda point: point + colour + a
+
+
+        X = move((1, 2), 1, 3, now_ms=5)
+        """})["firmware/b.py"].splitlines()
+    assert out[0] == "def move(a, b, c, now_ms=0):"  # now_ms is passed by name: kept
+    assert out[1:3] == ["    def near(d):", "        return d - c"]  # (the outer argument's new name is taken)
+    assert out[4] == "    return [near(p) + b for p in a], now_ms"
+    assert out[7:9] == ["def later(b, a):", "    return lambda c: c + b + a"]  # a was free: not renamed
+
+
+def test_an_argument_bound_again_inside_keeps_its_name(tmp_path):
+    out = rewritten(tmp_path, {"b.py": """\
+        def outer(items, key):
+            def inner(key):
+                return key + 1
+
+            return [inner(item) for item in items], key
+
+
+        def uses_locals(value):
+            return locals()
+        """})["firmware/b.py"].splitlines()
+    assert out[0] == "def outer(a, key):"  # inner's own key: the outer one keeps its name
+    assert out[1] == "    def inner(b):"  # (not the outer argument's new name)
+    assert out[7] == "def uses_locals(value):"
+
+
+def test_the_names_any_project_file_passes_by_keyword_are_kept(tmp_path):
+    package(tmp_path, {"b.py": "def f(size, point):\n    return size + point\n"})
+    (tmp_path / "tool.py").write_text("from firmware.b import f\nf(1, point=2)\n")
+    assert mpy_bundle.rewrite(tmp_path)["firmware/b.py"].startswith("def f(a, point):")
