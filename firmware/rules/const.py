@@ -1,12 +1,38 @@
-"""``const`` for the rules core: MicroPython's, or the identity on CPython.
+"""What the standalone rules core needs of MicroPython: ``const``, and code loaded for a moment.
 
 The rules core stands alone (host tools import it without the rest of the
-firmware), so it carries this one fallback itself. MicroPython's compiler
-folds ``_NAME = const(x)`` whichever module ``const`` comes from.
+firmware), so it carries these itself, and the firmware uses them too.
+MicroPython's compiler folds ``_NAME = const(x)`` whichever module
+``const`` comes from.
 """
+
+import sys
 
 try:
     from micropython import const
 except ImportError:  # CPython
     def const(value):
         return value
+
+
+def call_briefly(module, function, *args):
+    """``module.function(*args)`` with the module's code in the heap only for the call.
+
+    Code a board runs when it boots or sets a game up (a rule set's table, the
+    time-control grammar) need not stay for the game: a module this call
+    loads is dropped again after it (``sys.modules`` and its package let it
+    go; MicroPython keeps only its interned names). One that was loaded
+    already stays, and stays the same (on CPython, its classes keep their
+    identity). Loading takes milliseconds on a Pico: fine for setting a game
+    up, never on a move's path.
+    """
+    loaded = module in sys.modules
+    try:
+        return getattr(__import__(module, None, None, (function,)), function)(*args)
+    finally:
+        if not loaded and module in sys.modules:
+            del sys.modules[module]
+            dot = module.rfind(".")
+            package, name = sys.modules[module[:dot]], module[dot + 1:]
+            if hasattr(package, name):  # (its package holds it too)
+                delattr(package, name)

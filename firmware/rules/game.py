@@ -15,6 +15,7 @@ leave the game exactly as it was.
 
 from array import array
 
+from .const import call_briefly
 from .coords import PASS
 from .ending import COUNTING, OVER, PLAYING, Ending  # noqa: F401  (the phases, also game.COUNTING...)
 from .history import SELF_CAPTURE, History, encode, is_pass, move_colour, move_point
@@ -136,9 +137,7 @@ class Game(Ending):
 
     def fixed_handicap(self, stones):
         """Place ``stones`` handicap stones on the standard points; returns them."""
-        from .handicap import fixed_points
-
-        points = fixed_points(self.size, stones)
+        points = call_briefly("firmware.rules.handicap", "fixed_points", self.size, stones)
         self.place_handicap(points)
         return points
 

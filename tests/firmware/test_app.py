@@ -1,5 +1,7 @@
 """The assembled board: the App on simulated hardware with simulated time, driven by hands, buttons and a host."""
 
+import sys
+
 from harness import board, host_says, linked, point, press, run
 
 from firmware.referee.states import OVER as OVER_STATE
@@ -69,6 +71,27 @@ def test_a_new_game_that_does_not_fit_leaves_a_playable_board():
     hw.stones.place(point(app, 4, 4), BLACK)
     run(app, hw, 0, 400)
     assert app.game.move_number == 1 and app.errors == 0, (app.game.move_number, app.last_error)
+
+
+def test_games_are_made_without_keeping_the_setup_code():
+    # The rule-set table, the time-control grammar and the handicap points are loaded
+    # while a game is made, then let go: a board plays with the records they made.
+    setup = ("firmware.rules.catalog", "firmware.clock.spec", "firmware.rules.handicap")
+    saved = [(name, sys.modules.pop(name)) for name in setup if name in sys.modules]  # (this test's own)
+    try:
+        hw, app = board(size=9, rules="korean", handicap=2, time_spec="byoyomi 10m 3x30s")
+        assert app.game.rules.name == "korean" and app.clock.tc.periods == 3 and app.referee.guide is not None
+        app.new_game(Settings(size=13, rules="aga", handicap=3, time_spec="fischer 5m +10s"))
+        assert app.game.rules.name == "aga" and app.clock.tc.increment_ms == 10000
+        assert app.follower.settings.ruleset() is app.game.rules  # one record each, kept with the game
+        assert app.follower.settings.time_control() is app.clock.tc
+        loaded = [name for name in setup if name in sys.modules]
+        assert not loaded, loaded
+    finally:
+        for name, module in saved:  # as the other tests found them
+            sys.modules[name] = module
+            package, _, leaf = name.rpartition(".")
+            setattr(sys.modules[package], leaf, module)
 
 
 def test_no_clock():

@@ -2,10 +2,11 @@
 
 from diagrams import Lcg, at, game
 
+from firmware.rules.catalog import ALL
 from firmware.rules.coords import PASS, point
 from firmware.rules.game import COUNTING, OVER, PLAYING, Game, IllegalMove
 from firmware.rules.position import BLACK, EMPTY, WHITE
-from firmware.rules.rulesets import ALL, ILLEGAL_LOSS, ILLEGAL_WARN, by_name
+from firmware.rules.rulesets import ILLEGAL_LOSS, ILLEGAL_WARN, by_name
 
 
 def snapshot(g):
