@@ -17,8 +17,9 @@ class Settings:
     The rule set's record and the time control are read from their names once
     (``ruleset``, ``time_control``: the rule-set table and the time-control
     grammar are loaded for that moment only) and kept: the game and the clock
-    made from these settings hold the same two records, and a new game's
-    check, its game and its clock load each only once."""
+    made from these settings hold the same two records, a new game's check,
+    game and clock load each once, and the app can make the last game again
+    without loading anything (App.new_game's fallback)."""
 
     def __init__(self, size=19, rules="japanese", komi=None, handicap=0, time_spec="none", players=None):
         self.size = size
@@ -54,9 +55,10 @@ class Settings:
         rules.check_handicap(self.size, self.handicap)
         self.time_control()
 
-    def game(self):
-        """A new rules Game with these settings; ValueError names what the rules refuse."""
-        game = Game(self.size, self.ruleset(), komi=self.komi)
+    def game(self, spent=None):
+        """A new rules Game with these settings; ValueError names what the rules refuse.
+        ``spent``: the last game, of this size, whose board and history it takes (rules/game.py)."""
+        game = Game(self.size, self.ruleset(), komi=self.komi, spent=spent)
         if self.komi is None and self.handicap:
             game.komi = game.rules.default_komi(self.handicap)
         return game

@@ -4,10 +4,12 @@ import sys
 
 from harness import board, host_says, linked, point, press, run
 
+from firmware.app import App
 from firmware.referee.states import OVER as OVER_STATE
 from firmware.referee.states import PLAY
 from firmware.rules.position import BLACK
 from firmware.settings import Settings
+from twins.hardware import simulated
 
 
 def test_stones_buttons_and_clock_work_together():
@@ -54,8 +56,21 @@ def test_the_buzzer_sounds_each_cue_to_its_end_and_then_rests():
 class Unfit(Settings):
     """Settings whose game does not fit the heap."""
 
-    def game(self):
+    def game(self, spent=None):
         raise MemoryError("memory allocation failed")
+
+
+class InPieces(Settings):
+    """Settings on a heap in pieces (as a Pico's is after a game): once ``torn``, no
+    block is left for a new board and history; a game fits only by taking over the
+    last one's (Settings.game's ``spent``)."""
+
+    torn = False
+
+    def game(self, spent=None):
+        if InPieces.torn and spent is None:
+            raise MemoryError("memory allocation failed, allocating 2048 bytes")
+        return Settings.game(self, spent)
 
 
 def test_a_new_game_that_does_not_fit_leaves_a_playable_board():
@@ -68,6 +83,44 @@ def test_a_new_game_that_does_not_fit_leaves_a_playable_board():
     else:
         raise AssertionError("the MemoryError was not raised")
     assert app.follower.settings is last and app.game.size == 9 and app.clock is not None
+    hw.stones.place(point(app, 4, 4), BLACK)
+    run(app, hw, 0, 400)
+    assert app.game.move_number == 1 and app.errors == 0, (app.game.move_number, app.last_error)
+
+
+def test_a_new_game_takes_over_the_last_ones_board_and_history_and_plays_afresh():
+    hw, app = board(size=9)
+    pos, hist = app.game.pos, app.game.hist
+    hw.stones.place(point(app, 4, 4), BLACK)
+    run(app, hw, 0, 400)
+    assert app.game.move_number == 1
+    hw.stones.lift(point(app, 4, 4))
+    app.new_game(Settings(size=9, rules="korean", time_spec="absolute 10m"))
+    assert app.game.pos is pos and app.game.hist is hist  # no big block allocated again
+    assert app.game.move_number == 0 and app.game.pos.rows() == ["." * 9] * 9 and app.game.rules.name == "korean"
+    hw.stones.place(point(app, 2, 2), BLACK)
+    run(app, hw, 400, 800)
+    assert app.game.move_number == 1 and app.errors == 0, app.last_error
+    app.new_game(Settings(size=13))  # another size: its own board and history
+    assert app.game.pos is not pos and app.game.size == 13
+
+
+def test_a_game_that_does_not_fit_a_heap_in_pieces_leaves_the_last_one_playable():
+    # Seen on the device-fit game in a tight heap: the host's new game ran out of memory, and so did the
+    # fallback's board and history; the app was left with no game and every pass of its loop failed.
+    hw = simulated("presence")
+    app = App(hw, InPieces(size=9, time_spec="absolute 10m"))
+    try:
+        InPieces.torn = True
+        try:
+            app.new_game(Unfit(size=9))
+        except MemoryError:
+            pass
+        else:
+            raise AssertionError("the MemoryError was not raised")
+    finally:
+        InPieces.torn = False
+    assert app.game is not None and app.game.size == 9 and app.clock is not None
     hw.stones.place(point(app, 4, 4), BLACK)
     run(app, hw, 0, 400)
     assert app.game.move_number == 1 and app.errors == 0, (app.game.move_number, app.last_error)
