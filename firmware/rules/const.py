@@ -31,8 +31,15 @@ def call_briefly(module, function, *args):
         return getattr(__import__(module, None, None, (function,)), function)(*args)
     finally:
         if not loaded and module in sys.modules:
-            del sys.modules[module]
-            dot = module.rfind(".")
-            package, name = sys.modules[module[:dot]], module[dot + 1:]
-            if hasattr(package, name):  # (its package holds it too)
-                delattr(package, name)
+            drop(module)
+
+
+def drop(module):
+    """Let the loaded ``module`` (a dotted name in a package) go: ``sys.modules`` and its
+    package forget it, and once nothing else refers to it, its code and data are
+    freed (its interned names stay). Importing it again loads it again."""
+    del sys.modules[module]
+    dot = module.rfind(".")
+    package, name = sys.modules[module[:dot]], module[dot + 1:]
+    if hasattr(package, name):  # (an import of it made it the package's attribute)
+        delattr(package, name)
