@@ -47,10 +47,11 @@ from .journal.recorder import Recorder
 from .journal.store import Journal
 from .leds.composer import Leds
 from .leds.marks import HINT, Marks
-from .micro import collect, const, print_exception, ticks_add, ticks_diff, ticks_ms
+from .micro import const, print_exception, ticks_add, ticks_diff, ticks_ms
 from .modes import CASUAL, TEACHING, TOURNAMENT
 from .referee.machine import Referee
 from .referee.states import COUNTING
+from .rules.const import collect
 from .rules.game import OVER, Game
 from .rules.pair import is_pair
 from .rules.position import BLACK, WHITE

@@ -8,8 +8,7 @@ On MicroPython these are the built-ins themselves. On CPython (the simulator,
 the host tools, the tests) ``const`` is the identity and the ticks functions
 wrap at 2**30 ms, as on the 32-bit ports, so a wrap behaves the same;
 ``mem_free``/``mem_alloc`` (the heap's free and used bytes) are -1 there:
-CPython does not tell; ``collect`` does nothing there (reference counting
-has freed what was let go). CPython alone gets ``ticks_us`` (wrapping at 2**30
+CPython does not tell. CPython alone gets ``ticks_us`` (wrapping at 2**30
 us) and ``sleep_us`` (at least that long) here: on MicroPython their one
 user, the Hall driver, imports them from ``time`` itself, so this module
 holds no more names on a board without it.
@@ -17,7 +16,7 @@ holds no more names on a board without it.
 """
 
 try:
-    from gc import collect, mem_alloc, mem_free
+    from gc import mem_alloc, mem_free
     from time import ticks_add, ticks_diff, ticks_ms
 
     from micropython import const
@@ -49,9 +48,6 @@ except ImportError:  # CPython
         return -1
 
     mem_alloc = mem_free
-
-    def collect():
-        pass
 
 try:
     from sys import print_exception
