@@ -53,12 +53,11 @@ from .referee.machine import Referee
 from .referee.states import COUNTING
 from .rules.const import collect
 from .rules.game import OVER, Game
-from .rules.pair import is_pair
 from .rules.position import BLACK, WHITE
 from .rules.result import DRAW
 from .rules.rulesets import CYCLE_DRAW
 from .sensing.scanner import Scanner
-from .settings import Settings
+from .settings import Settings, is_pair
 from .timekeeper import Timekeeper
 
 SCAN_MS = const(10)

@@ -69,6 +69,12 @@ class Settings:
         return None if time is None else Clock(time, events)
 
 
+def is_pair(players):
+    """A game's fields (Settings.players: the host's ``new`` fields) ask for pair go (``pair=1``,
+    Thai rules 16: rules/pair.py)."""
+    return bool(players) and players.get("pair", "0") not in ("0", "")
+
+
 def from_fields(fields):
     """Settings from the host's ``new`` fields (a dict of text); ValueError for a bad number."""
     komi = fields.get("komi")
