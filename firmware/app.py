@@ -153,10 +153,11 @@ class App:
         needs, which a heap in pieces may not hold again. If the new one does not
         fit (MemoryError, raised), a game with the last settings, which did, is
         started instead: the board stays playable."""
+        last = self.follower.settings or Settings()  # (always a game's by now)
+        settings.share(last)  # (the same rules or time control: not loaded again)
         settings.check()
         mode = self.referee.mode if mode is None else mode
         gid = self.follower.gid + 1
-        last = self.follower.settings or Settings()  # (always a game's by now)
         spent = self.game  # a game of the same size takes over its board and history
         if spent.size != settings.size:
             spent = None

@@ -18,8 +18,10 @@ class Settings:
     (``ruleset``, ``time_control``: the rule-set table and the time-control
     grammar are loaded for that moment only) and kept: the game and the clock
     made from these settings hold the same two records, a new game's check,
-    game and clock load each once, and the app can make the last game again
-    without loading anything (App.new_game's fallback)."""
+    game and clock load each once, a next game that names the same ones takes
+    them (``share``: a venue's rounds load nothing again), and the app can
+    make the last game again without loading anything (App.new_game's
+    fallback)."""
 
     def __init__(self, size=19, rules="japanese", komi=None, handicap=0, time_spec="none", players=None):
         self.size = size
@@ -43,6 +45,14 @@ class Settings:
         if self._time is None and self.time_spec != "none":
             self._time = call_briefly("firmware.clock.spec", "parse", self.time_spec)
         return self._time
+
+    def share(self, other):
+        """Take ``other``'s rule set and time control where these settings name the same
+        ones (the next game like the last: nothing is loaded or read again)."""
+        if self.rules == other.rules:
+            self._ruleset = other._ruleset
+        if self.time_spec == other.time_spec:
+            self._time = other._time
 
     def check(self):
         """Raise ValueError (a bad time spec: a SpecError naming its bad part) for

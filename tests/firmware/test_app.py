@@ -138,6 +138,9 @@ def test_games_are_made_without_keeping_the_setup_code():
         assert app.game.rules.name == "aga" and app.clock.tc.increment_ms == 10000
         assert app.follower.settings.ruleset() is app.game.rules  # one record each, kept with the game
         assert app.follower.settings.time_control() is app.clock.tc
+        rules, time = app.game.rules, app.clock.tc
+        app.new_game(Settings(size=13, rules="aga", time_spec="fischer 5m +10s"))  # the next game like the last
+        assert app.game.rules is rules and app.clock.tc is time  # not read again
         loaded = [name for name in setup if name in sys.modules]
         assert not loaded, loaded
     finally:
