@@ -51,13 +51,13 @@ from .micro import const, print_exception, ticks_add, ticks_diff, ticks_ms
 from .modes import CASUAL, TEACHING, TOURNAMENT
 from .referee.machine import Referee
 from .referee.states import COUNTING
+from .rules.const import collect
 from .rules.game import OVER, Game
-from .rules.pair import is_pair
 from .rules.position import BLACK, WHITE
 from .rules.result import DRAW
 from .rules.rulesets import CYCLE_DRAW
 from .sensing.scanner import Scanner
-from .settings import Settings
+from .settings import Settings, is_pair
 from .timekeeper import Timekeeper
 
 SCAN_MS = const(10)
@@ -148,19 +148,27 @@ class App:
         """Start a game with these settings (the host's ``new``, the simulator's
         page). Raises ValueError for settings the rules refuse (a bad time spec
         names its bad part); the current game is then kept. The current game is let
-        go before the new one is built: a Pico's heap has room for one. If the new
-        one does not fit (MemoryError, raised), a game with the last settings,
-        which did, is started instead: the board stays playable."""
+        go before the new one is built: a Pico's heap has room for one. A new game
+        of its size takes over its board and history, the largest blocks a game
+        needs, which a heap in pieces may not hold again. If the new one does not
+        fit (MemoryError, raised), a game with the last settings, which did, is
+        started instead: the board stays playable."""
+        last = self.follower.settings or Settings()  # (always a game's by now)
+        settings.share(last)  # (the same rules or time control: not loaded again)
         settings.check()
         mode = self.referee.mode if mode is None else mode
         gid = self.follower.gid + 1
-        last = self.follower.settings or Settings()  # (always a game's by now)
+        spent = self.game  # a game of the same size takes over its board and history
+        if spent.size != settings.size:
+            spent = None
         self._let_go()
+        collect()  # the last game's parts: the next one's are made in their place
         try:
-            self._begin(settings, settings.game(), mode, gid)
+            self._begin(settings, settings.game(spent), mode, gid)
         except MemoryError:
-            self._let_go()
-            self._begin(last, last.game(), mode, gid)
+            self._let_go()  # what was made of it
+            collect()
+            self._begin(last, last.game(spent), mode, gid)
             raise
 
     def replay(self, now_ms):

@@ -26,7 +26,7 @@ allocated unless a game outgrows the arrays.
 
 from array import array
 
-from .clock.spec import CANADIAN
+from .clock.control import CANADIAN
 from .modes import CASUAL
 from .rules.history import move_colour
 

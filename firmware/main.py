@@ -1,5 +1,8 @@
 """Boot: run the board. `make deploy` puts this file at the device's root (hence absolute imports).
 
+The hardware record is built by drivers/pico.py from board_config.py, and
+neither stays in the heap after: only the drivers they made do.
+
 While the code loads and the app builds its buffers, the heap is collected
 every 4 KB allocated (``gc.threshold``): the loader's garbage (dict tables
 outgrown, paths) is then reused at once instead of staying as small holes
@@ -17,9 +20,14 @@ import asyncio  # noqa: E402
 import time  # noqa: E402
 
 from firmware.app import App  # noqa: E402
-from firmware.drivers.pico import hardware  # noqa: E402
+from firmware.rules.const import call_briefly, drop  # noqa: E402
 
-app = App(hardware(), now_ms=time.ticks_ms())
+# The reference board's drivers on their pins (drivers/pico.py), built once: the builder and
+# the pin table are let go after (the modules that run took the values they use when imported;
+# one loaded later, the sensor check, loads the table again).
+hw = call_briefly("firmware.drivers.pico", "hardware")
+drop("firmware.board_config")
+app = App(hw, now_ms=time.ticks_ms())
 gc.threshold(-1)
 try:
     asyncio.run(app.run())

@@ -11,11 +11,12 @@ from dataclasses import dataclass, field
 
 from sgfmill import sgf, sgf_moves
 
+from firmware.rules.catalog import ALL
 from firmware.rules.coords import PASS, col_row, point
 from firmware.rules.game import Game
 from firmware.rules.history import LOST_TURN, move_colour, move_point
 from firmware.rules.position import BLACK, WHITE
-from firmware.rules.rulesets import ALL, by_name
+from firmware.rules.rulesets import by_name
 
 _COLOURS = {BLACK: "b", WHITE: "w"}
 

@@ -12,8 +12,8 @@ an Ing overtime block costs, and the times a drawn game is replayed with
 from ..events import EV_AWAY_PAUSE, EV_AWAY_REFUSED, EV_CAPTURE_PAUSE, EV_CAPTURE_REFUSED, EV_LATE, EV_LATE_FORFEIT
 from ..micro import const
 from ..rules.position import BLACK, WHITE
+from .control import BYOYOMI, ING, NONE, SIMPLE, TV
 from .engine import Clock
-from .spec import BYOYOMI, ING, NONE, SIMPLE, TV
 
 # Capture-removal pause policy.
 CAPTURE_NEVER = const(0)

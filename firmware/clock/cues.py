@@ -17,7 +17,7 @@ CUE_LAST = const(3)  # one of the last seconds of the last period (or of sudden 
 CUE_PERIOD = const(4)  # a byo-yomi period was used up
 CUE_FLAG = const(5)
 
-# spec.py's time systems, as compile-time constants (cue() runs every tick; engine.py says why).
+# control.py's time systems, as compile-time constants (cue() runs every tick; engine.py says why).
 _NONE = const(0)
 _SIMPLE = const(7)
 _TV = const(8)

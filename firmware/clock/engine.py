@@ -12,7 +12,7 @@ never by subtracting per tick. All figures are integer milliseconds.
     snap = clock.snapshot(now)       # preallocated: no allocation per call
     snap.white.main_ms, snap.flag
 
-Systems (spec.py): none, absolute, byoyomi, canadian, fischer (optional cap),
+Systems (control.py, read by spec.py): none, absolute, byoyomi, canadian, fischer (optional cap),
 delay (simple/US), bronstein, simple (fixed time per move), tv (Japanese TV
 style) and ing (overtime blocks costing points); docs/clock.md. What the
 display shows is face.py's, what the buzzer plays cues.py's, the tournament
@@ -42,12 +42,13 @@ from ..events import (
     Events,
 )
 from ..micro import const, ticks_add, ticks_diff
+from ..rules.const import call_briefly
 from ..rules.position import BLACK, WHITE
-from .spec import TimeControl, parse
+from .control import TimeControl
 
-# The time systems (spec.py's numbers), as compile-time constants here: snapshot() and press() compare
+# The time systems (control.py's numbers), as compile-time constants here: snapshot() and press() compare
 # with them on every call, and a name imported from another module is a lookup each time.
-# tests/host/test_clock_properties.py checks they equal spec.py's.
+# tests/host/test_clock_properties.py checks they equal control.py's.
 _NONE = const(0)
 _BYOYOMI = const(2)
 _CANADIAN = const(3)
@@ -87,11 +88,12 @@ class Snapshot:
 
 
 class Clock:
-    """Two players' clocks under one time control. ``spec``: string, preset name or TimeControl;
-    ``events``: the ring to write to (the app's, shared with the referee; by default its own)."""
+    """Two players' clocks under one time control. ``spec``: string, preset name (read by
+    spec.py, loaded for the moment) or TimeControl; ``events``: the ring to write to (the
+    app's, shared with the referee; by default its own)."""
 
     def __init__(self, spec, events=None):
-        self.tc = tc = spec if isinstance(spec, TimeControl) else parse(spec)
+        self.tc = tc = spec if isinstance(spec, TimeControl) else call_briefly("firmware.clock.spec", "parse", spec)
         self.events = Events() if events is None else events
         self.overtime_system = tc.has_overtime()
         self.snap = Snapshot()

@@ -2,7 +2,7 @@
 
 from ..micro import const
 from ..rules.position import BLACK
-from .spec import CANADIAN
+from .control import CANADIAN
 
 BLANK = const(10)  # a blank digit in digits() output
 

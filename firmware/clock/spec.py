@@ -8,22 +8,14 @@ Grammar: ``none`` | ``absolute MAIN`` | ``byoyomi MAIN NxPERIOD`` |
 ``canadian MAIN STONES/PERIOD`` | ``fischer MAIN +INC [max CAP]`` |
 ``delay MAIN D`` | ``bronstein MAIN D`` | ``simple T`` | ``tv T NxPERIOD`` |
 ``ing MAIN NxBLOCK``; durations like 1h30m, 40s, 0 (units h, m, s). What each
-system means is the clock's business (engine.py, docs/clock.md).
+system means is the clock's business (engine.py, docs/clock.md); the record a
+spec is read into, control.py's ``TimeControl``, is what the clock keeps. This
+grammar is loaded only while a game is set up (``Clock`` and the settings
+read a spec through ``call_briefly``): a board's heap does not keep it.
 """
 
 from ..micro import const
-
-# Time systems.
-NONE = const(0)
-ABSOLUTE = const(1)
-BYOYOMI = const(2)
-CANADIAN = const(3)
-FISCHER = const(4)
-DELAY = const(5)  # simple (US) delay: the first D ms of each turn are free
-BRONSTEIN = const(6)  # the time used, up to D, is given back after the move
-SIMPLE = const(7)  # a fixed time for every move
-TV = const(8)  # Japanese TV style: T per move, then N thinking periods, any fraction using one up
-ING = const(9)  # Ing overtime: main time, then N blocks carried over, each costing ing_points
+from .control import ABSOLUTE, BRONSTEIN, BYOYOMI, CANADIAN, DELAY, FISCHER, ING, NONE, SIMPLE, TV, TimeControl
 
 SYSTEM_NAMES = ("none", "absolute", "byoyomi", "canadian", "fischer", "delay", "bronstein", "simple", "tv", "ing")
 
@@ -49,40 +41,22 @@ class SpecError(ValueError):
     """A time-control spec that cannot be read; the message names the bad part."""
 
 
-class TimeControl:
-    """A parsed spec: ``system`` and its figures in ms (0 when unused)."""
-
-    def __init__(self, system, main_ms=0, periods=0, period_ms=0, stones=0, increment_ms=0, cap_ms=0,
-                 delay_ms=0):
-        self.system = system
-        self.main_ms = main_ms
-        self.periods = periods
-        self.period_ms = period_ms
-        self.stones = stones
-        self.increment_ms = increment_ms
-        self.cap_ms = cap_ms
-        self.delay_ms = delay_ms
-
-    def spec(self):
-        """The canonical spec string."""
-        s = self.system
-        if s == NONE:
-            return "none"
-        name = SYSTEM_NAMES[s] + " " + format_duration(self.main_ms)
-        if s == BYOYOMI or s == TV or s == ING:
-            return name + " %dx%s" % (self.periods, format_duration(self.period_ms))
-        if s == CANADIAN:
-            return name + " %d/%s" % (self.stones, format_duration(self.period_ms))
-        if s == FISCHER:
-            name += " +" + format_duration(self.increment_ms)
-            return name + (" max " + format_duration(self.cap_ms) if self.cap_ms else "")
-        if s == DELAY or s == BRONSTEIN:
-            return name + " " + format_duration(self.delay_ms)
-        return name
-
-    def has_overtime(self):
-        s = self.system
-        return s == BYOYOMI or s == CANADIAN or s == TV or s == ING
+def canonical(tc):
+    """The canonical spec of TimeControl ``tc`` (``parse`` reads it back the same)."""
+    s = tc.system
+    if s == NONE:
+        return "none"
+    name = SYSTEM_NAMES[s] + " " + format_duration(tc.main_ms)
+    if s == BYOYOMI or s == TV or s == ING:
+        return name + " %dx%s" % (tc.periods, format_duration(tc.period_ms))
+    if s == CANADIAN:
+        return name + " %d/%s" % (tc.stones, format_duration(tc.period_ms))
+    if s == FISCHER:
+        name += " +" + format_duration(tc.increment_ms)
+        return name + (" max " + format_duration(tc.cap_ms) if tc.cap_ms else "")
+    if s == DELAY or s == BRONSTEIN:
+        return name + " " + format_duration(tc.delay_ms)
+    return name
 
 
 def format_duration(ms):

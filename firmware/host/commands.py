@@ -19,9 +19,8 @@ from ..rules.coords import PASS, parse_vertex
 from ..rules.ending import FORFEIT, PENALTY_KINDS, POINTS
 from ..rules.game import OVER, PLAYING
 from ..rules.history import move_colour
-from ..rules.pair import ORDER_POINTS, WRONG_ORDER, corrections, is_pair
 from ..rules.result import parse_sgf
-from ..settings import from_fields
+from ..settings import from_fields, is_pair
 from .seal import KEY_FILE, LOCK_FILE
 
 
@@ -96,6 +95,8 @@ class HostCommands:
     def _wrong_order(self, colour, now_ms):
         # Thai 16.5: a wrong order upheld against ``colour``'s last move: 3 points, then 5,
         # then the game; only before the opponent's next move (16.5.4).
+        from ..rules.pair import ORDER_POINTS, WRONG_ORDER, corrections  # loaded for pair go only
+
         app = self.app
         game = app.game
         hist = game.hist

@@ -39,6 +39,7 @@ from ..events import (
     Events,
 )
 from ..modes import CASUAL, TEACHING, TOURNAMENT
+from ..rules.const import call_briefly
 from ..rules.coords import PASS
 from ..rules.game import COUNTING as GAME_COUNTING
 from ..rules.game import OVER as GAME_OVER
@@ -91,10 +92,8 @@ class Referee(Phases):
         fixed = handicap > 1 and game.rules.handicap == HANDICAP_FIXED
         self._handicap_sets = ()  # empty: free placement
         self.guide = None  # fixed handicap setup: the physical points of every customary arrangement
-        if fixed:
-            from ..rules.handicap import fixed_sets
-
-            self._handicap_sets = fixed_sets(game.size, handicap)
+        if fixed:  # (the handicap's code is loaded for this only)
+            self._handicap_sets = call_briefly("firmware.rules.handicap", "fixed_sets", game.size, handicap)
             self.guide = bytearray(POINTS)
             for points in self._handicap_sets:
                 for g in points:

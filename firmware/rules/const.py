@@ -1,12 +1,54 @@
-"""``const`` for the rules core: MicroPython's, or the identity on CPython.
+"""What the standalone rules core needs of MicroPython: ``const``, and code loaded for a moment.
 
 The rules core stands alone (host tools import it without the rest of the
-firmware), so it carries this one fallback itself. MicroPython's compiler
-folds ``_NAME = const(x)`` whichever module ``const`` comes from.
+firmware), so it carries these itself, and the firmware uses them too.
+MicroPython's compiler folds ``_NAME = const(x)`` whichever module
+``const`` comes from. ``collect`` is the heap's collection on MicroPython
+and does nothing on CPython, whose reference counting frees what is let go.
 """
 
+import sys
+
 try:
+    from gc import collect
+
     from micropython import const
 except ImportError:  # CPython
     def const(value):
         return value
+
+    def collect():
+        pass
+
+
+def call_briefly(module, function, *args):
+    """``module.function(*args)`` with the module's code in the heap only for the call.
+
+    Code a board runs when it boots or sets a game up (a rule set's table, the
+    time-control grammar) need not stay for the game: a module this call
+    loads is dropped again after it (``sys.modules`` and its package let it
+    go; MicroPython keeps only its interned names). One that was loaded
+    already stays, and stays the same (on CPython, its classes keep their
+    identity). The heap is collected after a module is dropped: what is made
+    next fills its blocks instead of landing beyond them and leaving them as
+    holes. Loading takes milliseconds on a Pico (a collection a few more):
+    fine for setting a game up, never on a move's path.
+    """
+    loaded = module in sys.modules
+    try:
+        return getattr(__import__(module, None, None, (function,)), function)(*args)
+    finally:
+        if not loaded and module in sys.modules:
+            drop(module)
+            collect()
+
+
+def drop(module):
+    """Let the loaded ``module`` (a dotted name in a package) go: ``sys.modules`` and its
+    package forget it, and once nothing else refers to it, its code and data are
+    freed (its interned names stay). Importing it again loads it again."""
+    del sys.modules[module]
+    dot = module.rfind(".")
+    package, name = sys.modules[module[:dot]], module[dot + 1:]
+    if hasattr(package, name):  # (an import of it made it the package's attribute)
+        delattr(package, name)

@@ -15,6 +15,7 @@ leave the game exactly as it was.
 
 from array import array
 
+from .const import call_briefly
 from .coords import PASS
 from .ending import COUNTING, OVER, PLAYING, Ending  # noqa: F401  (the phases, also game.COUNTING...)
 from .history import SELF_CAPTURE, History, encode, is_pass, move_colour, move_point
@@ -59,15 +60,29 @@ class Game(Ending):
 
     ``strict_turns=False`` lets a colour move twice in a row, as GTP
     controllers may ask; the board itself always plays strict.
+
+    ``spent``: a game of the same size that is done with (the board's last
+    one, let go for this one): this game takes its board and history,
+    emptied, instead of allocating them again. Their arrays are the largest
+    blocks a game needs (2 KB each on 19x19), which a heap in pieces may no
+    longer hold: the board's next game must not depend on finding them.
     """
 
-    def __init__(self, size=19, rules="japanese", komi=None, strict_turns=True):
+    def __init__(self, size=19, rules="japanese", komi=None, strict_turns=True, spent=None):
         self.rules = rules = rules if isinstance(rules, RuleSet) else by_name(rules)
         self._superko = rules.ko == KO_POSITIONAL or rules.ko == KO_SITUATIONAL
         self._situational = rules.ko == KO_SITUATIONAL
         self._cycles = rules.cycle != CYCLE_NONE
         self.size = size
-        self.pos = Position(size)
+        if spent is None:
+            self.pos = Position(size)
+            self.hist = History(size, BLACK)
+        elif spent.size != size:
+            raise ValueError("a spent game of another size")
+        else:
+            self.pos = spent.pos
+            self.pos.clear()
+            self.hist = spent.hist  # (_reset_play_state starts it again)
         self.komi = self.rules.default_komi() if komi is None else komi
         self.strict = strict_turns
         self.captures = array("H", (0, 0, 0))
@@ -75,7 +90,6 @@ class Game(Ending):
         self.cautions = bytearray(3)  # the referee's cautions per colour (Korean regulations 17)
         self.penalty_pts = array("H", (0, 0, 0))  # points each colour gives away by a referee's decision
         self.penalties = []  # the penalty log (ending.py ``penalise``)
-        self.hist = History(size, BLACK)
         self.op = None
         if self.rules.stone_supply:  # OP only: its module is loaded for it alone
             from .op import Ledger
@@ -136,9 +150,7 @@ class Game(Ending):
 
     def fixed_handicap(self, stones):
         """Place ``stones`` handicap stones on the standard points; returns them."""
-        from .handicap import fixed_points
-
-        points = fixed_points(self.size, stones)
+        points = call_briefly("firmware.rules.handicap", "fixed_points", self.size, stones)
         self.place_handicap(points)
         return points
 

@@ -6,17 +6,14 @@ the offender's own correct move and the order goes on from there: every
 later move of both colours passes to the other partner (B2 played for B1:
 W2 plays next, then B1). Corrections are the game's penalties with the
 reason ``WRONG_ORDER``, so they are journaled and streamed like any other.
+Whether a game is pair go is its settings' (firmware/settings.py ``is_pair``);
+this module is loaded only for a pair game's order (a board's heap is small).
 """
 
 from .history import move_colour
 
 WRONG_ORDER = "wrong_order"
 ORDER_POINTS = (3, 5)  # Thai 16.5.1, 16.5.2: points for the first and second wrong order; the third loses
-
-
-def is_pair(players):
-    """A game's fields (Settings.players: the host's ``new`` fields) ask for pair go (``pair=1``)."""
-    return bool(players) and players.get("pair", "0") not in ("0", "")
 
 
 def corrections(penalties, k, colour=0):

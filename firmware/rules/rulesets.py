@@ -1,40 +1,37 @@
-"""The rule sets the board supports, as data.
+"""A rule set as the firmware asks it: the ``RuleSet`` record and the values of its fields.
 
-Each rule set is one ``RuleSet`` record; the rest of the firmware asks the
-record (``rules.ko == KO_POSITIONAL``...) instead of testing rule-set names. The
-product's reading of each rule text is in docs/rulesets.md (from the seed
-texts: Hanguk Kiwon rules and regulations, Thai Go Association rules, OP).
+The rest of the firmware asks the record (``rules.ko == KO_POSITIONAL``...)
+instead of testing rule-set names. The eight rule sets the board supports
+are catalog.py's table, which ``by_name`` loads only while it makes a game's
+record: a board plays with that one record, not the table. The product's
+reading of each rule text is in docs/rulesets.md (from the seed texts:
+Hanguk Kiwon rules and regulations, Thai Go Association rules, OP).
 """
 
-from .const import const
+from .const import call_briefly, const
 
-# How repetition is prevented.
-_KO_SIMPLE = const(0)  # no immediate recapture of a single stone
+# The values of the fields the firmware tests; those only the table names are catalog.py's.
+
+# How repetition is prevented (0: simple ko; 3: OP's place-remove rule).
 KO_POSITIONAL = const(1)  # no move may recreate any earlier board
 KO_SITUATIONAL = const(2)  # ... any earlier board with the same player to move
-_KO_PLACE_REMOVE = const(3)  # OP Art.4: after a stone is removed the board must differ
-#                             from the board just before that stone was placed
 
-# Which self-captures may be played.
+# Which self-captures may be played (2: every placement, OP).
 SUICIDE_NONE = const(0)  # no move may leave its own chain without liberties
 SUICIDE_MULTI = const(1)  # multi-stone self-capture is legal (single-stone never is)
-_SUICIDE_ALL = const(2)  # OP: every placement is played; the place-remove rule judges it
 
-# How the game is counted (rules/scoring.py).
+# How the game is counted (rules/scoring.py; 2: Tromp-Taylor's area of the board as it stands).
 SCORE_TERRITORY = const(0)  # territory + prisoners, seki points count for nobody
 SCORE_AREA = const(1)  # stones + surrounded empty points
-_SCORE_BOARD = const(2)  # Tromp-Taylor: area of the board as it stands
 SCORE_OP = const(3)  # OP Art.8: points whose every empty path reaches one colour
 
-# Handicap stones.
+# Handicap stones (1: free, Black chooses the points).
 HANDICAP_FIXED = const(0)  # on the star points
-_HANDICAP_FREE = const(1)  # Black chooses the points
 HANDICAP_NONE = const(2)  # the rule set has no handicap
 
-# What a repeated position (simple-ko rule sets) does to the game.
+# What a repeated position (simple-ko rule sets) does to the game (2: no result).
 CYCLE_NONE = const(0)  # cannot happen: the ko rule forbids it
 CYCLE_DRAW = const(1)  # Korean Art.9: draw, replayed with the remaining times
-_CYCLE_VOID = const(2)  # no result
 CYCLE_AGREE = const(3)  # Thai 11: draw if both agree, else play on
 
 # What an illegal placement costs in tournament mode.
@@ -99,9 +96,7 @@ class RuleSet:
         if stones and (self.handicap == HANDICAP_NONE or not 1 <= stones <= _MAX_HANDICAP):
             raise ValueError("no handicap of %d stones under %s rules" % (stones, self.name))
         if stones > 1 and self.handicap == HANDICAP_FIXED:
-            from .handicap import max_fixed
-
-            if stones > max_fixed(size):
+            if stones > call_briefly("firmware.rules.handicap", "max_fixed", size):
                 raise ValueError("no fixed handicap of %d stones on %dx%d" % (stones, size, size))
 
     def default_komi(self, handicap=0):
@@ -112,50 +107,10 @@ class RuleSet:
         return "<RuleSet " + self.name + ">"
 
 
-KOREAN = RuleSet("korean", "Korean", _KO_SIMPLE, SUICIDE_NONE, SCORE_TERRITORY,
-                 HANDICAP_FIXED, 13, CYCLE_DRAW, ILLEGAL_LOSS, komi2_handicap=1,
-                 warning_points=(0, 2, 4), warning_loss=2, fill_dame=True, cautions_per_warning=2,
-                 capture_pause=1, sgf="Korean")
-JAPANESE = RuleSet("japanese", "Japanese", _KO_SIMPLE, SUICIDE_NONE, SCORE_TERRITORY,
-                   HANDICAP_FIXED, 13, _CYCLE_VOID, ILLEGAL_LOSS, komi2_handicap=1,
-                   sgf="Japanese", kgs="japanese")
-THAI = RuleSet("thai", "Thai", _KO_SIMPLE, SUICIDE_NONE, SCORE_TERRITORY,
-               HANDICAP_FIXED, 13, CYCLE_AGREE, ILLEGAL_WARN, komi2_handicap=1,
-               resume_first_passer=True, warning_points=(0, 0, 2), warning_loss=3,
-               fill_dame=True, capture_pause=2, sgf="Thai")
-CHINESE = RuleSet("chinese", "Chinese", _KO_SIMPLE, SUICIDE_NONE, SCORE_AREA,
-                  _HANDICAP_FREE, 15, _CYCLE_VOID, ILLEGAL_LOSS, compensate=True,
-                  komi2_handicap=1, sgf="Chinese", kgs="chinese")
-AGA = RuleSet("aga", "AGA", KO_SITUATIONAL, SUICIDE_NONE, SCORE_AREA,
-              HANDICAP_FIXED, 15, CYCLE_NONE, ILLEGAL_LOSS, compensate=True,
-              comp_offset=1, komi2_handicap=1, white_passes_last=True,
-              pass_stones=True, sgf="AGA", kgs="aga")
-NZ = RuleSet("nz", "New Zealand", KO_SITUATIONAL, SUICIDE_MULTI, SCORE_AREA,
-             _HANDICAP_FREE, 14, CYCLE_NONE, ILLEGAL_LOSS, komi2_handicap=0, sgf="NZ",
-             kgs="new_zealand")
-TROMP_TAYLOR = RuleSet("tromp-taylor", "Tromp-Taylor", KO_POSITIONAL, SUICIDE_MULTI,
-                       _SCORE_BOARD, _HANDICAP_FREE, 15, CYCLE_NONE, ILLEGAL_REJECT,
-                       komi2_handicap=1, sgf="Tromp-Taylor")
-OP = RuleSet("op", "One Pure (OP)", _KO_PLACE_REMOVE, _SUICIDE_ALL, SCORE_OP,
-             HANDICAP_NONE, 14, CYCLE_NONE, ILLEGAL_LOSS, stone_supply=180,
-             sgf="OP")
-
-ALL = (KOREAN, JAPANESE, CHINESE, AGA, NZ, TROMP_TAYLOR, THAI, OP)
-
-_ALIASES = {"new_zealand": "nz", "new-zealand": "nz", "tromp_taylor": "tromp-taylor",
-            "tt": "tromp-taylor", "one-pure": "op", "one_pure": "op",
-            "hanguk-kiwon": "korean", "kgs-japanese": "japanese"}
-
-
 def by_name(name):
-    """Return the RuleSet called ``name`` (case-insensitive, common aliases too).
+    """Return the RuleSet called ``name`` (case-insensitive, common aliases too), made
+    from catalog.py's table, which is loaded for the call only.
 
     Raises ValueError listing the known names if there is none.
     """
-    key = name.strip().lower()
-    key = _ALIASES.get(key, key)
-    for rules in ALL:
-        if rules.name == key:
-            return rules
-    raise ValueError("unknown rule set " + repr(name) + "; known: "
-                     + ", ".join(r.name for r in ALL))
+    return call_briefly("firmware.rules.catalog", "find", name)

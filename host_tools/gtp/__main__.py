@@ -4,7 +4,7 @@
 import argparse
 import sys
 
-from firmware.rules.rulesets import ALL
+from firmware.rules.catalog import ALL
 
 from .arbiter import Arbiter
 

@@ -17,12 +17,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from firmware.rules.catalog import ALL
 from firmware.rules.coords import MAX_SIZE, MIN_SIZE, PASS, parse_vertex, point, vertex
 from firmware.rules.game import COUNTING, GAME_OVER, PLACE_REMOVE, Game, IllegalMove, parse_colour
 from firmware.rules.handicap import fixed_points, max_fixed
 from firmware.rules.history import LOST_TURN, move_colour, move_point
 from firmware.rules.position import BLACK, WHITE
-from firmware.rules.rulesets import ALL, by_name
+from firmware.rules.rulesets import by_name
 from firmware.rules.scoring import DAME, DEAD, KIND, OWNER, SEKI, TERRITORY
 from firmware.version import NAME, VERSION
 from host_tools import sgf

@@ -16,11 +16,12 @@ from firmware.referee.words import result_words
 from firmware.rules.coords import PASS, check_size, point, vertex
 from firmware.rules.ending import komi2_of
 from firmware.rules.game import COUNTING, Game
-from firmware.rules.pair import is_pair, partners
+from firmware.rules.pair import partners
 from firmware.rules.position import BLACK, WHITE
 from firmware.rules.result import FOUL, SCORE, parse_sgf
 from firmware.rules.rulesets import SCORE_TERRITORY, by_name
 from firmware.rules.scoring import DEAD, KIND, OWNER, TERRITORY
+from firmware.settings import is_pair
 from firmware.version import VERSION
 from host_tools import sgf
 from host_tools.records import sgf_seal

@@ -17,6 +17,7 @@ import time
 from collections import deque
 
 from firmware.app import App
+from firmware.clock.spec import canonical
 from firmware.drivers.buttons import B_BLACK, B_MENU, B_PAUSE, B_WHITE
 from firmware.drivers.storage import FileStorage
 from firmware.events import NAMES as EVENT_NAMES
@@ -276,7 +277,7 @@ class LiveBoard:
         g = b.game
         return "%s rules, %dx%d, komi %s%s, %s mode, time %s" % (
             g.rules.name, g.size, g.size, g.komi, ", handicap %d" % b.referee.handicap if b.referee.handicap else "",
-            MODE_NAMES[b.referee.mode], b.clock.tc.spec() if b.clock else "none")
+            MODE_NAMES[b.referee.mode], canonical(b.clock.tc) if b.clock else "none")
 
     def _log_events(self):
         # What the referee and the clock wrote to the app's event ring since the last look.
@@ -353,7 +354,7 @@ class LiveBoard:
                 "leds": leds, "marks": marks,
                 "display_words": hw.display.said() if on else "",
                 "clock": None if clock is None else {
-                    "spec": clock.tc.spec(), "black": faces[0], "white": faces[1],
+                    "spec": canonical(clock.tc), "black": faces[0], "white": faces[1],
                     "running": ("", "black", "white")[snap.running] if on else "", "paused": snap.paused,
                     "flag": snap.flag or ""},
                 "log": ["%7.1f  %s" % (t / 1000, text) for t, text in list(self.log)[-60:]],

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from firmware.clock.spec import PRESETS
 from firmware.modes import NAMES as MODE_NAMES
-from firmware.rules.rulesets import ALL
+from firmware.rules.catalog import ALL
 
 STATIC = Path(__file__).with_name("web")
 FILES = {"/": ("index.html", "text/html; charset=utf-8"),

@@ -1,11 +1,15 @@
 """The assembled board: the App on simulated hardware with simulated time, driven by hands, buttons and a host."""
 
+import sys
+
 from harness import board, host_says, linked, point, press, run
 
+from firmware.app import App
 from firmware.referee.states import OVER as OVER_STATE
 from firmware.referee.states import PLAY
 from firmware.rules.position import BLACK
 from firmware.settings import Settings
+from twins.hardware import simulated
 
 
 def test_stones_buttons_and_clock_work_together():
@@ -52,8 +56,21 @@ def test_the_buzzer_sounds_each_cue_to_its_end_and_then_rests():
 class Unfit(Settings):
     """Settings whose game does not fit the heap."""
 
-    def game(self):
+    def game(self, spent=None):
         raise MemoryError("memory allocation failed")
+
+
+class InPieces(Settings):
+    """Settings on a heap in pieces (as a Pico's is after a game): once ``torn``, no
+    block is left for a new board and history; a game fits only by taking over the
+    last one's (Settings.game's ``spent``)."""
+
+    torn = False
+
+    def game(self, spent=None):
+        if InPieces.torn and spent is None:
+            raise MemoryError("memory allocation failed, allocating 2048 bytes")
+        return Settings.game(self, spent)
 
 
 def test_a_new_game_that_does_not_fit_leaves_a_playable_board():
@@ -69,6 +86,68 @@ def test_a_new_game_that_does_not_fit_leaves_a_playable_board():
     hw.stones.place(point(app, 4, 4), BLACK)
     run(app, hw, 0, 400)
     assert app.game.move_number == 1 and app.errors == 0, (app.game.move_number, app.last_error)
+
+
+def test_a_new_game_takes_over_the_last_ones_board_and_history_and_plays_afresh():
+    hw, app = board(size=9)
+    pos, hist = app.game.pos, app.game.hist
+    hw.stones.place(point(app, 4, 4), BLACK)
+    run(app, hw, 0, 400)
+    assert app.game.move_number == 1
+    hw.stones.lift(point(app, 4, 4))
+    app.new_game(Settings(size=9, rules="korean", time_spec="absolute 10m"))
+    assert app.game.pos is pos and app.game.hist is hist  # no big block allocated again
+    assert app.game.move_number == 0 and app.game.pos.rows() == ["." * 9] * 9 and app.game.rules.name == "korean"
+    hw.stones.place(point(app, 2, 2), BLACK)
+    run(app, hw, 400, 800)
+    assert app.game.move_number == 1 and app.errors == 0, app.last_error
+    app.new_game(Settings(size=13))  # another size: its own board and history
+    assert app.game.pos is not pos and app.game.size == 13
+
+
+def test_a_game_that_does_not_fit_a_heap_in_pieces_leaves_the_last_one_playable():
+    # Seen on the device-fit game in a tight heap: the host's new game ran out of memory, and so did the
+    # fallback's board and history; the app was left with no game and every pass of its loop failed.
+    hw = simulated("presence")
+    app = App(hw, InPieces(size=9, time_spec="absolute 10m"))
+    try:
+        InPieces.torn = True
+        try:
+            app.new_game(Unfit(size=9))
+        except MemoryError:
+            pass
+        else:
+            raise AssertionError("the MemoryError was not raised")
+    finally:
+        InPieces.torn = False
+    assert app.game is not None and app.game.size == 9 and app.clock is not None
+    hw.stones.place(point(app, 4, 4), BLACK)
+    run(app, hw, 0, 400)
+    assert app.game.move_number == 1 and app.errors == 0, (app.game.move_number, app.last_error)
+
+
+def test_games_are_made_without_keeping_the_setup_code():
+    # The rule-set table, the time-control grammar and the handicap points are loaded
+    # while a game is made, then let go: a board plays with the records they made.
+    setup = ("firmware.rules.catalog", "firmware.clock.spec", "firmware.rules.handicap")
+    saved = [(name, sys.modules.pop(name)) for name in setup if name in sys.modules]  # (this test's own)
+    try:
+        hw, app = board(size=9, rules="korean", handicap=2, time_spec="byoyomi 10m 3x30s")
+        assert app.game.rules.name == "korean" and app.clock.tc.periods == 3 and app.referee.guide is not None
+        app.new_game(Settings(size=13, rules="aga", handicap=3, time_spec="fischer 5m +10s"))
+        assert app.game.rules.name == "aga" and app.clock.tc.increment_ms == 10000
+        assert app.follower.settings.ruleset() is app.game.rules  # one record each, kept with the game
+        assert app.follower.settings.time_control() is app.clock.tc
+        rules, time = app.game.rules, app.clock.tc
+        app.new_game(Settings(size=13, rules="aga", time_spec="fischer 5m +10s"))  # the next game like the last
+        assert app.game.rules is rules and app.clock.tc is time  # not read again
+        loaded = [name for name in setup if name in sys.modules]
+        assert not loaded, loaded
+    finally:
+        for name, module in saved:  # as the other tests found them
+            sys.modules[name] = module
+            package, _, leaf = name.rpartition(".")
+            setattr(sys.modules[package], leaf, module)
 
 
 def test_no_clock():

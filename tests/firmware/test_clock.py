@@ -6,7 +6,17 @@ from firmware.clock.clauses import CAPTURE_ALWAYS, CAPTURE_NEVER, CAPTURE_THAI, 
 from firmware.clock.cues import CUE_COUNT, CUE_FLAG, CUE_LAST, CUE_NONE, CUE_PERIOD, CUE_TEN, Cues
 from firmware.clock.engine import Clock
 from firmware.clock.face import BLANK, digits
-from firmware.clock.spec import BYOYOMI, CANADIAN, FISCHER, PRESETS, SpecError, TimeControl, parse, parse_duration
+from firmware.clock.spec import (
+    BYOYOMI,
+    CANADIAN,
+    FISCHER,
+    PRESETS,
+    SpecError,
+    TimeControl,
+    canonical,
+    parse,
+    parse_duration,
+)
 from firmware.events import Events
 from firmware.rules.position import BLACK, WHITE
 
@@ -35,14 +45,14 @@ def test_spec_grammar_reads_every_system():
         ("ing 3h30m 3x35m", "ing 3h30m 3x35m", {"periods": 3, "period_ms": 35 * M}),
     ]
     failures = []
-    for spec, canonical, fields in rows:
+    for spec, text, fields in rows:
         tc = parse(spec)
-        if tc.spec() != canonical:
-            failures.append("%r: spec() %r, expected %r" % (spec, tc.spec(), canonical))
+        if canonical(tc) != text:
+            failures.append("%r: canonical %r, expected %r" % (spec, canonical(tc), text))
         for name in fields:
             if getattr(tc, name) != fields[name]:
                 failures.append("%r: %s = %r, expected %r" % (spec, name, getattr(tc, name), fields[name]))
-        if parse(tc.spec()).spec() != canonical:
+        if canonical(parse(canonical(tc))) != text:
             failures.append("%r does not round-trip" % spec)
     check(failures)
 
@@ -101,8 +111,8 @@ def test_presets_are_valid_specs():
     failures = []
     for name in PRESETS:
         tc = parse(name)
-        if name in expect and tc.spec() != expect[name]:
-            failures.append("%s: %s" % (name, tc.spec()))
+        if name in expect and canonical(tc) != expect[name]:
+            failures.append("%s: %s" % (name, canonical(tc)))
         Clock(name)
     for name in ("korean-pro", "korean-amateur", "japanese-pro", "chinese", "aga", "egf", "nhk", "blitz"):
         if name not in PRESETS:
@@ -564,7 +574,7 @@ def test_time_control_object_accepted():
     c = Clock(TimeControl(CANADIAN, 0, periods=1, period_ms=500, stones=2))
     c.start(0, BLACK)
     assert c.snapshot(0).black.overtime and c.snapshot(0).black.stones == 2
-    assert Clock(TimeControl(FISCHER, 100, increment_ms=10)).tc.spec().startswith("fischer")
+    assert canonical(Clock(TimeControl(FISCHER, 100, increment_ms=10)).tc).startswith("fischer")
 
 
 def test_press_with_stones_still_on_the_board_is_logged():

@@ -25,6 +25,7 @@ from firmware.clock.spec import (
     SIMPLE,
     TV,
     TimeControl,
+    canonical,
 )
 from firmware.rules.position import BLACK, WHITE
 
@@ -193,10 +194,10 @@ def run(seed, sequences, steps):
                 shown = (v.main_ms, v.periods, v.period_ms, v.stones, v.delay_ms)
                 if shown != model.view(side):
                     failures.append("seq %d (%s) step %d %s at %d: side %d clock %r model %r"
-                                    % (n, tc.spec(), step, what, now, side, shown, model.view(side)))
+                                    % (n, canonical(tc), step, what, now, side, shown, model.view(side)))
             if got != want or snap.flag != model.flag or snap.running != model.turn:
                 failures.append("seq %d (%s) step %d %s at %d: clock %r/%r/%r model %r/%r/%r"
-                                % (n, tc.spec(), step, what, now, got, snap.flag, snap.running, want,
+                                % (n, canonical(tc), step, what, now, got, snap.flag, snap.running, want,
                                    model.flag, model.turn))
             if failures:
                 return failures

@@ -2,10 +2,11 @@
 
 from diagrams import Lcg, at, game
 
+from firmware.rules.catalog import ALL
 from firmware.rules.coords import PASS, point
 from firmware.rules.game import COUNTING, OVER, PLAYING, Game, IllegalMove
 from firmware.rules.position import BLACK, EMPTY, WHITE
-from firmware.rules.rulesets import ALL, ILLEGAL_LOSS, ILLEGAL_WARN, by_name
+from firmware.rules.rulesets import ILLEGAL_LOSS, ILLEGAL_WARN, by_name
 
 
 def snapshot(g):
@@ -285,10 +286,10 @@ def test_op_runs_out_of_stones():
     expect_illegal(g, BLACK, point(19, 18, 17), "no_stones")
 
 
-def random_game(rules, size, seed, moves):
+def random_game(rules, size, seed, moves, spent=None):
     """Play random legal moves; return the game and a snapshot after each."""
     rng = Lcg(seed)
-    g = Game(size, rules)
+    g = Game(size, rules, spent=spent)
     snaps = [snapshot(g)]
     pts = g.pos.points()
     while g.move_number < moves and g.phase == PLAYING:
@@ -331,6 +332,24 @@ def test_history_grows_beyond_its_preallocation():
         snaps.pop()
         g.undo()
     assert snapshot(g) == snaps[-1]
+
+
+def test_a_game_on_a_spent_games_board_and_history_plays_as_a_new_one():
+    for rules in ALL:
+        spent, _ = random_game("tromp-taylor", 5, 3, 300)  # its history grew past its preallocation
+        fresh, snaps = random_game(rules.name, 5, 17, 160)
+        again, snaps_again = random_game(rules.name, 5, 17, 160, spent=spent)
+        assert again.pos is spent.pos and again.hist is spent.hist
+        assert snaps_again == snaps, rules.name
+        while again.move_number:
+            again.undo()
+        assert snapshot(again) == snaps[0], rules.name
+    try:
+        Game(9, "japanese", spent=Game(5, "japanese"))
+    except ValueError:
+        pass
+    else:
+        raise AssertionError("a spent game of another size was taken")
 
 
 def test_out_of_turn_allowed_for_gtp_style_games():

@@ -2,6 +2,7 @@
 device's own paths, the journal included."""
 
 from firmware.app import App
+from firmware.clock.spec import canonical
 from firmware.modes import TOURNAMENT
 from firmware.settings import Settings
 from host_tools.sim.live import LiveBoard
@@ -23,7 +24,7 @@ def test_a_new_game_from_the_page_is_on_flash_when_it_returns():
     live = LiveBoard(Settings(9))
     assert live.new_game("korean", 13, 0, "byoyomi 10m 3x30s") is None
     again = cut_power(live)
-    assert (again.game.size, again.game.rules.name, again.clock.tc.spec()) == (13, "korean", "byoyomi 10m 3x30s")
+    assert (again.game.size, again.game.rules.name, canonical(again.clock.tc)) == (13, "korean", "byoyomi 10m 3x30s")
 
 
 def test_a_resignation_from_the_page_stops_the_clock():

@@ -9,10 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sgfmill import boards
 
+from firmware.rules.catalog import ALL
 from firmware.rules.coords import PASS, col_row, point
 from firmware.rules.game import Game, IllegalMove
 from firmware.rules.position import BLACK, WHITE, ZOBRIST
-from firmware.rules.rulesets import ALL
 
 
 def state(game):
