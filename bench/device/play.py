@@ -241,13 +241,17 @@ def main():
     from firmware import board_config as cfg
     from firmware.app import App
     from firmware.drivers import pico
+    from firmware.rules.const import drop
 
     gc.collect()
-    code = gc.mem_alloc() - BARE - harness
+    code = gc.mem_alloc() - BARE - harness  # (with the board's builder and pin table, let go below)
     cfg.LINK = "uart"  # the host on the UART stand-in (USB is this process's terminal)
     pico.JOURNAL_PATH = journal
     start = cut if part.startswith("from") else 0
     hw = pico.hardware()
+    del cfg, pico  # as firmware/main.py does once the hardware record is built
+    drop("firmware.drivers.pico")
+    drop("firmware.board_config")
     hands = Hands(hw, script, start)
     app = App(hw, now_ms=start)
     host = Host(start)
