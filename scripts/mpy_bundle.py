@@ -30,7 +30,12 @@ Each rewritten module is checked: its syntax tree must equal the
 original's with exactly these changes made, or the build stops. The
 rewritten sources are kept in build/src (to read what the device runs).
 
-    .venv/bin/python scripts/mpy_bundle.py [--mpy-cross PATH] [--out build] [--keep-names]
+Compiled with ``mpy-cross -O3`` by default, as firmware/manifest.py freezes
+it: no line numbers (a traceback names the module and the function; ~4.5 KB
+of heap on the device-fit game); ``--opt 2`` keeps them, and ``make dev``
+runs the source itself.
+
+    .venv/bin/python scripts/mpy_bundle.py [--mpy-cross PATH] [--out build] [--keep-names] [--opt 3]
 """
 
 import argparse
@@ -476,8 +481,8 @@ def rewrite(root=ROOT, keep_names=False):
     return out
 
 
-def build(out_dir, mpy_cross, root=ROOT, keep_names=False):
-    """OUT/src (the rewritten sources) and OUT/mpy (their .mpy files)."""
+def build(out_dir, mpy_cross, root=ROOT, keep_names=False, opt=3):
+    """OUT/src (the rewritten sources) and OUT/mpy (their .mpy files, ``mpy-cross -O<opt>``)."""
     src_dir, mpy_dir = out_dir / "src", out_dir / "mpy"
     sources = rewrite(root, keep_names)
     for folder in (src_dir, mpy_dir):
@@ -489,7 +494,7 @@ def build(out_dir, mpy_cross, root=ROOT, keep_names=False):
         name = rel[:-3].replace("/", ".").removesuffix(".__init__")
         mpy = mpy_dir / (rel[:-3] + ".mpy")
         mpy.parent.mkdir(parents=True, exist_ok=True)
-        subprocess.run([mpy_cross, "-O2", "-s", name, "-o", str(mpy), str(src)], check=True)
+        subprocess.run([mpy_cross, "-O%d" % opt, "-s", name, "-o", str(mpy), str(src)], check=True)
     return len(sources)
 
 
@@ -499,15 +504,17 @@ def main(argv=None):
     parser.add_argument("--out", default=str(ROOT / "build"), help="writes OUT/src and OUT/mpy")
     parser.add_argument("--keep-names", action="store_true",
                         help="constants still defined by name (a bundle for benchmarks that run twins beside it)")
+    parser.add_argument("--opt", type=int, default=3, choices=range(4),
+                        help="mpy-cross -O level (default 3: no line numbers; 2 keeps them)")
     args = parser.parse_args(argv)
     try:
-        count = build(pathlib.Path(args.out), args.mpy_cross, keep_names=args.keep_names)
+        count = build(pathlib.Path(args.out), args.mpy_cross, keep_names=args.keep_names, opt=args.opt)
     except BuildError as error:
         print("error: " + str(error), file=sys.stderr)
         return 1
     version = subprocess.run([args.mpy_cross, "--version"], capture_output=True, text=True).stdout
-    print("mpy-cross %s: %d firmware files, constants folded -> %s/mpy"
-          % (version.split("emitting ")[-1].strip(), count, args.out))
+    print("mpy-cross %s -O%d: %d firmware files, constants folded -> %s/mpy"
+          % (version.split("emitting ")[-1].strip(), args.opt, count, args.out))
     return 0
 
 
