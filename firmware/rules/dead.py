@@ -30,7 +30,7 @@ def propose(game):
     w = pos.stride
     dirs = (-w, -1, 1, w)
     marks = bytearray(len(cells))
-    buf = counter._buf  # the counter's scratch: free until its next count
+    buf = pos.stack  # the position's scratch: its floods are not called here
     _regions(pos, dead, marks, buf, dirs)
     marked = 0
     for p in range(len(cells)):

@@ -55,6 +55,9 @@ class Position:
     module doc), ``hash`` (Zobrist hash of the stones), ``count`` (stones of
     each colour on the board, indexed by colour), and ``removed`` /
     ``nremoved``: the points the last ``play`` removed from the board.
+    ``stack`` (size * size entries) is the liberty floods' scratch, which
+    the counter (scoring.py, dead.py) borrows between calls: nothing is kept
+    in it from one call to the next.
     """
 
     def __init__(self, size):
@@ -70,7 +73,7 @@ class Position:
         self.nremoved = 0
         self.chain_end = array("H", bytes(8))  # removed[:chain_end[i]] ends chain i
         self.nchains = 0
-        self._stack = array("H", bytes(2 * size * size))
+        self.stack = array("H", bytes(2 * size * size))
         self._mark = bytearray(n)
         self._stamp = 0
         self.clear()
@@ -136,7 +139,7 @@ class Position:
         colour = cells[pt]
         stamp = self._next_stamp()
         mark = self._mark
-        stack = self._stack
+        stack = self.stack
         mark[pt] = stamp
         stack[0] = pt
         sp = 1
@@ -236,7 +239,7 @@ class Position:
         w = self.stride
         stamp = self._next_stamp()
         mark = self._mark
-        stack = self._stack
+        stack = self.stack
         mark[pt] = stamp
         stack[0] = pt
         sp = 1
@@ -302,8 +305,8 @@ class Position:
         colour = cells[pt]
         removed = self.removed
         start = self.nremoved
-        n = self.chain(pt, self._stack)
-        stack = self._stack
+        n = self.chain(pt, self.stack)
+        stack = self.stack
         h = self.hash
         base = colour - 1
         for i in range(n):
