@@ -47,7 +47,7 @@ from .journal.recorder import Recorder
 from .journal.store import Journal
 from .leds.composer import Leds
 from .leds.marks import HINT, Marks
-from .micro import const, print_exception, ticks_add, ticks_diff, ticks_ms
+from .micro import const, print_exception, ticks_add, ticks_diff, ticks_ms, unload
 from .modes import CASUAL, TEACHING, TOURNAMENT
 from .referee.machine import Referee
 from .referee.states import COUNTING
@@ -366,9 +366,12 @@ class App:
         if display is not None and result is not self._said:
             self._said = result
             if result is not None:
-                from .clock.verdict import result_lines  # loaded when a game ends: code costs heap
+                from .clock import verdict  # loaded when a game ends, dropped after: code costs heap
 
-                display.words(result_lines(result))
+                try:
+                    display.words(verdict.result_lines(result))
+                finally:
+                    unload(verdict)
             elif clock is None:
                 display.words(("NEW GAME", "NO CLOCK"))  # (a clock draws its times over the last result)
         if display is not None and clock is not None and result is None:

@@ -13,6 +13,7 @@ us) and ``sleep_us`` (at least that long) here: on MicroPython their one
 user, the Hall driver, imports them from ``time`` itself, so this module
 holds no more names on a board without it.
 (The rules core has its own ``const`` fallback: it imports nothing of the rest.)
+``unload(module)`` drops a module loaded for a moment from the heap.
 """
 
 try:
@@ -53,3 +54,14 @@ try:
     from sys import print_exception
 except ImportError:  # CPython
     from traceback import print_exception  # noqa: F401  (one argument: the exception)
+
+
+def unload(module):
+    """Forget ``module`` (a submodule used for a moment: the recovery, the dead-stone
+    proposal, the result's words), so its code leaves the heap; only its names stay.
+    The next import loads it again."""
+    import sys
+
+    package, _, name = module.__name__.rpartition(".")
+    del sys.modules[module.__name__]
+    delattr(sys.modules[package], name)  # the package's reference
