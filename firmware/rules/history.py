@@ -69,7 +69,6 @@ class History:
         self.removed_end = _zeros("H", capacity)
         self.removed = _zeros("H", capacity)
         self.table = _zeros("H", _slots(capacity))
-        self._was = bytearray((size + 2) * (size + 2))
 
     # -- recording ---------------------------------------------------------
 
@@ -175,14 +174,20 @@ class History:
             entry = table[slot]
         return -1
 
-    def board_equals(self, k, cells):
+    def board_equals(self, k, cells, marks):
         """True if the board of position k is exactly ``cells`` (the board of
         the last recorded position). Reconstructs only the points that moves
-        k+1.. touched: the first event on a point tells what it held at k."""
-        was = self._was
+        k+1.. touched: the first event on a point tells what it held at k.
+        ``marks``: a byte a cell to work in (the position's, borrowed: the
+        cells it uses are zeroed first and left zero)."""
+        was = marks  # what each point touched held at k (+ 1; 0: not seen yet)
         moves = self.moves
         log = self.removed
         last = self.length - 1
+        for m in range(k + 1, last + 1):
+            was[moves[m] & _PT_MASK] = 0
+            for i in range(self.removed_start(m), self.removed_end[m]):
+                was[log[i]] = 0
         for m in range(k + 1, last + 1):
             record = moves[m]
             pt = record & _PT_MASK

@@ -57,7 +57,10 @@ class Position:
     ``nremoved``: the points the last ``play`` removed from the board.
     ``stack`` (size * size entries) is the liberty floods' scratch, which
     the counter (scoring.py, dead.py) borrows between calls: nothing is kept
-    in it from one call to the next.
+    in it from one call to the next. ``marks`` (a byte a cell) hold the
+    floods' stamps (1-255); others borrow them between calls too (the
+    history's ``board_equals``, dead.py): a borrower zeroes the cells it
+    uses first and leaves them zero, which is never a stamp.
     """
 
     def __init__(self, size):
@@ -74,7 +77,7 @@ class Position:
         self.chain_end = array("H", bytes(8))  # removed[:chain_end[i]] ends chain i
         self.nchains = 0
         self.stack = array("H", bytes(2 * size * size))
-        self._mark = bytearray(n)
+        self.marks = bytearray(n)
         self._stamp = 0
         self.clear()
 
@@ -123,7 +126,7 @@ class Position:
     def _next_stamp(self):
         stamp = self._stamp + 1
         if stamp > 255:
-            mark = self._mark
+            mark = self.marks
             for i in range(len(mark)):
                 mark[i] = 0
             stamp = 1
@@ -138,7 +141,7 @@ class Position:
             return True
         colour = cells[pt]
         stamp = self._next_stamp()
-        mark = self._mark
+        mark = self.marks
         stack = self.stack
         mark[pt] = stamp
         stack[0] = pt
@@ -201,7 +204,7 @@ class Position:
         colour = cells[pt]
         w = self.stride
         stamp = self._next_stamp()
-        mark = self._mark
+        mark = self.marks
         mark[pt] = stamp
         out[0] = pt
         n = 1
@@ -238,7 +241,7 @@ class Position:
         colour = cells[pt]
         w = self.stride
         stamp = self._next_stamp()
-        mark = self._mark
+        mark = self.marks
         stack = self.stack
         mark[pt] = stamp
         stack[0] = pt
