@@ -89,7 +89,7 @@ class Comparison:
             elif f and not v:
                 extra[ne] = p
                 ne += 1
-            elif v and f != v and f != UNKNOWN:
+            elif v and f != v and f != UNKNOWN and len(wrong):  # (presence sensors: no colour to tell)
                 wrong[nw] = p
                 nw += 1
         self.nmissing = nm
