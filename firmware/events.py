@@ -7,6 +7,8 @@ an event allocates nothing. Readers keep their own cursor: events number
 ``first() .. count - 1`` are kept (``count`` is how many were ever added);
 ``slot(n)`` is where event n lies in the arrays ``kind``, ``colour``,
 ``point`` (a game point, 0 when none), ``value`` and ``at`` (ticks ms).
+The board itself never reads them: 32 events are ample for the simulators,
+which read the new ones after every loop pass (a pass adds a few at most).
 """
 
 from array import array
@@ -52,7 +54,7 @@ NAMES = ("", "move", "pass", "undo", "illegal", "penalty", "handicap", "counting
 class Events:
     """A ring of the last ``capacity`` events; see the module doc."""
 
-    def __init__(self, capacity=128):
+    def __init__(self, capacity=32):
         self.capacity = capacity
         self.kind = bytearray(capacity)
         self.colour = bytearray(capacity)

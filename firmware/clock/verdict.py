@@ -1,7 +1,7 @@
 """What the clock display says when a game is over: the result in two short lines.
 
-Loaded only when a game ends (code costs a Pico's heap); the page and the
-record say it in full (firmware/referee/words.py).
+Loaded only when a game ends, and dropped after (code costs a Pico's heap);
+the page and the record say it in full (firmware/referee/words.py).
 """
 
 from ..rules.result import BOTH_LOSE, DRAW, FOUL, RESIGN, SCORE, TIME

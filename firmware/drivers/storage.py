@@ -27,12 +27,18 @@ class FileStorage:
         except OSError:
             return None
 
-    def write(self, name, data):
-        """Append data to the file."""
+    def write(self, name, data, n=-1):
+        """Append data[:n] to the file (all of it if n < 0)."""
         f = self._files.get(name)
         if f is None:
             f = self._files[name] = open(self.path + name, "ab")  # noqa: SIM115 - stays open between appends
-        f.write(data)
+        if n < 0:
+            f.write(data)
+            return
+        try:
+            f.write(data, n)  # MicroPython's streams take a length: nothing sliced, nothing allocated
+        except TypeError:  # CPython's files do not
+            f.write(memoryview(data)[:n])
 
     def flush(self, name):
         f = self._files.get(name)

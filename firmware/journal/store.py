@@ -14,8 +14,8 @@ kept, nothing after it is trusted. (CRC-16 and not ``binascii.crc32``: a
 ``Journal`` writes records from one preallocated buffer (``begin``, then
 ``u8``/``u16``/``i32``/``text``, then ``end``, which appends it; ``flush``
 makes what was appended durable, once per step: on littlefs every flush
-costs a block, docs/journal.md): nothing is allocated per record of up to
-``_VIEWS`` bytes. What the records mean is records.py's business, except
+costs a block, docs/journal.md): nothing is allocated per record (the
+storage is handed the buffer and the record's length, not a slice of it). What the records mean is records.py's business, except
 ``COMMIT``. A storage error (flash full...) never escapes: it sets
 ``failed`` (the recorder then writes a fresh snapshot), and a compaction
 that failed leaves the journal as it was.
@@ -32,7 +32,8 @@ journal alone holds the game until the rename, so a cut at any moment
 leaves one complete, readable history.
 
 Storage (firmware/drivers/storage.py; twins/storage.py): ``read(name)`` ->
-bytes or None, ``write(name, data)`` (append), ``flush(name)``,
+bytes or None, ``write(name, data, n=-1)`` (append ``data[:n]``, all of it
+if n < 0), ``flush(name)``,
 ``replace(src, dst)`` (src made durable, then renamed over dst atomically),
 ``remove(name)``; names are ``MAIN`` and ``NEXT``.
 """
@@ -48,7 +49,6 @@ COMMIT = const(255)  # record kind: the snapshot before it is complete
 
 _HEADER = const(5)
 _MAX_PAYLOAD = const(600)
-_VIEWS = const(100)  # records up to this size are written without allocating
 
 
 def _crc_table():
@@ -111,9 +111,6 @@ class Journal:
     def __init__(self, storage):
         self.storage = storage
         self.buf = bytearray(_HEADER + _MAX_PAYLOAD + 2)
-        mv = memoryview(self.buf)
-        self._views = [mv[:n] for n in range(_VIEWS + 1)]
-        self._mv = mv
         self.n = 0
         self.seq = 0  # the journal's next sequence number and bytes
         self.size = 0
@@ -175,9 +172,8 @@ class Journal:
         buf[n] = c & 0xFF
         buf[n + 1] = c >> 8
         n += 2
-        view = self._views[n] if n <= _VIEWS else self._mv[:n]
         try:
-            self.storage.write(self.target, view)
+            self.storage.write(self.target, buf, n)
         except OSError:
             self.failed = True
         if main:

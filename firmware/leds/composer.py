@@ -5,9 +5,10 @@ The pixel contract (every driver in firmware/drivers and the twin):
 - ``Leds.frame``: bytearray(count * 3), LED i at bytes 3i..3i+2 in the wire
   ``order`` ("GRB" or "RGB"), gamma, brightness and the current budget
   already applied; a driver only transmits it: ``strip.show(leds.frame)``;
-- ``led_of[p]``: the LED index of physical point p (row * 19 + col, row 0
-  top), from the layout (``layout()``); ``chain_bytes(k)``: the (start, end)
-  byte range of chain k in ``frame`` when several chains share the board.
+- ``offset_of[p]``: where physical point p's LED (row * 19 + col, row 0
+  top) starts in ``frame``, 3 x its LED index from the layout (``layout()``);
+  ``chain_bytes(k)``: the (start, end) byte range of chain k in ``frame``
+  when several chains share the board.
 
 ``Leds.update(marks, now_ms)`` composes the frame and returns True only when
 it changed: when ``marks.version``, the mode or the phase of a blinking
@@ -216,12 +217,12 @@ class Leds:
             raise ValueError("order must be GRB or RGB")
         self.order = order
         self.count = count
-        self.led_of = layout() if led_of is None else led_of
-        self._off3 = array("H", bytes(2 * len(self.led_of)))  # byte offset of each point's LED
-        for p in range(len(self.led_of)):
-            if self.led_of[p] >= count:
+        offset_of = layout() if led_of is None else array("H", led_of)  # (the layout's own: no copy kept)
+        for p in range(len(offset_of)):
+            if offset_of[p] >= count:
                 raise ValueError("layout names an LED beyond count")
-            self._off3[p] = 3 * self.led_of[p]
+            offset_of[p] *= 3
+        self.offset_of = offset_of
         self.budget_ma = budget_ma
         self.channel_ma = channel_ma
         self.idle_ma = idle_ma
@@ -316,7 +317,7 @@ class Leds:
     def _paint(self, marks, kinds, now_ms, lut, lut_sum):
         """Fill the frame from a colour table; returns its channel-byte sum."""
         frame = self.frame
-        off3 = self._off3
+        off3 = self.offset_of
         bits = marks.bits
         stone = marks.stone
         low = _LOW

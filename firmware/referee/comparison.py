@@ -4,7 +4,8 @@
 points once and fills, in preallocated arrays, the physical points where a
 stone of the game is missing (``missing[:nmissing]``), where a stone lies
 that the game does not have (``extra[:nextra]``) and where a stone shows
-the wrong colour (``wrong[:nwrong]``, polarity sensors only). Captured
+the wrong colour (``wrong[:nwrong]``, polarity sensors only: presence
+sensors cannot tell a colour, so the array is empty for them). Captured
 stones the players have not lifted yet are ``pending`` (their colour in bits
 0-1, per physical point; ``npending`` of them): they are expected on the
 board until lifted, in any order. A tournament charges their capturer once
@@ -21,13 +22,14 @@ CHARGED_LEFT = 8  # their capturer played the next move with them on the board
 
 
 class Comparison:
-    """See the module doc; ``region``: where the game lies on the physical board."""
+    """See the module doc; ``region``: where the game lies on the physical board;
+    ``polarity``: the sensors tell colours."""
 
-    def __init__(self, region):
+    def __init__(self, region, polarity=False):
         self.region = region
         self.missing = array("H", bytes(2 * POINTS))
         self.extra = array("H", bytes(2 * POINTS))
-        self.wrong = array("H", bytes(2 * POINTS))
+        self.wrong = array("H", bytes(2 * POINTS if polarity else 0))
         self.nmissing = self.nextra = self.nwrong = 0
         self.pending = bytearray(POINTS)
         self.npending = 0
@@ -87,7 +89,7 @@ class Comparison:
             elif f and not v:
                 extra[ne] = p
                 ne += 1
-            elif v and f != v and f != UNKNOWN:
+            elif v and f != v and f != UNKNOWN and len(wrong):  # (presence sensors: no colour to tell)
                 wrong[nw] = p
                 nw += 1
         self.nmissing = nm

@@ -75,7 +75,7 @@ class Referee(Phases):
         self.timed = timed
         self.region = region or Region(game.size)
         self.frame = bytearray(POINTS)
-        self.seen = Comparison(self.region)  # the frame against the game
+        self.seen = Comparison(self.region, polarity)  # the frame against the game
         self.rejected = NONE  # physical point of a refused stone (state REJECT)
         self._removal_charged = False  # the stones missing now have cost their remover
         self.reason = ""  # why the board waits (for messages)

@@ -8,6 +8,7 @@ referee's state and call its comparison and move methods
 """
 
 from ..events import EV_DEAD, EV_HANDICAP, EV_MOVE, EV_RESUME_PLAY, EV_UNDO, Events
+from ..rules.const import call_briefly
 from ..rules.coords import PASS
 from ..rules.rulesets import SCORE_AREA, SCORE_TERRITORY
 from .comparison import Comparison
@@ -80,20 +81,21 @@ class Phases(Fouls):
         """Counting begins: the board proposes the dead stones (rules/dead.py). They are
         lit to lift; lifting one accepts its chain, lifting it and putting it back keeps
         the chain alive, and an agreement with proposals still on the board accepts them."""
-        from ..rules.dead import propose  # loaded when a count begins: code costs heap
-
         game = self.game
         counter = game.counter()
         counter.clear_dead()
         self.proposed = proposed = bytearray(POINTS)
-        # (Tromp-Taylor and OP count the board as it stands: nothing is taken off at the end)
-        if (game.rules.scoring == SCORE_TERRITORY or game.rules.scoring == SCORE_AREA) and propose(game):
-            phys_of = self.region.phys_of
-            dead = counter.dead
-            for g in range(len(dead)):
-                if dead[g]:
-                    proposed[phys_of[g]] = 1
         self.votes = 0
+        # (Tromp-Taylor and OP count the board as it stands: nothing is taken off at the end)
+        if game.rules.scoring != SCORE_TERRITORY and game.rules.scoring != SCORE_AREA:
+            return
+        found = call_briefly("firmware.rules.dead", "propose", game)  # (loaded as a count begins: code costs heap)
+        if found:
+            phys_of = self.region.phys_of
+            marked = counter.dead
+            for g in range(len(marked)):
+                if marked[g]:
+                    proposed[phys_of[g]] = 1
 
     def catch_up(self):
         """One piece of the work a deferring referee (``defer``: the app's) leaves to the

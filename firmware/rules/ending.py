@@ -298,7 +298,7 @@ class Ending:
         while slot >= 0:
             k = hist.table[slot] - 1
             if since <= k < last and (not same_side or hist.to_move(k) == side):
-                if hist.board_equals(k, cells):
+                if hist.board_equals(k, cells, self.pos.marks):
                     found += 1
                     if found >= needed:
                         return True

@@ -9,7 +9,8 @@ never turn a legal move into a "superko".
 
 Arrays are preallocated; they double when a game outgrows them (one
 allocation at move 512 on 19x19, and so on), so recording a move allocates
-nothing.
+nothing. The index has 1.5 slots a position (a third free at the fullest:
+short probe runs, at three quarters of the bytes of a power of two).
 """
 
 from array import array
@@ -67,8 +68,7 @@ class History:
         self.moves = _zeros("H", capacity)
         self.removed_end = _zeros("H", capacity)
         self.removed = _zeros("H", capacity)
-        self.table = _zeros("H", 2 * capacity)
-        self._was = bytearray((size + 2) * (size + 2))
+        self.table = _zeros("H", _slots(capacity))
 
     # -- recording ---------------------------------------------------------
 
@@ -107,14 +107,14 @@ class History:
         self.length = k + 1
         # Index it, noting on the way whether the hash is already there.
         table = self.table
-        mask = len(table) - 1
-        slot = board_hash & mask
+        size = len(table)
+        slot = board_hash % size
         seen = False
         entry = table[slot]
         while entry:
             if hashes[entry - 1] == board_hash:
                 seen = True
-            slot = (slot + 1) & mask
+            slot = (slot + 1) % size
             entry = table[slot]
         table[slot] = k + 1
         return seen
@@ -141,10 +141,10 @@ class History:
 
     def _index(self, k):
         table = self.table
-        mask = len(table) - 1
-        slot = self.hashes[k] & mask
+        size = len(table)
+        slot = self.hashes[k] % size
         while table[slot]:
-            slot = (slot + 1) & mask
+            slot = (slot + 1) % size
         table[slot] = k + 1
 
     def _unindex(self, k):
@@ -152,36 +152,42 @@ class History:
         # entry's slot is the first one of its probe run holding k + 1 and
         # clearing it restores the table exactly.
         table = self.table
-        mask = len(table) - 1
-        slot = self.hashes[k] & mask
+        size = len(table)
+        slot = self.hashes[k] % size
         while table[slot] != k + 1:
-            slot = (slot + 1) & mask
+            slot = (slot + 1) % size
         table[slot] = 0
 
     def next_match(self, board_hash, slot):
         """Scan the probe run of ``board_hash`` from ``slot`` for a position
         with that hash. Returns the slot (the position is table[slot] - 1),
-        or -1 when the run ends. Start with ``slot = board_hash & mask``."""
+        or -1 when the run ends. Start with ``slot = board_hash``."""
         table = self.table
         hashes = self.hashes
-        mask = len(table) - 1
-        slot &= mask
+        size = len(table)
+        slot %= size
         entry = table[slot]
         while entry:
             if hashes[entry - 1] == board_hash:
                 return slot
-            slot = (slot + 1) & mask
+            slot = (slot + 1) % size
             entry = table[slot]
         return -1
 
-    def board_equals(self, k, cells):
+    def board_equals(self, k, cells, marks):
         """True if the board of position k is exactly ``cells`` (the board of
         the last recorded position). Reconstructs only the points that moves
-        k+1.. touched: the first event on a point tells what it held at k."""
-        was = self._was
+        k+1.. touched: the first event on a point tells what it held at k.
+        ``marks``: a byte a cell to work in (the position's, borrowed: the
+        cells it uses are zeroed first and left zero)."""
+        was = marks  # what each point touched held at k (+ 1; 0: not seen yet)
         moves = self.moves
         log = self.removed
         last = self.length - 1
+        for m in range(k + 1, last + 1):
+            was[moves[m] & _PT_MASK] = 0
+            for i in range(self.removed_start(m), self.removed_end[m]):
+                was[log[i]] = 0
         for m in range(k + 1, last + 1):
             record = moves[m]
             pt = record & _PT_MASK
@@ -216,7 +222,7 @@ class History:
         self.hashes = _copy(self.hashes, "I", capacity, n)
         self.moves = _copy(self.moves, "H", capacity, n)
         self.removed_end = _copy(self.removed_end, "H", capacity, n)
-        self.table = _zeros("H", 2 * capacity)
+        self.table = _zeros("H", _slots(capacity))
         for k in range(n):
             self._index(k)
 
@@ -225,6 +231,11 @@ class History:
         while capacity < needed:
             capacity *= 2
         self.removed = _copy(self.removed, "H", capacity, self.nremoved)
+
+
+def _slots(capacity):
+    # The hash index's size for ``capacity`` positions.
+    return capacity + capacity // 2
 
 
 def _copy(old, typecode, capacity, n):

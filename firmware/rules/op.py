@@ -58,7 +58,7 @@ class Ledger:
         removed = pos.removed
         for i in range(n):
             t = placed_at[removed[i]]
-            if t and hist.hashes[t - 1] == h and hist.board_equals(t - 1, pos.cells):
+            if t and hist.hashes[t - 1] == h and hist.board_equals(t - 1, pos.cells, pos.marks):
                 return True
         return False
 

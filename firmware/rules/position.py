@@ -55,6 +55,12 @@ class Position:
     module doc), ``hash`` (Zobrist hash of the stones), ``count`` (stones of
     each colour on the board, indexed by colour), and ``removed`` /
     ``nremoved``: the points the last ``play`` removed from the board.
+    ``stack`` (size * size entries) is the liberty floods' scratch, which
+    the counter (scoring.py, dead.py) borrows between calls: nothing is kept
+    in it from one call to the next. ``marks`` (a byte a cell) hold the
+    floods' stamps (1-255); others borrow them between calls too (the
+    history's ``board_equals``, dead.py): a borrower zeroes the cells it
+    uses first and leaves them zero, which is never a stamp.
     """
 
     def __init__(self, size):
@@ -70,8 +76,8 @@ class Position:
         self.nremoved = 0
         self.chain_end = array("H", bytes(8))  # removed[:chain_end[i]] ends chain i
         self.nchains = 0
-        self._stack = array("H", bytes(2 * size * size))
-        self._mark = bytearray(n)
+        self.stack = array("H", bytes(2 * size * size))
+        self.marks = bytearray(n)
         self._stamp = 0
         self.clear()
 
@@ -120,7 +126,7 @@ class Position:
     def _next_stamp(self):
         stamp = self._stamp + 1
         if stamp > 255:
-            mark = self._mark
+            mark = self.marks
             for i in range(len(mark)):
                 mark[i] = 0
             stamp = 1
@@ -135,8 +141,8 @@ class Position:
             return True
         colour = cells[pt]
         stamp = self._next_stamp()
-        mark = self._mark
-        stack = self._stack
+        mark = self.marks
+        stack = self.stack
         mark[pt] = stamp
         stack[0] = pt
         sp = 1
@@ -198,7 +204,7 @@ class Position:
         colour = cells[pt]
         w = self.stride
         stamp = self._next_stamp()
-        mark = self._mark
+        mark = self.marks
         mark[pt] = stamp
         out[0] = pt
         n = 1
@@ -235,8 +241,8 @@ class Position:
         colour = cells[pt]
         w = self.stride
         stamp = self._next_stamp()
-        mark = self._mark
-        stack = self._stack
+        mark = self.marks
+        stack = self.stack
         mark[pt] = stamp
         stack[0] = pt
         sp = 1
@@ -302,8 +308,8 @@ class Position:
         colour = cells[pt]
         removed = self.removed
         start = self.nremoved
-        n = self.chain(pt, self._stack)
-        stack = self._stack
+        n = self.chain(pt, self.stack)
+        stack = self.stack
         h = self.hash
         base = colour - 1
         for i in range(n):

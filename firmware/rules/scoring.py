@@ -2,7 +2,9 @@
 
 ``Counter`` analyses the board into a preallocated map (one byte per cell):
 who each point counts for and what kind of point it is. A game makes its
-Counter once, at its first count; counting again allocates nothing.
+Counter once, at its first count; counting again allocates nothing. Its
+floods use the position's scratch stack (``Position.stack``): each fills it
+and reads it back with no call of the position's own floods in between.
 
 The methods, as docs/rulesets.md reads the rule texts:
 
@@ -87,7 +89,7 @@ class Counter:
         self.dead = bytearray(n)
         self.ndead = 0
         self.score = Score()
-        self._buf = array("H", bytes(2 * pos.size * pos.size))
+        self._buf = pos.stack  # the floods' scratch: the position's (no call of it is under way in a flood here)
         self._hist = array("H", bytes(2 * 32))  # map values are below 32
         self._taken = array("H", (0, 0, 0))  # dead stones taken off by the last _label, by colour
         self._dirs = (-w, -1, 1, w)

@@ -15,10 +15,10 @@ The sensor contract (every driver in firmware/drivers and every twin):
 ``Scanner.frame`` holds the settled value of every point: 0 empty, 1 black,
 2 white, 3 stone of unknown colour (presence sensors). A point's settled
 value changes only once its reading has stayed the same for ``settle_ms``
-(measured with ``time.ticks_diff`` on the ``now_ms`` each scan is given).
+(measured on the ``now_ms`` each scan is given, modulo 2**16: a point's
+wait is kept in 16 bits, which the 10 ms scans never outrun).
 An untrusted reading (2-bit value 3) keeps the settled value and restarts
-the wait. ``version`` counts the frame's changes; after a scan that
-returned True, ``changes[:nchanges]`` lists the points that changed.
+the wait. ``version`` counts the frame's changes.
 ``pending_at[:pending]`` lists the points whose reading differs from the
 frame and is waiting to settle. The frame starts empty; ``prime(now_ms)``
 at power-up takes what lies on the board then as settled at once (those
@@ -28,10 +28,11 @@ stones have been there: after a power cut, the game's).
 from array import array
 
 from ..board_config import SENSE_SETTLE_MS
-from ..micro import const, ticks_add, ticks_diff
+from ..micro import const, ticks_add
 
 _UNUSED = const(0xFFFF)
 _UNTRUSTED = const(4)  # candidate value of a point read as untrusted: never settles
+_MS16 = const(0xFFFF)  # the wait of a point is kept in 16 bits (ms)
 
 
 class Scanner:
@@ -55,12 +56,10 @@ class Scanner:
                 raise ValueError("point_at names a point beyond points")
         self.frame = bytearray(points)
         self._candidate = bytearray(points)  # latest reading of each point
-        self._since = array("i", bytes(4 * points))  # when the candidate was first read
+        self._since = array("H", bytes(2 * points))  # when the candidate was first read (ms, 16 bits)
         self._is_pending = bytearray(points)
         self.pending_at = array("H", bytes(2 * points))
         self.pending = 0
-        self.changes = array("H", bytes(2 * points))
-        self.nchanges = 0
         self.version = 0
 
     def scan(self, now_ms):
@@ -94,7 +93,7 @@ class Scanner:
             p = self.pending_at[i]
             if candidate[p] == _UNTRUSTED:
                 continue
-            left = self.settle_ms - ticks_diff(now_ms, since[p])
+            left = self.settle_ms - ((now_ms - since[p]) & _MS16)
             if left < soonest:
                 soonest = left
         return soonest if soonest > 0 else 0
@@ -110,6 +109,7 @@ class Scanner:
         pending_at = self.pending_at
         npending = self.pending
         two = self._bpp == 2
+        now &= _MS16
         for i in range(len(raw)):
             x = raw[i]
             diff = x ^ prev[i]
@@ -161,26 +161,22 @@ class Scanner:
         since = self._since
         is_pending = self._is_pending
         pending_at = self.pending_at
-        changes = self.changes
         settle = self.settle_ms
-        nchanges = 0
+        changed = False
         keep = 0
         for i in range(self.pending):
             p = pending_at[i]
             v = candidate[p]
             if v == frame[p]:  # back to what it was: nothing to settle
                 is_pending[p] = 0
-            elif v != _UNTRUSTED and ticks_diff(now, since[p]) >= settle:
+            elif v != _UNTRUSTED and (now - since[p]) & _MS16 >= settle:
                 frame[p] = v
                 is_pending[p] = 0
-                changes[nchanges] = p
-                nchanges += 1
+                changed = True
             else:
                 pending_at[keep] = p
                 keep += 1
         self.pending = keep
-        if nchanges:
-            self.nchanges = nchanges
+        if changed:
             self.version += 1
-            return True
-        return False
+        return changed

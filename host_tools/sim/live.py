@@ -320,12 +320,12 @@ class LiveBoard:
             referee = b.referee
             region = referee.region
             strip = hw.strip
-            led_of = b.leds.led_of
+            offset_of = b.leds.offset_of  # (3 x each point's LED index)
             on = self.powered
             leds = []
             if strip.frames and on:
                 for p in range(361):
-                    r, g, bl = strip.rgb(led_of[p])
+                    r, g, bl = strip.rgb(offset_of[p] // 3)
                     leds.append("%02x%02x%02x" % (r, g, bl) if r or g or bl else "")
             shown = b.marks if b.diag is None else b.diag.marks
             marks = []

@@ -30,8 +30,9 @@ class TraceStorage(SimStorage):
         super().__init__()
         self.ops = []
 
-    def write(self, name, data):
-        self.ops.append((0, name, bytes(data)))
+    def write(self, name, data, n=-1):
+        data = bytes(data if n < 0 else data[:n])
+        self.ops.append((0, name, data))
         super().write(name, data)
 
     def replace(self, src, dst):

@@ -214,11 +214,11 @@ def test_composition_by_mode_and_priority():
             strip.show(leds.frame)
             for (p, _kinds, stone), kind in zip(SCENE, shown):
                 want = expected_rgb(kind, stone) if kind else (0, 0, 0)
-                got = strip.rgb(leds.led_of[p])
+                got = strip.rgb(leds.offset_of[p] // 3)
                 if got != want:
                     failures.append("%s %s last=%s point %d: %r, want %r"
                                     % (order, L.MODE_NAMES[mode], last_move, p, got, want))
-            others = [i for i in strip.lit() if i not in [leds.led_of[p] for p, _k, _s in SCENE]]
+            others = [i for i in strip.lit() if i not in [leds.offset_of[p] // 3 for p, _k, _s in SCENE]]
             if others:
                 failures.append("%s: stray LEDs %r" % (L.MODE_NAMES[mode], others))
     check(failures)
@@ -247,9 +247,9 @@ def test_blinking_follows_injected_time_and_renders_only_on_a_phase_change():
             strip.show(leds.frame)
         if r != composes:
             failures.append("t=%d: update() %s, want %s" % (now, r, composes))
-        if (strip.rgb(leds.led_of[40]) != (0, 0, 0)) != lit:
+        if (strip.rgb(leds.offset_of[40] // 3) != (0, 0, 0)) != lit:
             failures.append("t=%d: error lit %s, want %s" % (now, not lit, lit))
-        if strip.rgb(leds.led_of[41]) == (0, 0, 0):
+        if strip.rgb(leds.offset_of[41] // 3) == (0, 0, 0):
             failures.append("t=%d: atari dark" % now)
     marks.clear(ERROR)
     leds.update(marks, 0)
@@ -349,7 +349,7 @@ def test_neostrip_lends_the_frame_to_neopixel_and_writes():
     if np.written != [bytes(leds.frame)] or np.buf is not leds.frame:
         failures.append("NeoPixel did not transmit the frame as it is")
     # GRB on the wire, as MicroPython's NeoPixel orders bytes: ERROR at point 0
-    g, r, b = np.written[0][3 * leds.led_of[0]: 3 * leds.led_of[0] + 3]
+    g, r, b = np.written[0][leds.offset_of[0]: leds.offset_of[0] + 3]
     if (r, g, b) != expected_rgb(ERROR, 0):
         failures.append("wire bytes %r are not GRB" % ((g, r, b),))
     check(failures)
@@ -363,7 +363,7 @@ def test_several_chains_each_get_their_slice():
     bounds = L.chain_bounds(chains)
     strips = [SimStrip(count=n) for _first, n in bounds]
     for first, _n in bounds:
-        marks.set(list(leds.led_of).index(first), HINT)  # the first LED of every chain
+        marks.set(list(leds.offset_of).index(3 * first), HINT)  # the first LED of every chain
     leds.update(marks, 0)
     view = memoryview(leds.frame)
     for k in range(chains):

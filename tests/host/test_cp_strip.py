@@ -95,7 +95,7 @@ def test_frames_reach_the_wire_unchanged_through_the_library(adafruit, order):
     assert sent == [("GP16", bytes(leds.frame))]
     # a blink phase later (errors, put-back and lift blink): only changed LEDs are passed on
     assert leds.update(marks, 384)
-    assert leds.frame[3 * leds.led_of[0]:3 * leds.led_of[0] + 3] == b"\0\0\0"
+    assert leds.frame[leds.offset_of[0]:leds.offset_of[0] + 3] == b"\0\0\0"
     strip.show(leds.frame)
     marks.clear(TERRITORY)
     leds.update(marks, 384)
