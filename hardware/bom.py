@@ -9,7 +9,7 @@ import io
 import os
 
 import firmware.board_config as cfg
-from firmware.leds import composer as leds
+from firmware.leds import tables as leds
 from hardware.netlist import HERE, VARIANTS, VariantCircuit
 
 # symbol (or symbol + value) -> (role, part number / type). Quantities come from the netlists.

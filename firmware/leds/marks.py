@@ -29,10 +29,12 @@ HINT = const(1 << 11)  # a point the host asked to show
 PLACE = const(1 << 12)  # handicap setup: put a stone here
 ACCEPTED = const(1 << 13)  # handicap setup: this stone is on a right point
 
-KINDS = (ERROR, PUT_BACK, LIFT, WRONG_COLOUR, KO, LAST_MOVE, ATARI, LIBERTY, DAME, TERRITORY, SEKI, HINT, PLACE,
-         ACCEPTED)
-NAMES = ("error", "put_back", "lift", "wrong_colour", "ko", "last_move", "atari", "liberty", "dame",
-         "territory", "seki", "hint", "place", "accepted")
+# What each of the board's modes shows (firmware/modes.py; the composer's filter: a tournament
+# board adds LAST_MOVE unless told not to).
+_FIX = const(ERROR | PUT_BACK | LIFT | WRONG_COLOUR | PLACE | ACCEPTED)
+CASUAL_KINDS = const(_FIX | KO | LAST_MOVE | DAME | TERRITORY | SEKI | HINT)
+TEACHING_KINDS = const(_FIX | KO | LAST_MOVE | ATARI | LIBERTY | DAME | TERRITORY | SEKI | HINT)
+TOURNAMENT_KINDS = const(_FIX | DAME | TERRITORY | SEKI)
 
 POINTS = const(361)
 
@@ -77,8 +79,3 @@ class Marks:
         self._nmarked = n
         if changed:
             self.version += 1
-
-    def top(self, p):
-        """The highest-priority kind at p (0: none)."""
-        b = self.bits[p]
-        return b & -b

@@ -1,12 +1,12 @@
 """The LED legend the page shows: every colour the board can light in the current mode, and what it asks.
 
-Built from the LED composer's own tables (firmware/leds/composer.py: the kinds
+Built from the LED composer's own tables (firmware/leds/tables.py: the kinds
 each mode shows, the palette, the blink rates), so the legend is always the
 board's.
 """
 
 from firmware.leds import marks as mk
-from firmware.leds.composer import BLINK, MODE_KINDS, PALETTE
+from firmware.leds.tables import BLINK, KINDS, MODE_KINDS, NAMES, PALETTE
 from firmware.referee.states import COUNTING, OVER, SETUP
 
 MEANINGS = {  # kind -> (what it means, when it appears: "play", "setup", "counting" or "any")
@@ -38,12 +38,12 @@ def legend(mode, state):
     phase = _PHASES.get(state, "play")
     shown = MODE_KINDS[mode]
     rows = []
-    for i, kind in enumerate(mk.KINDS):
+    for i, kind in enumerate(KINDS):
         if not shown & kind:
             continue
         meaning, when = MEANINGS[kind]
         black, white = PALETTE[i]
-        rows.append({"kind": mk.NAMES[i], "colour": _hex(black), "colour_white": _hex(white),
+        rows.append({"kind": NAMES[i], "colour": _hex(black), "colour_white": _hex(white),
                      "blinks": BLINK[i] != 0, "meaning": meaning, "now": when in ("any", phase)})
     return rows
 
@@ -53,8 +53,8 @@ def sensor_check_legend():
     rows = []
     for kind, meaning in ((mk.HINT, "this point's sensor reads a stone"),
                           (mk.ERROR, "a stuck or dead sensor (or a reading out of range): see the message")):
-        i = mk.KINDS.index(kind)
+        i = KINDS.index(kind)
         black, white = PALETTE[i]
-        rows.append({"kind": mk.NAMES[i], "colour": _hex(black), "colour_white": _hex(white),
+        rows.append({"kind": NAMES[i], "colour": _hex(black), "colour_white": _hex(white),
                      "blinks": BLINK[i] != 0, "meaning": meaning, "now": True})
     return rows

@@ -10,13 +10,13 @@ from firmware.drivers.pio_strip import LATCH_US as PIO_LATCH_US
 from firmware.drivers.pio_strip import PioStrip
 from firmware.drivers.strip import NeoStrip
 from firmware.leds import composer as L
+from firmware.leds import tables as T
 from firmware.leds.marks import (
     ACCEPTED,
     ATARI,
     DAME,
     ERROR,
     HINT,
-    KINDS,
     KO,
     LAST_MOVE,
     LIBERTY,
@@ -100,7 +100,7 @@ KNOWN = [
 def test_layout_matches_the_walked_chain_for_every_option():
     failures = []
     for opts in LAYOUTS:
-        led_of = L.layout(*opts)
+        led_of = T.layout(*opts)
         chain = walk(*opts)
         if sorted(led_of) != list(range(N * N)):
             failures.append("%r: not a permutation" % (opts,))
@@ -116,7 +116,7 @@ def test_layout_matches_the_walked_chain_for_every_option():
 def test_layout_known_leds():
     failures = []
     for by_rows, serp, corner, rot, chains, r, c, led in KNOWN:
-        got = L.layout(by_rows, serp, corner, rot, chains)[r * N + c]
+        got = T.layout(by_rows, serp, corner, rot, chains)[r * N + c]
         if got != led:
             failures.append("rows=%s serp=%s corner=%d rot=%d chains=%d (%d,%d): LED %d, want %d"
                             % (by_rows, serp, corner, rot, chains, r, c, got, led))
@@ -127,7 +127,7 @@ def test_layout_rejects_bad_options():
     failures = []
     for opts in ((True, True, 4, 0, 1), (True, True, 0, 45, 1), (True, True, 0, 0, 0), (True, True, 0, 0, 20)):
         try:
-            L.layout(*opts)
+            T.layout(*opts)
             failures.append("%r accepted" % (opts,))
         except ValueError:
             pass
@@ -140,7 +140,7 @@ def test_every_point_lights_its_own_led_on_the_simulated_chain():
     for opts in ((True, True, 0, 0, 1), (False, True, 2, 90, 3)):
         chain = walk(*opts)
         marks = Marks()
-        leds = L.Leds(mode=CASUAL, led_of=L.layout(*opts))
+        leds = L.Leds(mode=CASUAL, led_of=T.layout(*opts))
         strip = SimStrip()
         want_rgb = expected_rgb(HINT, 0)
         for led in range(N * N):
@@ -155,9 +155,9 @@ def test_every_point_lights_its_own_led_on_the_simulated_chain():
 
 
 def expected_rgb(kind, stone, brightness=L.LED_BRIGHTNESS):
-    k = KINDS.index(kind)
-    rgb = L.PALETTE[k][0 if stone == 1 else 1]
-    return tuple(L.GAMMA[v * brightness // 255] for v in rgb)
+    k = T.KINDS.index(kind)
+    rgb = T.PALETTE[k][0 if stone == 1 else 1]
+    return tuple(T.GAMMA[v * brightness // 255] for v in rgb)
 
 
 # Points of the composition table: (point, kinds, stone).
@@ -197,7 +197,7 @@ EXPECT = [
 def scene_marks():
     marks = Marks()
     for p, kinds, stone in SCENE:
-        for kind in KINDS:
+        for kind in T.KINDS:
             if kinds & kind:
                 marks.set(p, kind, stone)
     return marks
@@ -217,10 +217,10 @@ def test_composition_by_mode_and_priority():
                 got = strip.rgb(leds.offset_of[p] // 3)
                 if got != want:
                     failures.append("%s %s last=%s point %d: %r, want %r"
-                                    % (order, L.MODE_NAMES[mode], last_move, p, got, want))
+                                    % (order, T.MODE_NAMES[mode], last_move, p, got, want))
             others = [i for i in strip.lit() if i not in [leds.offset_of[p] // 3 for p, _k, _s in SCENE]]
             if others:
-                failures.append("%s: stray LEDs %r" % (L.MODE_NAMES[mode], others))
+                failures.append("%s: stray LEDs %r" % (T.MODE_NAMES[mode], others))
     check(failures)
 
 
@@ -287,9 +287,9 @@ def test_full_white_frame_is_capped_to_the_budget():
     failures = []
     for budget in (500, 1000, 2000, 3000, 8000):
         frame = bytearray(b"\xff" * (361 * 3))
-        before = L.estimate_ma(frame, 361, 12, 1)
-        L.limit(frame, 361, budget, 12, 1)
-        after = L.estimate_ma(frame, 361, 12, 1)
+        before = T.estimate_ma(frame, 361, 12, 1)
+        T.limit(frame, 361, budget, 12, 1)
+        after = T.estimate_ma(frame, 361, 12, 1)
         if before != 361 + 361 * 3 * 12:
             failures.append("full white estimated %d mA" % before)
         if after > budget or after < budget - 2 * 361 * 3 * 12 // 255 - 1:
@@ -308,9 +308,9 @@ def test_limiter_keeps_proportions_and_leaves_small_frames_alone():
             frame[i] = 255
             frame[i + 1] = 128
             frame[i + 2] = 64
-        L.limit(frame, 361, budget, 12, 1)
+        T.limit(frame, 361, budget, 12, 1)
         a, b, c = frame[0], frame[1], frame[2]
-        if L.estimate_ma(frame, 361, 12, 1) > budget:
+        if T.estimate_ma(frame, 361, 12, 1) > budget:
             failures.append("budget %d exceeded" % budget)
         if abs(b * 255 - a * 128) > 255 or abs(c * 255 - a * 64) > 255:
             failures.append("budget %d: (255,128,64) became (%d,%d,%d)" % (budget, a, b, c))
@@ -318,7 +318,7 @@ def test_limiter_keeps_proportions_and_leaves_small_frames_alone():
     for _ in range(40):
         small[rng.below(len(small))] = rng.below(256)
     copy = bytes(small)
-    L.limit(small, 361, 2000, 12, 1)
+    T.limit(small, 361, 2000, 12, 1)
     if bytes(small) != copy:
         failures.append("a frame under budget was changed")
     check(failures)
@@ -332,7 +332,7 @@ def test_composer_never_exceeds_its_budget():
     for budget in (400, 1000, 2000):
         leds = L.Leds(mode=TEACHING, brightness=255, budget_ma=budget)
         leds.update(marks, 0)
-        ma = L.estimate_ma(leds.frame, 361)
+        ma = T.estimate_ma(leds.frame, 361)
         if ma > budget or leds.ma != ma:
             failures.append("budget %d: frame %d mA, reported %d" % (budget, ma, leds.ma))
     check(failures)
@@ -358,16 +358,16 @@ def test_neostrip_lends_the_frame_to_neopixel_and_writes():
 def test_several_chains_each_get_their_slice():
     failures = []
     chains = 3
-    leds = L.Leds(mode=CASUAL, led_of=L.layout(True, True, 0, 0, chains))
+    leds = L.Leds(mode=CASUAL, led_of=T.layout(True, True, 0, 0, chains))
     marks = Marks()
-    bounds = L.chain_bounds(chains)
+    bounds = T.chain_bounds(chains)
     strips = [SimStrip(count=n) for _first, n in bounds]
     for first, _n in bounds:
         marks.set(list(leds.offset_of).index(3 * first), HINT)  # the first LED of every chain
     leds.update(marks, 0)
     view = memoryview(leds.frame)
     for k in range(chains):
-        a, b = leds.chain_bytes(k, chains)
+        a, b = T.chain_bytes(k, chains)
         strips[k].show(view[a:b])
         if strips[k].lit() != [0]:
             failures.append("chain %d lit %r" % (k, strips[k].lit()))
@@ -428,11 +428,11 @@ def test_composer_limiter_equals_limit_on_the_unlimited_frame():
         free = L.Leds(mode=TEACHING, brightness=255, budget_ma=100000)
         free.update(marks, 0)
         want = bytearray(free.frame)
-        L.limit(want, 361, budget)
+        T.limit(want, 361, budget)
         leds = L.Leds(mode=TEACHING, brightness=255, budget_ma=budget)
         leds.update(marks, 0)
         if leds.frame != want:
             failures.append("budget %d: composer frame differs from limit()" % budget)
-        if leds.ma != L.estimate_ma(want, 361) or leds.ma > budget:
+        if leds.ma != T.estimate_ma(want, 361) or leds.ma > budget:
             failures.append("budget %d: %d mA reported" % (budget, leds.ma))
     check(failures)
