@@ -14,11 +14,12 @@ per clause (``charge``): the ``CHARGED_*`` bits remember it. Allocation-free.
 
 from array import array
 
+from ..micro import const
 from .region import NONE, POINTS
 from .states import UNKNOWN
 
-CHARGED_PRESS = 4  # their capturer pressed the clock with them on the board
-CHARGED_LEFT = 8  # their capturer played the next move with them on the board
+CHARGED_PRESS = const(4)  # their capturer pressed the clock with them on the board
+CHARGED_LEFT = const(8)  # their capturer played the next move with them on the board
 
 
 class Comparison:

@@ -1,71 +1,65 @@
-"""The referee's tournament clauses on captured and removed stones (Korean regulations, Thai rules).
+"""A stone refused, a player charged: the referee's rare decisions, and the reasons it gives.
 
-``Fouls`` holds these methods of ``Referee`` (machine.py's ``Referee``
-through phases.py's ``Phases(Fouls)``), kept apart as phases.py is: they
-read the referee's state and charge a player a warning or the game.
+``refuse`` (a stone that is not a legal move: shown, and what the mode's
+rule makes of it) and ``charge`` (a tournament clause broken, Korean
+regulations and Thai rules: a warning or the game) are the ``Referee``'s
+(machine.py), which loads this module only while it makes one of these
+decisions (rules/const.py ``call_briefly``): the heap keeps none of it
+while a game is played. Both read and write the referee's state as its own
+methods would.
 """
 
-from ..events import EV_PENALTY, EV_WARNING, Events
+from ..events import EV_ILLEGAL, EV_PENALTY, EV_WARNING
 from ..modes import TOURNAMENT
 from ..rules.coords import PASS
-from ..rules.history import move_colour
-from ..rules.rulesets import ILLEGAL_LOSS
-from .comparison import Comparison
-from .region import Region
-from .states import reason_index
+from ..rules.rulesets import ILLEGAL_LOSS, ILLEGAL_REJECT, ILLEGAL_WARN
 
-TYPE_CHECKING = False  # the type checker reads the blocks below; nothing in them runs
-if TYPE_CHECKING:
-    from ..rules.game import Game
+# Why a stone was refused or a player warned (events carry the index).
+REASONS = ("occupied", "suicide", "ko", "superko", "out_of_turn", "off_board", "no_stones",
+           "place_remove", "game_over", "two_stones", "wrong_colour", "press_clock",
+           "captures_left", "removed_stone", "filled_chain")
 
 
-class Fouls:
-    """Tournament clauses on the board: see the module doc."""
+def reason_index(reason):
+    """Index of a reason name in REASONS (len(REASONS): not one of them)."""
+    return REASONS.index(reason) if reason in REASONS else len(REASONS)
 
-    # The referee's state these methods share (machine.py's Referee sets it).
-    game: "Game"
-    events: Events
-    region: Region
-    seen: Comparison
-    mode: int
-    _removal_charged: bool
 
-    if TYPE_CHECKING:  # Referee's own method
-        def _after_game_change(self, now_ms): ...
-
-    def _clauses(self):
-        # The tournament clauses on captured and removed stones (Korean, Thai).
-        return self.mode == TOURNAMENT and self.game.rules.warning_loss
-
-    def _charge(self, colour, reason, loss, now_ms):
-        """``colour`` broke a tournament clause: it loses the game (``loss``) or is warned."""
-        game = self.game
-        if loss:
-            game.foul(colour, reason)
-            self.events.add(EV_PENALTY, colour, PASS, ILLEGAL_LOSS, now_ms)
+def refuse(referee, p, colour, reason, now_ms):
+    """A stone at physical point p that is not a legal move: show it, apply the mode's rule."""
+    game = referee.game
+    referee.rejected = p
+    referee.reason = reason
+    g = referee.region.game_of[p]
+    referee.events.add(EV_ILLEGAL, colour, g, reason_index(reason), now_ms)
+    if referee.mode == TOURNAMENT and reason not in ("two_stones", "press_clock"):
+        rules = game.rules
+        if reason == "out_of_turn":
+            # Korean Art.19-1-1, Thai 20: two stones in a row loses.
+            penalty = ILLEGAL_REJECT if rules.illegal == ILLEGAL_REJECT else ILLEGAL_LOSS
+            if penalty == ILLEGAL_LOSS:
+                game.foul(colour, reason)
         else:
-            self.events.add(EV_WARNING, colour, PASS, reason_index(reason), now_ms)
-            game.warn(colour, reason)
-        self._after_game_change(now_ms)
+            penalty = game.apply_illegal(colour, reason)
+        if penalty != ILLEGAL_REJECT:
+            referee.events.add(EV_PENALTY, colour, g, penalty, now_ms)
+        if penalty == ILLEGAL_WARN:
+            # Thai 28, 29: the turn is lost; the offender's press hands the clock over.
+            referee.awaiting_press = colour if referee.timed else 0
+        referee._after_game_change(now_ms)
+    else:
+        referee._finish()
+    return True
 
-    def _removed(self, now_ms):
-        """Stones missing that were not captured, and nothing else amiss: the last mover
-        lifted the opponent's stones (Korean regulations 19-1-2: the game; Thai 27: a
-        warning). Charged once until the board matches again; they go back either way."""
-        seen = self.seen
-        if not seen.nmissing:
-            self._removal_charged = False
-            return False
-        game = self.game
-        hist = game.hist
-        if seen.nextra or seen.nwrong or self._removal_charged or hist.length < 2 or not self._clauses():
-            return False
-        mover = move_colour(hist.moves[hist.length - 1])
-        cells = game.pos.cells
-        game_of = self.region.game_of
-        for i in range(seen.nmissing):
-            if cells[game_of[seen.missing[i]]] == mover:
-                return False  # its own stone: put back, no clause
-        self._removal_charged = True
-        self._charge(mover, "removed_stone", game.rules.illegal == ILLEGAL_LOSS, now_ms)
-        return True
+
+def charge(referee, colour, reason, loss, now_ms):
+    """``colour`` broke a tournament clause on captured or removed stones: it loses the
+    game (``loss``) or is warned."""
+    game = referee.game
+    if loss:
+        game.foul(colour, reason)
+        referee.events.add(EV_PENALTY, colour, PASS, ILLEGAL_LOSS, now_ms)
+    else:
+        referee.events.add(EV_WARNING, colour, PASS, reason_index(reason), now_ms)
+        game.warn(colour, reason)
+    referee._after_game_change(now_ms)

@@ -26,18 +26,7 @@ nothing here touches hardware. Work buffers are preallocated.
 
 from array import array
 
-from ..events import (
-    EV_COUNTING,
-    EV_END,
-    EV_ILLEGAL,
-    EV_MOVE,
-    EV_PASS,
-    EV_PENALTY,
-    EV_RESIGN,
-    EV_RESUME_PLAY,
-    EV_UNDO,
-    Events,
-)
+from ..events import EV_COUNTING, EV_END, EV_MOVE, EV_PASS, EV_RESIGN, EV_RESUME_PLAY, EV_UNDO, Events
 from ..modes import CASUAL, TEACHING, TOURNAMENT
 from ..rules.const import call_briefly
 from ..rules.coords import PASS
@@ -45,12 +34,14 @@ from ..rules.game import COUNTING as GAME_COUNTING
 from ..rules.game import OVER as GAME_OVER
 from ..rules.game import IllegalMove
 from ..rules.history import LOST_TURN, SELF_CAPTURE, move_colour, move_point
-from ..rules.rulesets import HANDICAP_FIXED, ILLEGAL_LOSS, ILLEGAL_REJECT, ILLEGAL_WARN
+from ..rules.rulesets import HANDICAP_FIXED, ILLEGAL_LOSS
 from .comparison import CHARGED_LEFT, CHARGED_PRESS, Comparison
 from .paint import Painter
 from .phases import Phases
 from .region import NONE, POINTS, Region
-from .states import COUNTING, OVER, OWED_PROPOSE, PLAY, REJECT, SETUP, SYNC, UNKNOWN, reason_index
+from .states import COUNTING, OVER, OWED_PROPOSE, PLAY, REJECT, SETUP, SYNC, UNKNOWN
+
+_FOULS = "firmware.referee.fouls"  # a refusal's and a charge's code: loaded only while one is made
 
 
 class Referee(Phases):
@@ -299,28 +290,37 @@ class Referee(Phases):
         return True
 
     def _refuse(self, p, colour, reason, now_ms):
-        """A stone that is not a legal move: show it, apply the mode's rule."""
+        """A stone that is not a legal move: shown, and the mode's rule applied (fouls.py)."""
+        return call_briefly(_FOULS, "refuse", self, p, colour, reason, now_ms)
+
+    def _charge(self, colour, reason, loss, now_ms):
+        """``colour`` broke a tournament clause: it loses the game (``loss``) or is warned (fouls.py)."""
+        call_briefly(_FOULS, "charge", self, colour, reason, loss, now_ms)
+
+    def _clauses(self):
+        # The tournament clauses on captured and removed stones (Korean, Thai).
+        return self.mode == TOURNAMENT and self.game.rules.warning_loss
+
+    def _removed(self, now_ms):
+        """Stones missing that were not captured, and nothing else amiss: the last mover
+        lifted the opponent's stones (Korean regulations 19-1-2: the game; Thai 27: a
+        warning). Charged once until the board matches again; they go back either way."""
+        seen = self.seen
+        if not seen.nmissing:
+            self._removal_charged = False
+            return False
         game = self.game
-        self.rejected = p
-        self.reason = reason
-        self.events.add(EV_ILLEGAL, colour, self.region.game_of[p], reason_index(reason), now_ms)
-        if self.mode == TOURNAMENT and reason not in ("two_stones", "press_clock"):
-            rules = game.rules
-            if reason == "out_of_turn":
-                # Korean Art.19-1-1, Thai 20: two stones in a row loses.
-                penalty = ILLEGAL_REJECT if rules.illegal == ILLEGAL_REJECT else ILLEGAL_LOSS
-                if penalty == ILLEGAL_LOSS:
-                    game.foul(colour, reason)
-            else:
-                penalty = game.apply_illegal(colour, reason)
-            if penalty != ILLEGAL_REJECT:
-                self.events.add(EV_PENALTY, colour, self.region.game_of[p], penalty, now_ms)
-            if penalty == ILLEGAL_WARN:
-                # Thai 28, 29: the turn is lost; the offender's press hands the clock over.
-                self.awaiting_press = colour if self.timed else 0
-            self._after_game_change(now_ms)
-        else:
-            self._finish()
+        hist = game.hist
+        if seen.nextra or seen.nwrong or self._removal_charged or hist.length < 2 or not self._clauses():
+            return False
+        mover = move_colour(hist.moves[hist.length - 1])
+        cells = game.pos.cells
+        game_of = self.region.game_of
+        for i in range(seen.nmissing):
+            if cells[game_of[seen.missing[i]]] == mover:
+                return False  # its own stone: put back, no clause
+        self._removal_charged = True
+        self._charge(mover, "removed_stone", game.rules.illegal == ILLEGAL_LOSS, now_ms)
         return True
 
     def _pass(self, colour, now_ms):

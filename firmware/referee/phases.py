@@ -1,38 +1,38 @@
 """The referee's phases around play: handicap setup before it, counting after it.
 
 ``Phases`` holds these methods of ``Referee`` (machine.py: ``class
-Referee(Phases)``; fouls.py's tournament clauses come through ``Phases(Fouls)``),
-kept apart as rules/ending.py is from the game: they read and write the
+Referee(Phases)``), kept apart as rules/ending.py is from the game: they read and write the
 referee's state and call its comparison and move methods
 (declared below for the type checker).
 """
 
-from ..events import EV_DEAD, EV_HANDICAP, EV_MOVE, EV_RESUME_PLAY, EV_UNDO, Events
+from ..events import EV_DEAD, EV_HANDICAP, EV_MOVE, EV_RESUME_PLAY, EV_UNDO
 from ..rules.const import call_briefly
 from ..rules.coords import PASS
 from ..rules.rulesets import SCORE_AREA, SCORE_TERRITORY
-from .comparison import Comparison
-from .fouls import Fouls
-from .paint import Painter
-from .region import POINTS, Region
+from .region import POINTS
 from .states import COUNTING, OVER, OWED_COUNT, OWED_MAP, OWED_PROPOSE, OWED_SHOW, PLAY, UNKNOWN
 
 TYPE_CHECKING = False  # the type checker reads the blocks below; nothing in them runs
 if TYPE_CHECKING:
     from array import array
 
+    from ..events import Events
     from ..rules.game import Game
+    from .comparison import Comparison
+    from .paint import Painter
+    from .region import Region
 
 
-class Phases(Fouls):
+class Phases:
     """Handicap setup and counting on the board: see the module doc."""
 
     # The referee's state these methods share (machine.py's Referee sets it).
     game: "Game"
-    events: Events
-    region: Region
-    seen: Comparison
-    painter: Painter
+    events: "Events"
+    region: "Region"
+    seen: "Comparison"
+    painter: "Painter"
     frame: bytearray
     chain_buf: "array"
     handicap: int

@@ -1,4 +1,8 @@
-"""The referee's states, and the reasons it gives (docs/architecture.md has the state diagram)."""
+"""The referee's states (docs/architecture.md has the state diagram), the work it owes, a frame's unknown colour.
+
+Constants only (folded into their users by the bundle: the device never loads this module);
+the reasons a stone is refused are fouls.py's ``REASONS``.
+"""
 
 from ..micro import const
 
@@ -17,16 +21,3 @@ OWED_MAP = const(4)  # the count's map on the LEDs
 OWED_SHOW = const(8)  # the proposal compared and painted (stones to lift)
 
 UNKNOWN = const(3)  # a settled frame's value for a stone whose colour the sensors cannot tell
-
-# Why a stone was refused or a player warned (events carry the index).
-REASONS = ("occupied", "suicide", "ko", "superko", "out_of_turn", "off_board", "no_stones",
-           "place_remove", "game_over", "two_stones", "wrong_colour", "press_clock",
-           "captures_left", "removed_stone", "filled_chain")
-
-
-def reason_index(reason):
-    """Index of a reason name in REASONS."""
-    for i in range(len(REASONS)):
-        if REASONS[i] == reason:
-            return i
-    return len(REASONS)

@@ -24,7 +24,7 @@ from firmware.app import App
 from firmware.drivers.buttons import B_BLACK
 from firmware.events import EV_END, EV_ILLEGAL, EV_PENALTY, EV_REFEREE, EV_WARNING, NAMES
 from firmware.modes import CASUAL
-from firmware.referee.states import REASONS
+from firmware.referee.fouls import REASONS
 from firmware.rules.coords import PASS, vertex
 from firmware.rules.ending import PENALTY_KINDS
 from firmware.rules.rulesets import ILLEGAL_LOSS, ILLEGAL_WARN

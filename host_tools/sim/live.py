@@ -24,9 +24,9 @@ from firmware.events import NAMES as EVENT_NAMES
 from firmware.leds.tables import KINDS, NAMES
 from firmware.modes import NAMES as MODE_NAMES
 from firmware.protocol import fields_dict, quote
+from firmware.referee.fouls import REASONS
 from firmware.referee.messages import message
 from firmware.referee.states import NAMES as STATE_NAMES
-from firmware.referee.states import REASONS
 from firmware.referee.words import game_result_words
 from firmware.rules.coords import vertex
 from firmware.rules.game import OVER
