@@ -31,29 +31,15 @@ from .modes import CASUAL
 from .rules.history import move_colour
 
 
+def _nothing(self, *_):
+    pass
+
+
 class Listener:
-    """What a follower tells; see the module doc."""
+    """What a follower tells; see the module doc. Each method does nothing (one function
+    for all seven: a listener overrides what it hears)."""
 
-    def started(self):
-        pass
-
-    def placed(self):
-        pass
-
-    def undone(self, keep):
-        pass
-
-    def moved(self, k):
-        pass
-
-    def penalised(self, i):
-        pass
-
-    def ended(self):
-        pass
-
-    def mode_changed(self):
-        pass
+    started = placed = undone = moved = penalised = ended = mode_changed = _nothing
 
 
 class Follower:
