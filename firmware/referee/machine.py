@@ -34,7 +34,7 @@ from ..rules.game import COUNTING as GAME_COUNTING
 from ..rules.game import OVER as GAME_OVER
 from ..rules.game import IllegalMove
 from ..rules.history import LOST_TURN, SELF_CAPTURE, move_colour, move_point
-from ..rules.rulesets import HANDICAP_FIXED, ILLEGAL_LOSS
+from ..rules.rulesets import ILLEGAL_LOSS
 from .comparison import CHARGED_LEFT, CHARGED_PRESS, Comparison
 from .paint import Painter
 from .phases import Phases
@@ -42,6 +42,7 @@ from .region import NONE, POINTS, Region
 from .states import COUNTING, OVER, OWED_PROPOSE, PLAY, REJECT, SETUP, SYNC, UNKNOWN
 
 _FOULS = "firmware.referee.fouls"  # a refusal's and a charge's code: loaded only while one is made
+_HANDICAP = "firmware.referee.handicap"  # the handicap setup's: loaded only while in SETUP
 
 
 class Referee(Phases):
@@ -80,15 +81,10 @@ class Referee(Phases):
         self.undone = False  # a move was taken back: the board is being put as it was
         self.handicap = handicap
         game.rules.check_handicap(game.size, handicap)
-        fixed = handicap > 1 and game.rules.handicap == HANDICAP_FIXED
-        self._handicap_sets = ()  # empty: free placement
-        self.guide = None  # fixed handicap setup: the physical points of every customary arrangement
-        if fixed:  # (the handicap's code is loaded for this only)
-            self._handicap_sets = call_briefly("firmware.rules.handicap", "fixed_sets", game.size, handicap)
-            self.guide = bytearray(POINTS)
-            for points in self._handicap_sets:
-                for g in points:
-                    self.guide[self.region.phys_of[g]] = 1
+        self.handicap_sets = ()  # fixed placement: the customary arrangements (handicap.py)
+        self.guide = None  # fixed placement: the physical points of every customary arrangement
+        if handicap > 1:
+            call_briefly(_HANDICAP, "prepare", self)
         self.chain_buf = array("H", bytes(2 * game.size * game.size))
         self.painter = Painter(self)
         self.state = SETUP if handicap > 1 and not game.handicap else PLAY  # (1: no stone to place)
@@ -188,7 +184,7 @@ class Referee(Phases):
     def _reconcile(self, now_ms):
         self._compare()
         if self.state == SETUP:
-            return self._setup(now_ms)
+            return call_briefly(_HANDICAP, "judge", self, now_ms)
         if self.state == OVER:
             self.painter.paint()
             return False

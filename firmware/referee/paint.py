@@ -9,6 +9,7 @@ not yet let go would be illegal or in atari. Allocation-free.
 
 from ..leds import marks as mk
 from ..modes import TEACHING
+from ..rules.const import call_briefly
 from ..rules.game import IllegalMove
 from .region import NONE, POINTS
 from .states import COUNTING, OVER, OWED_COUNT, SETUP, UNKNOWN
@@ -31,7 +32,7 @@ class Painter:
         m = ref.marks
         m.clear(_REFEREE_KINDS)
         if ref.state == SETUP:
-            self._setup()
+            call_briefly("firmware.referee.handicap", "paint", ref)  # (its code is loaded only then)
             return
         game = ref.game
         if ref.state == OVER:  # nothing to fix once it is over (the players clear the board)
@@ -74,38 +75,6 @@ class Painter:
             g = hist.moves[k] & 0x1FF
             if g and cells[g]:
                 self._chain(g)
-
-    def _setup(self):
-        # Handicap setup: stones on right points ACCEPTED, on wrong ones ERROR, and (fixed
-        # placement) the points still to take PLACE: of the customary arrangement that
-        # holds the stones down so far, the first one when none does.
-        ref = self.referee
-        m = ref.marks
-        seen = ref.seen
-        guide = ref.guide
-        right = 0
-        for i in range(seen.nextra):
-            p = seen.extra[i]
-            ok = guide is None and seen.nextra <= ref.handicap or guide is not None and guide[p]
-            right += 1 if ok else 0
-            m.set(p, mk.ACCEPTED if ok else mk.ERROR, ref.frame[p] if ref.frame[p] != UNKNOWN else 0)
-        if guide is None:
-            return
-        phys_of = ref.region.phys_of
-        frame = ref.frame
-        sets = ref._handicap_sets
-        target = sets[0]
-        for points in sets:
-            held = 0
-            for g in points:
-                if frame[phys_of[g]]:
-                    held += 1
-            if held == right:
-                target = points
-                break
-        for g in target:
-            if not frame[phys_of[g]]:
-                m.set(phys_of[g], mk.PLACE, 1)
 
     def _chain(self, g):
         # Liberties of the chain just played; ATARI on it when it has one, and on each

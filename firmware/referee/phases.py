@@ -1,4 +1,4 @@
-"""The referee's phases around play: handicap setup before it, counting after it.
+"""The referee's phase after play: counting (handicap setup before it is handicap.py's).
 
 ``Phases`` holds these methods of ``Referee`` (machine.py: ``class
 Referee(Phases)``), kept apart as rules/ending.py is from the game: they read and write the
@@ -6,7 +6,7 @@ referee's state and call its comparison and move methods
 (declared below for the type checker).
 """
 
-from ..events import EV_DEAD, EV_HANDICAP, EV_MOVE, EV_RESUME_PLAY, EV_UNDO
+from ..events import EV_DEAD, EV_MOVE, EV_RESUME_PLAY, EV_UNDO
 from ..rules.const import call_briefly
 from ..rules.coords import PASS
 from ..rules.rulesets import SCORE_AREA, SCORE_TERRITORY
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 
 class Phases:
-    """Handicap setup and counting on the board: see the module doc."""
+    """Counting on the board: see the module doc."""
 
     # The referee's state these methods share (machine.py's Referee sets it).
     game: "Game"
@@ -35,10 +35,8 @@ class Phases:
     painter: "Painter"
     frame: bytearray
     chain_buf: "array"
-    handicap: int
     state: int
     reason: str
-    _handicap_sets: "tuple | list"  # the customary arrangements (fixed handicap), or none
     proposed: "bytearray | None"  # physical points of the stones proposed dead, not answered yet
     votes: int  # the players who agreed to the count shown (bits: 1 black, 2 white)
     defer: bool  # leave the counting's long work to later loop passes (catch_up)
@@ -54,26 +52,6 @@ class Phases:
         def _after_game_change(self, now_ms): ...
 
         def _try_move(self, p, now_ms) -> bool: ...
-
-    # -- handicap setup ----------------------------------------------------
-
-    def _setup(self, now_ms):
-        """Accept the handicap when the stones on the board are a valid
-        arrangement (fixed: any customary one; free: any N points)."""
-        game = self.game
-        seen = self.seen
-        stones = seen.nextra
-        if stones == self.handicap and seen.nmissing == 0:
-            points = [self.region.game_of[seen.extra[i]] for i in range(stones)]
-            if not self._handicap_sets or sorted(points) in self._handicap_sets:
-                game.place_handicap(points)
-                self.events.add(EV_HANDICAP, 1, PASS, stones, now_ms)
-                self.state = PLAY
-                self._after_game_change(now_ms)
-                return True
-        self.reason = "handicap"
-        self.painter.paint()
-        return False
 
     # -- counting ----------------------------------------------------------
 
