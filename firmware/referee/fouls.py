@@ -1,8 +1,9 @@
 """A stone refused, a player charged: the referee's rare decisions, and the reasons it gives.
 
 ``refuse`` (a stone that is not a legal move: shown, and what the mode's
-rule makes of it) and ``charge`` (a tournament clause broken, Korean
-regulations and Thai rules: a warning or the game) are the ``Referee``'s
+rule makes of it), ``charge`` (a tournament clause broken, Korean
+regulations and Thai rules: a warning or the game) and ``removed`` (stones
+lifted that were not captured) are the ``Referee``'s
 (machine.py), which loads this module only while it makes one of these
 decisions (rules/const.py ``call_briefly``): the heap keeps none of it
 while a game is played. Both read and write the referee's state as its own
@@ -12,6 +13,7 @@ methods would.
 from ..events import EV_ILLEGAL, EV_PENALTY, EV_WARNING
 from ..modes import TOURNAMENT
 from ..rules.coords import PASS
+from ..rules.history import move_colour
 from ..rules.rulesets import ILLEGAL_LOSS, ILLEGAL_REJECT, ILLEGAL_WARN
 
 # Why a stone was refused or a player warned (events carry the index).
@@ -63,3 +65,22 @@ def charge(referee, colour, reason, loss, now_ms):
         referee.events.add(EV_WARNING, colour, PASS, reason_index(reason), now_ms)
         game.warn(colour, reason)
     referee._after_game_change(now_ms)
+
+
+def removed(referee, now_ms):
+    """Stones missing that were not captured, and nothing else amiss: the last mover
+    lifted the opponent's stones (Korean regulations 19-1-2: the game; Thai 27: a
+    warning). Charged once until the board matches again; they go back either way.
+    True if charged."""
+    seen = referee.seen
+    game = referee.game
+    hist = game.hist
+    mover = move_colour(hist.moves[hist.length - 1])
+    cells = game.pos.cells
+    game_of = referee.region.game_of
+    for i in range(seen.nmissing):
+        if cells[game_of[seen.missing[i]]] == mover:
+            return False  # its own stone: put back, no clause
+    referee._removal_charged = True
+    charge(referee, mover, "removed_stone", game.rules.illegal == ILLEGAL_LOSS, now_ms)
+    return True

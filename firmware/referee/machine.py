@@ -26,7 +26,7 @@ nothing here touches hardware. Work buffers are preallocated.
 
 from array import array
 
-from ..events import EV_COUNTING, EV_END, EV_MOVE, EV_PASS, EV_RESIGN, EV_RESUME_PLAY, EV_UNDO, Events
+from ..events import EV_COUNTING, EV_END, EV_MOVE, EV_PASS, EV_UNDO, Events
 from ..modes import CASUAL, TEACHING, TOURNAMENT
 from ..rules.const import call_briefly
 from ..rules.coords import PASS
@@ -130,50 +130,9 @@ class Referee(Phases):
     def button(self, name, now_ms):
         """Other controls: "pass", "undo", "resign_black", "resign_white",
         "ok" (finish counting), "resume", "draw" (a vote for a draw after a
-        repetition, Thai 11). Returns True if something happened."""
+        repetition, Thai 11). Returns True if something happened (buttons.py)."""
         self._settle()
-        game = self.game
-        if name == "pass":
-            if self.state == PLAY and not self.awaiting_press:
-                self._pass(game.to_move, now_ms)
-                return True
-            return False
-        if name == "undo":
-            if self._takeback(now_ms):
-                return True
-            if self.state == PLAY:  # the message says why not
-                self.reason = "no_takeback" if self.mode == TOURNAMENT else "nothing_to_undo"
-            elif self.state == COUNTING:
-                self.reason = "counting_undo"
-            return False
-        if name == "resign_black" or name == "resign_white":
-            if game.phase == GAME_OVER:
-                return False
-            colour = 1 if name == "resign_black" else 2
-            game.resign(colour)
-            self.events.add(EV_RESIGN, colour, PASS, 0, now_ms)
-            self._after_game_change(now_ms)
-            return True
-        if name == "ok" and self.state == COUNTING:
-            if game.rules.fill_dame and game.unfilled_dame(self.chain_buf):
-                self.reason = "dame_open"  # Korean Art.7-2, Thai 9.2: the LEDs show them
-                return False
-            game.finish()
-            self._after_game_change(now_ms)
-            return True
-        if name == "draw" and game.cycle and self.state == PLAY:
-            # Thai 11.1: after a repetition, a draw if both agree (one MENU press each).
-            self.draw_votes += 1
-            if self.draw_votes >= 2:
-                game.agree_draw()
-                self._after_game_change(now_ms)
-            return True
-        if name == "resume" and self.state == COUNTING:
-            game.resume()
-            self.events.add(EV_RESUME_PLAY, game.to_move, PASS, 0, now_ms)
-            self._after_game_change(now_ms)
-            return True
-        return False
+        return call_briefly("firmware.referee.buttons", "button", self, name, now_ms)
 
     def note(self, reason):
         """A control was refused for ``reason``: the message says why until the board changes."""
@@ -298,26 +257,15 @@ class Referee(Phases):
         return self.mode == TOURNAMENT and self.game.rules.warning_loss
 
     def _removed(self, now_ms):
-        """Stones missing that were not captured, and nothing else amiss: the last mover
-        lifted the opponent's stones (Korean regulations 19-1-2: the game; Thai 27: a
-        warning). Charged once until the board matches again; they go back either way."""
+        """Stones missing, nothing else amiss, under the tournament clauses: charged if the
+        last mover lifted the opponent's stones (fouls.py ``removed``). True if charged."""
         seen = self.seen
         if not seen.nmissing:
             self._removal_charged = False
             return False
-        game = self.game
-        hist = game.hist
-        if seen.nextra or seen.nwrong or self._removal_charged or hist.length < 2 or not self._clauses():
+        if seen.nextra or seen.nwrong or self._removal_charged or self.game.hist.length < 2 or not self._clauses():
             return False
-        mover = move_colour(hist.moves[hist.length - 1])
-        cells = game.pos.cells
-        game_of = self.region.game_of
-        for i in range(seen.nmissing):
-            if cells[game_of[seen.missing[i]]] == mover:
-                return False  # its own stone: put back, no clause
-        self._removal_charged = True
-        self._charge(mover, "removed_stone", game.rules.illegal == ILLEGAL_LOSS, now_ms)
-        return True
+        return call_briefly(_FOULS, "removed", self, now_ms)
 
     def _pass(self, colour, now_ms):
         game = self.game

@@ -1,0 +1,62 @@
+"""The referee's other controls: pass, undo, resign, ok, draw, resume (``Referee.button``, machine.py).
+
+MENU presses and the host's commands are rare beside the frames and clock
+presses the referee judges on every move: the referee loads this module
+only while it handles one (rules/const.py ``call_briefly``), after the work
+it owed is done. ``button`` reads and writes the referee's state as its own
+method would.
+"""
+
+from ..events import EV_RESIGN, EV_RESUME_PLAY
+from ..modes import TOURNAMENT
+from ..rules.coords import PASS
+from ..rules.game import OVER as GAME_OVER
+from .states import COUNTING, PLAY
+
+
+def button(referee, name, now_ms):
+    """``name``: "pass", "undo", "resign_black", "resign_white", "ok" (finish counting),
+    "resume", "draw" (a vote for a draw after a repetition, Thai 11). True if something
+    happened."""
+    game = referee.game
+    if name == "pass":
+        if referee.state == PLAY and not referee.awaiting_press:
+            referee._pass(game.to_move, now_ms)
+            return True
+        return False
+    if name == "undo":
+        if referee._takeback(now_ms):
+            return True
+        if referee.state == PLAY:  # the message says why not
+            referee.reason = "no_takeback" if referee.mode == TOURNAMENT else "nothing_to_undo"
+        elif referee.state == COUNTING:
+            referee.reason = "counting_undo"
+        return False
+    if name == "resign_black" or name == "resign_white":
+        if game.phase == GAME_OVER:
+            return False
+        colour = 1 if name == "resign_black" else 2
+        game.resign(colour)
+        referee.events.add(EV_RESIGN, colour, PASS, 0, now_ms)
+        referee._after_game_change(now_ms)
+        return True
+    if name == "ok" and referee.state == COUNTING:
+        if game.rules.fill_dame and game.unfilled_dame(referee.chain_buf):
+            referee.reason = "dame_open"  # Korean Art.7-2, Thai 9.2: the LEDs show them
+            return False
+        game.finish()
+        referee._after_game_change(now_ms)
+        return True
+    if name == "draw" and game.cycle and referee.state == PLAY:
+        # Thai 11.1: after a repetition, a draw if both agree (one MENU press each).
+        referee.draw_votes += 1
+        if referee.draw_votes >= 2:
+            game.agree_draw()
+            referee._after_game_change(now_ms)
+        return True
+    if name == "resume" and referee.state == COUNTING:
+        game.resume()
+        referee.events.add(EV_RESUME_PLAY, game.to_move, PASS, 0, now_ms)
+        referee._after_game_change(now_ms)
+        return True
+    return False
