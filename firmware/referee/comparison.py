@@ -9,7 +9,7 @@ sensors cannot tell a colour, so the array is empty for them). Captured
 stones the players have not lifted yet are ``pending`` (their colour in bits
 0-1, per physical point; ``npending`` of them): they are expected on the
 board until lifted, in any order. A tournament charges their capturer once
-per clause (``charge``): the ``CHARGED_*`` bits remember it. Allocation-free.
+per clause (fouls.py): the ``CHARGED_*`` bits remember it. Allocation-free.
 """
 
 from array import array
@@ -40,18 +40,6 @@ class Comparison:
         if not self.pending[p]:
             self.pending[p] = colour
             self.npending += 1
-
-    def charge(self, colour, clause):
-        """Captured stones of ``colour`` still on the board and not yet charged
-        under ``clause`` (a CHARGED_* bit): mark them charged, return how many."""
-        pending = self.pending
-        n = 0
-        for p in range(POINTS):
-            v = pending[p]
-            if v & 3 == colour and not v & clause:
-                pending[p] = v | clause
-                n += 1
-        return n
 
     def restore(self, cells):
         """Moves were taken back: captured stones the game has again are no longer to lift."""

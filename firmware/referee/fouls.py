@@ -1,9 +1,9 @@
 """A stone refused, a player charged: the referee's rare decisions, and the reasons it gives.
 
 ``refuse`` (a stone that is not a legal move: shown, and what the mode's
-rule makes of it), ``charge`` (a tournament clause broken, Korean
-regulations and Thai rules: a warning or the game) and ``removed`` (stones
-lifted that were not captured) are the ``Referee``'s
+rule makes of it) and the tournament clauses on captured and removed stones
+(Korean regulations, Thai rules: a warning or the game; ``pressed``,
+``left``, ``removed``) are the ``Referee``'s
 (machine.py), which loads this module only while it makes one of these
 decisions (rules/const.py ``call_briefly``): the heap keeps none of it
 while a game is played. Both read and write the referee's state as its own
@@ -15,6 +15,8 @@ from ..modes import TOURNAMENT
 from ..rules.coords import PASS
 from ..rules.history import move_colour
 from ..rules.rulesets import ILLEGAL_LOSS, ILLEGAL_REJECT, ILLEGAL_WARN
+from .comparison import CHARGED_LEFT, CHARGED_PRESS
+from .region import POINTS
 
 # Why a stone was refused or a player warned (events carry the index).
 REASONS = ("occupied", "suicide", "ko", "superko", "out_of_turn", "off_board", "no_stones",
@@ -52,6 +54,36 @@ def refuse(referee, p, colour, reason, now_ms):
     else:
         referee._finish()
     return True
+
+
+def pressed(referee, colour, now_ms):
+    """``colour`` pressed its clock with stones it captured still on the board (Korean
+    Art.18-1-4, Thai 24): a warning, once for those stones."""
+    if _charged(referee.seen, 3 - colour, CHARGED_PRESS):
+        charge(referee, colour, "captures_left", False, now_ms)
+
+
+def left(referee, colour, now_ms):
+    """``colour`` plays with stones it captured still on the board: Korean regulations
+    19-1-3, the game; Thai 27, a warning (none if 24 already gave one). True if it lost."""
+    loss = referee.game.rules.illegal == ILLEGAL_LOSS
+    if _charged(referee.seen, 3 - colour, CHARGED_LEFT if loss else CHARGED_LEFT | CHARGED_PRESS):
+        charge(referee, colour, "captures_left", loss, now_ms)
+        return loss
+    return False
+
+
+def _charged(seen, colour, clause):
+    # Captured stones of ``colour`` still on the board (the comparison's ``pending``) not yet
+    # charged under ``clause`` (a CHARGED_* bit): marked charged; how many.
+    pending = seen.pending
+    n = 0
+    for p in range(POINTS):
+        v = pending[p]
+        if v & 3 == colour and not v & clause:
+            pending[p] = v | clause
+            n += 1
+    return n
 
 
 def charge(referee, colour, reason, loss, now_ms):

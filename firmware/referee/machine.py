@@ -34,8 +34,7 @@ from ..rules.game import COUNTING as GAME_COUNTING
 from ..rules.game import OVER as GAME_OVER
 from ..rules.game import IllegalMove
 from ..rules.history import LOST_TURN, SELF_CAPTURE, move_colour, move_point
-from ..rules.rulesets import ILLEGAL_LOSS
-from .comparison import CHARGED_LEFT, CHARGED_PRESS, Comparison
+from .comparison import Comparison
 from .paint import Painter
 from .phases import Phases
 from .region import NONE, POINTS, Region
@@ -117,9 +116,9 @@ class Referee(Phases):
         if self.state == OVER or self.state == SETUP:
             return False
         if self.awaiting_press == colour:
-            if self._clauses() and self.seen.charge(3 - colour, CHARGED_PRESS):
-                # Korean Art.18-1-4, Thai 24: pressing before the captures are off.
-                self._charge(colour, "captures_left", False, now_ms)
+            if self._clauses() and self.seen.npending:
+                # Korean Art.18-1-4, Thai 24: pressing before the captures are off (fouls.py).
+                call_briefly(_FOULS, "pressed", self, colour, now_ms)
             self.awaiting_press = 0
             return True
         if game.to_move == colour and self.state == PLAY and self.awaiting_press == 0:
@@ -217,14 +216,8 @@ class Referee(Phases):
         if game.op is not None and self.seen.npending:
             # OP Art.2-4: no placement while a chain without liberties is still on the board.
             return self._refuse(p, colour, "filled_chain", now_ms)
-        if self._clauses():
-            # Korean regulations 19-1-3: the stones it captured are still on the board at
-            # its next move: the game. Thai 27: a warning (none if 24 already gave one).
-            loss = game.rules.illegal == ILLEGAL_LOSS
-            if self.seen.charge(3 - colour, CHARGED_LEFT if loss else CHARGED_LEFT | CHARGED_PRESS):
-                self._charge(colour, "captures_left", loss, now_ms)
-                if loss:
-                    return True
+        if self._clauses() and self.seen.npending and call_briefly(_FOULS, "left", self, colour, now_ms):
+            return True  # Korean regulations 19-1-3: captures left on the board to the next move (fouls.py)
         try:
             n = game.play(colour, g)
         except IllegalMove as error:
@@ -247,10 +240,6 @@ class Referee(Phases):
     def _refuse(self, p, colour, reason, now_ms):
         """A stone that is not a legal move: shown, and the mode's rule applied (fouls.py)."""
         return call_briefly(_FOULS, "refuse", self, p, colour, reason, now_ms)
-
-    def _charge(self, colour, reason, loss, now_ms):
-        """``colour`` broke a tournament clause: it loses the game (``loss``) or is warned (fouls.py)."""
-        call_briefly(_FOULS, "charge", self, colour, reason, loss, now_ms)
 
     def _clauses(self):
         # The tournament clauses on captured and removed stones (Korean, Thai).
