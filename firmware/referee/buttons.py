@@ -41,8 +41,12 @@ def button(referee, name, now_ms):
         referee._after_game_change(now_ms)
         return True
     if name == "ok" and referee.state == COUNTING:
-        if game.rules.fill_dame and game.unfilled_dame(referee.chain_buf):
-            referee.reason = "dame_open"  # Korean Art.7-2, Thai 9.2: the LEDs show them
+        # Korean Art.7-2, Thai 9.2: dame are filled before the count (the LEDs show them). Only
+        # how many are open matters: they are listed in the comparison's missing-stones list,
+        # which is compared again at once.
+        if game.rules.fill_dame and game.unfilled_dame(referee.seen.missing):
+            referee.reason = "dame_open"
+            referee._compare()
             return False
         game.finish()
         referee._after_game_change(now_ms)

@@ -21,10 +21,11 @@ States (``state``): SETUP (handicap stones being placed), PLAY (in sync,
 accepting moves), SYNC (waiting for the board to match: put back / lift),
 REJECT (an illegal or unexpected stone must be lifted), COUNTING, OVER.
 docs/architecture.md has the state diagram. Time is injected (``now_ms``);
-nothing here touches hardware. Work buffers are preallocated.
+nothing here touches hardware. Work buffers are preallocated; a chain's
+points are listed in the position's flood scratch (``Position.stack``,
+borrowed between its calls, as the counter does).
 """
 
-from array import array
 
 from ..events import EV_COUNTING, EV_END, EV_MOVE, EV_PASS, EV_UNDO, Events
 from ..modes import CASUAL, TEACHING, TOURNAMENT
@@ -84,7 +85,6 @@ class Referee(Phases):
         self.guide = None  # fixed placement: the physical points of every customary arrangement
         if handicap > 1:
             call_briefly(_HANDICAP, "prepare", self)
-        self.chain_buf = array("H", bytes(2 * game.size * game.size))
         self.painter = Painter(self)
         self.state = SETUP if handicap > 1 and not game.handicap else PLAY  # (1: no stone to place)
         self.painter.paint()

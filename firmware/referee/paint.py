@@ -83,7 +83,7 @@ class Painter:
         pos = ref.game.pos
         m = ref.marks
         phys_of = ref.region.phys_of
-        chain = ref.chain_buf
+        chain = pos.stack  # the position's flood scratch, borrowed: no flood runs while it is read
         cells = pos.cells
         for d in self._dirs:
             r = g + d
@@ -158,7 +158,7 @@ class Painter:
             pos = game.pos
             if captured == 0 and pos.liberties(g, 2) < 2:
                 marks.set(p, mk.ATARI, colour)
-            chain = ref.chain_buf
+            chain = pos.stack  # (borrowed: no flood runs while it is read)
             cells = pos.cells
             phys_of = ref.region.phys_of
             for k in range(pos.chain(g, chain)):  # the liberties the chain under the hand would have

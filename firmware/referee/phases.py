@@ -15,8 +15,6 @@ from .states import COUNTING, OVER, OWED_COUNT, OWED_MAP, OWED_PROPOSE, OWED_SHO
 
 TYPE_CHECKING = False  # the type checker reads the blocks below; nothing in them runs
 if TYPE_CHECKING:
-    from array import array
-
     from ..events import Events
     from ..rules.game import Game
     from .comparison import Comparison
@@ -34,7 +32,6 @@ class Phases:
     seen: "Comparison"
     painter: "Painter"
     frame: bytearray
-    chain_buf: "array"
     state: int
     reason: str
     proposed: "bytearray | None"  # physical points of the stones proposed dead, not answered yet
@@ -116,9 +113,9 @@ class Phases:
         pos = self.game.pos
         for p in range(POINTS):
             if proposed[p] and not frame[p]:
-                n = pos.chain(game_of[p], self.chain_buf)
-                for i in range(n):
-                    proposed[phys_of[self.chain_buf[i]]] = 0
+                chain = pos.stack  # (borrowed: no flood runs while it is read)
+                for i in range(pos.chain(game_of[p], chain)):
+                    proposed[phys_of[chain[i]]] = 0
 
     def _counting(self, now_ms):
         """Lifted stones are dead (their whole chain); a stone put back is
@@ -182,9 +179,9 @@ class Phases:
     def _chain_all_back(self, g):
         # Every stone of the dead chain through g is physically back.
         pos = self.game.pos
-        n = pos.chain(g, self.chain_buf)
+        chain = pos.stack  # (borrowed: no flood runs while it is read)
         phys_of = self.region.phys_of
-        for i in range(n):
-            if not self.frame[phys_of[self.chain_buf[i]]]:
+        for i in range(pos.chain(g, chain)):
+            if not self.frame[phys_of[chain[i]]]:
                 return False
         return True
