@@ -4,7 +4,7 @@ The composer (composer.py) loads this module only while it builds its
 per-point offsets and its colour table (``prepare``, ``colours``: with
 rules/const.py ``call_briefly``), so none of it stays in the heap while a
 game is played. Host tools and tests read the tables and helpers here:
-``PALETTE``, ``BLINK``, ``MODE_KINDS``, ``KINDS``, ``NAMES``, ``GAMMA``, ``layout()``,
+``PALETTE``, ``BLINK``, ``MODE_KINDS``, ``KINDS``, ``NAMES``, ``gamma_table()``, ``layout()``,
 ``chain_bounds()``, ``chain_bytes()``, ``estimate_ma()``, ``limit()``
 (docs/leds.md).
 """
@@ -58,49 +58,35 @@ KINDS = (ERROR, PUT_BACK, LIFT, WRONG_COLOUR, KO, LAST_MOVE, ATARI, LIBERTY, DAM
 NAMES = ("error", "put_back", "lift", "wrong_colour", "ko", "last_move", "atari", "liberty", "dame",
          "territory", "seki", "hint", "place", "accepted")
 
-# Okabe-Ito colours (distinguishable with the common colour-vision deficiencies).
-_VERMILLION = (213, 94, 0)
-_BLUE = (0, 114, 178)
-_WHITE = (200, 200, 200)
-_PURPLE = (204, 121, 167)
-_ORANGE = (230, 159, 0)
-_YELLOW = (240, 228, 66)
-_SKY = (86, 180, 233)
-_GREEN = (0, 158, 115)
-_DIM_BLUE = (0, 40, 64)  # territory: dim, so a counted board stays readable
-_DIM_WHITE = (64, 64, 64)
-_DIM_YELLOW = (90, 84, 24)  # dame
-
-# Per kind, in bit order: (colour when marks.stone is black, colour when white or none).
+# Per kind, in bit order: (colour when marks.stone is black, colour when white or none). Okabe-Ito
+# colours (distinguishable with the common colour-vision deficiencies), written out: a name for
+# each would be interned for good on the device, which loads this module while it starts.
 PALETTE = (
-    (_VERMILLION, _VERMILLION),  # ERROR
-    (_BLUE, _WHITE),  # PUT_BACK: the colour of the stone to put back
-    (_PURPLE, _PURPLE),  # LIFT
-    (_ORANGE, _ORANGE),  # WRONG_COLOUR
-    (_YELLOW, _YELLOW),  # KO
-    (_SKY, _SKY),  # LAST_MOVE
-    (_VERMILLION, _VERMILLION),  # ATARI (steady; an error blinks)
-    (_GREEN, _GREEN),  # LIBERTY
-    (_DIM_YELLOW, _DIM_YELLOW),  # DAME
-    (_DIM_BLUE, _DIM_WHITE),  # TERRITORY of black / white
-    (_PURPLE, _PURPLE),  # SEKI
-    (_SKY, _SKY),  # HINT
-    (_SKY, _SKY),  # PLACE
-    (_GREEN, _GREEN),  # ACCEPTED
+    ((213, 94, 0), (213, 94, 0)),  # ERROR: vermillion
+    ((0, 114, 178), (200, 200, 200)),  # PUT_BACK: blue, white (the colour of the stone to put back)
+    ((204, 121, 167), (204, 121, 167)),  # LIFT: reddish purple
+    ((230, 159, 0), (230, 159, 0)),  # WRONG_COLOUR: orange
+    ((240, 228, 66), (240, 228, 66)),  # KO: yellow
+    ((86, 180, 233), (86, 180, 233)),  # LAST_MOVE: sky blue
+    ((213, 94, 0), (213, 94, 0)),  # ATARI: vermillion (steady; an error blinks)
+    ((0, 158, 115), (0, 158, 115)),  # LIBERTY: bluish green
+    ((90, 84, 24), (90, 84, 24)),  # DAME: dim yellow
+    ((0, 40, 64), (64, 64, 64)),  # TERRITORY of black / white: dim blue, dim white (a counted board stays readable)
+    ((204, 121, 167), (204, 121, 167)),  # SEKI: reddish purple
+    ((86, 180, 233), (86, 180, 233)),  # HINT: sky blue
+    ((86, 180, 233), (86, 180, 233)),  # PLACE: sky blue
+    ((0, 158, 115), (0, 158, 115)),  # ACCEPTED: bluish green
 )
 # Per kind: blink half-period as a power of two of ms (0: steady). 7 = 128 ms.
 BLINK = (7, 8, 8, 8, 0, 0, 0, 0, 0, 0, 0, 9, 0, 0)
 
 
 def gamma_table(gamma=2.2):
-    """bytearray(256): perceived level -> PWM level (floats only here)."""
+    """bytearray(256): perceived level -> PWM level (floats only here, while a colour table is built)."""
     t = bytearray(256)
     for v in range(256):
         t[v] = int(255 * (v / 255) ** gamma + 0.5)
     return t
-
-
-GAMMA = gamma_table()
 
 
 def layout(by_rows=LED_BY_ROWS, serpentine=LED_SERPENTINE, corner=LED_START_CORNER,
@@ -203,6 +189,7 @@ def colours(leds):
     """Fill the composer's colour table for its palette, brightness and wire order: per kind
     and stone, 3 wire bytes (gamma and brightness applied) and their sum."""
     palette = PALETTE if leds.palette is None else leds.palette
+    gamma = gamma_table()
     brightness = leds.brightness
     lut = leds._lut
     o0, o1 = (1, 0) if leds.order == "GRB" else (0, 1)
@@ -210,7 +197,7 @@ def colours(leds):
         for s in range(2):
             rgb = palette[k][s]
             i = (2 * k + s) * 3
-            lut[i + o0] = GAMMA[rgb[0] * brightness // 255]
-            lut[i + o1] = GAMMA[rgb[1] * brightness // 255]
-            lut[i + 2] = GAMMA[rgb[2] * brightness // 255]
+            lut[i + o0] = gamma[rgb[0] * brightness // 255]
+            lut[i + o1] = gamma[rgb[1] * brightness // 255]
+            lut[i + 2] = gamma[rgb[2] * brightness // 255]
             leds._lut_sum[2 * k + s] = lut[i] + lut[i + 1] + lut[i + 2]

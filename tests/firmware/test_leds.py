@@ -154,10 +154,13 @@ def test_every_point_lights_its_own_led_on_the_simulated_chain():
     check(failures)
 
 
+GAMMA = T.gamma_table()
+
+
 def expected_rgb(kind, stone, brightness=L.LED_BRIGHTNESS):
     k = T.KINDS.index(kind)
     rgb = T.PALETTE[k][0 if stone == 1 else 1]
-    return tuple(T.GAMMA[v * brightness // 255] for v in rgb)
+    return tuple(GAMMA[v * brightness // 255] for v in rgb)
 
 
 # Points of the composition table: (point, kinds, stone).

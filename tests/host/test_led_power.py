@@ -32,10 +32,11 @@ def test_figures():
     n = C.LED_COUNT
     assert row("all dark") == T.estimate_ma(bytearray(3 * n), n)
     assert row("full white, every channel 255") == T.estimate_ma(bytearray(b"\xff" * 3 * n), n)
-    g = T.GAMMA[C.LED_BRIGHTNESS]
+    gamma = T.gamma_table()
+    g = gamma[C.LED_BRIGHTNESS]
     assert f"gamma → {g} per channel" in POWER
     assert row("full white at the default brightness") == T.estimate_ma(bytearray([g] * 3 * n), n)
-    brightest = max(sum(T.GAMMA[v * C.LED_BRIGHTNESS // 255] for v in rgb) for pair in T.PALETTE for rgb in pair)
+    brightest = max(sum(gamma[v * C.LED_BRIGHTNESS // 255] for v in rgb) for pair in T.PALETTE for rgb in pair)
     assert row("every LED lit with the brightest") == n * C.LED_IDLE_MA + n * brightest * C.LED_CHANNEL_MA // 255
     marks = mid_game_marks()
     leds = L.Leds(mode=TEACHING)
