@@ -41,9 +41,6 @@ from .phases import Phases
 from .region import NONE, POINTS, Region
 from .states import COUNTING, OVER, OWED_PROPOSE, PLAY, REJECT, SETUP, SYNC, UNKNOWN
 
-_FOULS = "firmware.referee.fouls"  # a refusal's and a charge's code: loaded only while one is made
-_HANDICAP = "firmware.referee.handicap"  # the handicap setup's: loaded only while in SETUP
-
 
 class Referee(Phases):
     """Turns settled frames and button presses into the game's moves.
@@ -84,7 +81,7 @@ class Referee(Phases):
         self.handicap_sets = ()  # fixed placement: the customary arrangements (handicap.py)
         self.guide = None  # fixed placement: the physical points of every customary arrangement
         if handicap > 1:
-            call_briefly(_HANDICAP, "prepare", self)
+            call_briefly("firmware.referee.handicap", "prepare", self)
         self.painter = Painter(self)
         self.state = SETUP if handicap > 1 and not game.handicap else PLAY  # (1: no stone to place)
         self.painter.paint()
@@ -118,7 +115,7 @@ class Referee(Phases):
         if self.awaiting_press == colour:
             if self._clauses() and self.seen.npending:
                 # Korean Art.18-1-4, Thai 24: pressing before the captures are off (fouls.py).
-                call_briefly(_FOULS, "pressed", self, colour, now_ms)
+                call_briefly("firmware.referee.fouls", "pressed", self, colour, now_ms)
             self.awaiting_press = 0
             return True
         if game.to_move == colour and self.state == PLAY and self.awaiting_press == 0:
@@ -142,7 +139,7 @@ class Referee(Phases):
     def _reconcile(self, now_ms):
         self._compare()
         if self.state == SETUP:
-            return call_briefly(_HANDICAP, "judge", self, now_ms)
+            return call_briefly("firmware.referee.handicap", "judge", self, now_ms)
         if self.state == OVER:
             self.painter.paint()
             return False
@@ -216,7 +213,7 @@ class Referee(Phases):
         if game.op is not None and self.seen.npending:
             # OP Art.2-4: no placement while a chain without liberties is still on the board.
             return self._refuse(p, colour, "filled_chain", now_ms)
-        if self._clauses() and self.seen.npending and call_briefly(_FOULS, "left", self, colour, now_ms):
+        if self._clauses() and self.seen.npending and call_briefly("firmware.referee.fouls", "left", self, colour, now_ms):
             return True  # Korean regulations 19-1-3: captures left on the board to the next move (fouls.py)
         try:
             n = game.play(colour, g)
@@ -239,7 +236,7 @@ class Referee(Phases):
 
     def _refuse(self, p, colour, reason, now_ms):
         """A stone that is not a legal move: shown, and the mode's rule applied (fouls.py)."""
-        return call_briefly(_FOULS, "refuse", self, p, colour, reason, now_ms)
+        return call_briefly("firmware.referee.fouls", "refuse", self, p, colour, reason, now_ms)
 
     def _clauses(self):
         # The tournament clauses on captured and removed stones (Korean, Thai).
@@ -254,7 +251,7 @@ class Referee(Phases):
             return False
         if seen.nextra or seen.nwrong or self._removal_charged or self.game.hist.length < 2 or not self._clauses():
             return False
-        return call_briefly(_FOULS, "removed", self, now_ms)
+        return call_briefly("firmware.referee.fouls", "removed", self, now_ms)
 
     def _pass(self, colour, now_ms):
         game = self.game

@@ -7,16 +7,25 @@ liberties (atari when it has one); at counting time the count map
 not yet let go would be illegal or in atari. Allocation-free.
 """
 
-from ..leds import marks as mk
+from ..leds.marks import (
+    ATARI,
+    DAME,
+    ERROR,
+    KO,
+    LAST_MOVE,
+    LIBERTY,
+    LIFT,
+    PUT_BACK,
+    REFEREE_KINDS,
+    SEKI,
+    TERRITORY,
+    WRONG_COLOUR,
+)
 from ..modes import TEACHING
 from ..rules.const import call_briefly
 from ..rules.game import IllegalMove
 from .region import NONE, POINTS
 from .states import COUNTING, OVER, OWED_COUNT, SETUP, UNKNOWN
-
-# Every kind the referee paints (HINT is the host's).
-_REFEREE_KINDS = (mk.ERROR | mk.PUT_BACK | mk.LIFT | mk.WRONG_COLOUR | mk.KO | mk.LAST_MOVE | mk.ATARI | mk.LIBERTY
-                  | mk.DAME | mk.TERRITORY | mk.SEKI | mk.PLACE | mk.ACCEPTED)
 
 
 class Painter:
@@ -30,7 +39,7 @@ class Painter:
     def paint(self):
         ref = self.referee
         m = ref.marks
-        m.clear(_REFEREE_KINDS)
+        m.clear(REFEREE_KINDS)
         if ref.state == SETUP:
             call_briefly("firmware.referee.handicap", "paint", ref)  # (its code is loaded only then)
             return
@@ -38,7 +47,7 @@ class Painter:
         if ref.state == OVER:  # nothing to fix once it is over (the players clear the board)
             p = ref.rejected
             if p != NONE and ref.frame[p]:
-                m.set(p, mk.ERROR)  # the stone that lost the game
+                m.set(p, ERROR)  # the stone that lost the game
             if game.result.reason == "score":
                 self._counting()  # the final count stays shown
             return
@@ -48,27 +57,27 @@ class Painter:
         phys_of = ref.region.phys_of
         for i in range(seen.nmissing):
             p = seen.missing[i]
-            m.set(p, mk.PUT_BACK, cells[game_of[p]])
+            m.set(p, PUT_BACK, cells[game_of[p]])
         counting = ref.state == COUNTING
         for i in range(seen.nextra):
             p = seen.extra[i]
             # (while counting, a stone of the game on the board is one marked dead: to lift)
             lone = seen.nextra == 1 or counting and cells[game_of[p]]
-            kind = mk.ERROR if p == ref.rejected or not lone else mk.LIFT
+            kind = ERROR if p == ref.rejected or not lone else LIFT
             m.set(p, kind, ref.frame[p] if ref.frame[p] != UNKNOWN else 0)
         for i in range(seen.nwrong):
             p = seen.wrong[i]
-            m.set(p, mk.WRONG_COLOUR, cells[game_of[p]])
+            m.set(p, WRONG_COLOUR, cells[game_of[p]])
         if seen.npending:
             pending = seen.pending
             for p in range(POINTS):
                 if pending[p]:
-                    m.set(p, mk.LIFT, pending[p] & 3)
+                    m.set(p, LIFT, pending[p] & 3)
         if ref.state == COUNTING:
             self._counting()
             return
         if game.ko:
-            m.set(phys_of[game.ko], mk.KO, game.to_move)
+            m.set(phys_of[game.ko], KO, game.to_move)
         hist = game.hist
         k = hist.length - 1
         if k:
@@ -89,19 +98,19 @@ class Painter:
             r = g + d
             if cells[r] == 3 - cells[g] and pos.liberties(r, 2) == 1:
                 for i in range(pos.chain(r, chain)):
-                    m.set(phys_of[chain[i]], mk.ATARI, cells[r])
+                    m.set(phys_of[chain[i]], ATARI, cells[r])
         libs = pos.liberties(g, 2)
         if libs != 1 or ref.mode != TEACHING:  # (teaching: a self-atari's ATARI outranks the dot)
-            m.set(phys_of[g], mk.LAST_MOVE, cells[g])
+            m.set(phys_of[g], LAST_MOVE, cells[g])
         n = pos.chain(g, chain)
         for i in range(n):
             q = chain[i]
             if libs == 1:
-                m.set(phys_of[q], mk.ATARI, cells[q])
+                m.set(phys_of[q], ATARI, cells[q])
             for d in self._dirs:
                 r = q + d
                 if cells[r] == 0:
-                    m.set(phys_of[r], mk.LIBERTY, cells[g])
+                    m.set(phys_of[r], LIBERTY, cells[g])
 
     def _counting(self):
         ref = self.referee
@@ -114,12 +123,15 @@ class Painter:
     def count_map(self, clear=False):
         """The last count's map as LED marks: territory, seki, dame (``clear``: the marks
         of the count before are taken off first)."""
-        from ..rules.scoring import DAME, DEAD, KIND, OWNER, SEKI, TERRITORY
+        from ..rules.scoring import DAME as MAP_DAME
+        from ..rules.scoring import DEAD, KIND, OWNER
+        from ..rules.scoring import SEKI as MAP_SEKI
+        from ..rules.scoring import TERRITORY as MAP_TERRITORY
 
         ref = self.referee
         m = ref.marks
         if clear:
-            m.clear(mk.TERRITORY | mk.SEKI | mk.DAME)
+            m.clear(TERRITORY | SEKI | DAME)
         phys_of = ref.region.phys_of
         cmap = ref.game.counter().map
         for g in range(len(cmap)):
@@ -128,12 +140,12 @@ class Painter:
             if p == NONE or not v:
                 continue
             kind = v & KIND
-            if kind == TERRITORY or kind == DEAD:
-                m.set(p, mk.TERRITORY, v & OWNER)
-            elif kind == SEKI:
-                m.set(p, mk.SEKI, v & OWNER)
-            elif kind == DAME:
-                m.set(p, mk.DAME)  # Korean Art.7-2, Thai 9.2: dame are filled before counting
+            if kind == MAP_TERRITORY or kind == DEAD:
+                m.set(p, TERRITORY, v & OWNER)
+            elif kind == MAP_SEKI:
+                m.set(p, SEKI, v & OWNER)
+            elif kind == MAP_DAME:
+                m.set(p, DAME)  # Korean Art.7-2, Thai 9.2: dame are filled before counting
 
     def preview(self, points, n):
         """Teaching: mark each of points[:n] (a stone the sensors see but that has
@@ -153,11 +165,11 @@ class Painter:
             try:
                 captured = game.play(colour, g)
             except IllegalMove:
-                marks.set(p, mk.ERROR, colour)
+                marks.set(p, ERROR, colour)
                 continue
             pos = game.pos
             if captured == 0 and pos.liberties(g, 2) < 2:
-                marks.set(p, mk.ATARI, colour)
+                marks.set(p, ATARI, colour)
             chain = pos.stack  # (borrowed: no flood runs while it is read)
             cells = pos.cells
             phys_of = ref.region.phys_of
@@ -165,5 +177,5 @@ class Painter:
                 q = chain[k]
                 for d in self._dirs:
                     if cells[q + d] == 0:
-                        marks.set(phys_of[q + d], mk.LIBERTY, colour)
+                        marks.set(phys_of[q + d], LIBERTY, colour)
             game.undo()
