@@ -132,11 +132,6 @@ class Leds:
         self._version = marks.version
         self._marks = marks
         self._mode_kinds = kinds
-        self._compose(marks, kinds, now_ms)
-        self._phase = self._phases(now_ms)  # the blinking kinds may have changed
-        return True
-
-    def _compose(self, marks, kinds, now_ms):
         count = self.count
         load = self._paint(marks, kinds, now_ms, self._lut, self._lut_sum)
         allowed = (self.budget_ma - count * self.idle_ma) * 255 // self.channel_ma
@@ -145,7 +140,7 @@ class Leds:
         if load > allowed:
             # Every frame byte comes from the colour table: scaling its 84
             # bytes (floor) and painting again equals scaling each frame byte
-            # (what limit() does), at a fraction of the cost.
+            # (what tables.limit() does), at a fraction of the cost.
             lut = self._lut
             scaled = self._scaled
             sums = self._scaled_sum
@@ -157,6 +152,8 @@ class Leds:
             load = self._paint(marks, kinds, now_ms, scaled, sums)
         self.ma = count * self.idle_ma + load * self.channel_ma // 255
         self.renders += 1
+        self._phase = self._phases(now_ms)  # the blinking kinds may have changed
+        return True
 
     def _paint(self, marks, kinds, now_ms, lut, lut_sum):
         """Fill the frame from a colour table; returns its channel-byte sum."""

@@ -7,8 +7,8 @@ that the game does not have (``extra[:nextra]``) and where a stone shows
 the wrong colour (``wrong[:nwrong]``, polarity sensors only: presence
 sensors cannot tell a colour, so the array is empty for them). Captured
 stones the players have not lifted yet are ``pending`` (their colour in bits
-0-1, per physical point; ``npending`` of them): they are expected on the
-board until lifted, in any order. A tournament charges their capturer once
+0-1, per physical point; ``npending`` of them; the referee sets them as a
+move captures): they are expected on the board until lifted, in any order. A tournament charges their capturer once
 per clause (fouls.py): the ``CHARGED_*`` bits remember it. Allocation-free.
 """
 
@@ -34,12 +34,6 @@ class Comparison:
         self.nmissing = self.nextra = self.nwrong = 0
         self.pending = bytearray(POINTS)
         self.npending = 0
-
-    def capture(self, p, colour):
-        """A stone the game captured still lies at physical point p: expect it to be lifted."""
-        if not self.pending[p]:
-            self.pending[p] = colour
-            self.npending += 1
 
     def restore(self, cells):
         """Moves were taken back: captured stones the game has again are no longer to lift."""
@@ -85,6 +79,3 @@ class Comparison:
         self.nextra = ne
         self.nwrong = nw
 
-    def matches(self):
-        """The board is as the game says (captured stones still to lift aside)."""
-        return not (self.nmissing or self.nextra or self.nwrong)

@@ -108,7 +108,10 @@ class Referee(Phases):
         self._settle()
         game = self.game
         if self.state == COUNTING:
-            self.agree(colour, now_ms)  # both presses: the count is agreed
+            # Agreed to the count shown; both (the board unchanged since): the game ends with it.
+            self.votes |= colour
+            if self.votes == 3:
+                self.button("ok", now_ms)
             return False
         if self.state == OVER or self.state == SETUP:
             return False
@@ -153,9 +156,13 @@ class Referee(Phases):
         seen = self.seen
         if seen.nmissing == 0 and seen.nwrong == 0 and seen.nextra == 1:
             return self._try_move(seen.extra[0], now_ms)
-        if (seen.nmissing == 1 and seen.nextra == 0 and seen.nwrong == 0 and self.mode != TOURNAMENT
-                and self._is_last_move(seen.missing[0])):
-            return self._takeback(now_ms)
+        if seen.nmissing == 1 and seen.nextra == 0 and seen.nwrong == 0 and self.mode != TOURNAMENT:
+            hist = self.game.hist
+            k = hist.length - 1
+            record = hist.moves[k]
+            if (k > 0 and not record & (LOST_TURN | SELF_CAPTURE)
+                    and move_point(record) == self.region.game_of[seen.missing[0]]):
+                return self._takeback(now_ms)  # the last stone played was lifted
         if self._removed(now_ms):
             return True
         self._set_state()
@@ -178,7 +185,7 @@ class Referee(Phases):
             self.state = COUNTING
         elif self.rejected != NONE:
             self.state = REJECT
-        elif not seen.matches():
+        elif seen.nmissing or seen.nextra or seen.nwrong:  # (captured stones still to lift aside)
             self.state = SYNC
             if seen.nextra >= 2 and not seen.nmissing:
                 self.reason = "two_stones"
@@ -223,10 +230,13 @@ class Referee(Phases):
         phys_of = self.region.phys_of
         record = game.hist.moves[game.hist.length - 1]
         captured = colour if record & SELF_CAPTURE else 3 - colour
+        seen = self.seen
+        pending = seen.pending
         for i in range(n):
             q = phys_of[removed[i]]
-            if self.frame[q]:
-                self.seen.capture(q, captured)  # still on the board: to be lifted
+            if self.frame[q] and not pending[q]:  # still on the board: to be lifted
+                pending[q] = captured
+                seen.npending += 1
         self.events.add(EV_MOVE, colour, g, n, now_ms)
         self.draw_votes = 0
         if self.timed:
@@ -261,12 +271,6 @@ class Referee(Phases):
             return
         self.events.add(EV_PASS, colour, PASS, 0, now_ms)
         self._after_game_change(now_ms)
-
-    def _is_last_move(self, p):
-        hist = self.game.hist
-        k = hist.length - 1
-        record = hist.moves[k]
-        return k > 0 and not record & (LOST_TURN | SELF_CAPTURE) and move_point(record) == self.region.game_of[p]
 
     def _takeback(self, now_ms):
         """Casual play: take the last move back (its stone lifted, or the undo

@@ -40,8 +40,6 @@ class Phases:
     owed: int  # the work left (states.py: OWED_*)
 
     if TYPE_CHECKING:  # Referee's own methods
-        def button(self, name, now_ms) -> bool: ...
-
         def _compare(self): ...
 
         def _finish(self): ...
@@ -97,26 +95,6 @@ class Phases:
         while self.owed:
             self.catch_up()
 
-    def agree(self, colour, now_ms):
-        """While counting, ``colour`` pressed its clock: agreed to the count shown. Both
-        players agreed (the board unchanged since): the game ends with that count."""
-        self.votes |= colour
-        if self.votes == 3:
-            return self.button("ok", now_ms)
-        return False
-
-    def _answered(self, proposed):
-        # Proposed chains with a stone lifted are answered: accepted, or kept alive if put back.
-        frame = self.frame
-        game_of = self.region.game_of
-        phys_of = self.region.phys_of
-        pos = self.game.pos
-        for p in range(POINTS):
-            if proposed[p] and not frame[p]:
-                chain = pos.stack  # (borrowed: no flood runs while it is read)
-                for i in range(pos.chain(game_of[p], chain)):
-                    proposed[phys_of[chain[i]]] = 0
-
     def _counting(self, now_ms):
         """Lifted stones are dead (their whole chain); a stone put back is
         alive again; a stone filling a dame is recorded (territory scoring);
@@ -129,7 +107,16 @@ class Phases:
         proposed = self.proposed
         if proposed is None:  # counting since a power-up: nothing proposed
             proposed = self.proposed = bytearray(POINTS)
-        self._answered(proposed)
+        # Proposed chains with a stone lifted are answered: accepted, or kept alive if put back.
+        frame = self.frame
+        game_of = self.region.game_of
+        phys_of = self.region.phys_of
+        pos = game.pos
+        for p in range(POINTS):
+            if proposed[p] and not frame[p]:
+                chain = pos.stack  # (borrowed: no flood runs while it is read)
+                for i in range(pos.chain(game_of[p], chain)):
+                    proposed[phys_of[chain[i]]] = 0
         self.votes = 0
         if seen.nmissing:
             for i in range(seen.nmissing):
