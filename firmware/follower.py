@@ -18,8 +18,9 @@ the game with what it has told so far and tells its listeners what changed:
     ended()         the game has a result (``result``)
     mode_changed()  ``mode`` (firmware/modes.py) was set
 
-Listeners subclass ``Listener`` (every method does nothing) and only read
-what the follower holds; the follower only reads the game. The app runs
+A listener has all seven methods (the link and the recorder hear every
+change: no base class with do-nothing ones stays in the heap for them) and
+only reads what the follower holds; the follower only reads the game. The app runs
 ``follow()`` once per host stage and after a host command. Nothing is
 allocated unless a game outgrows the arrays.
 """
@@ -29,17 +30,6 @@ from array import array
 from .clock.control import CANADIAN
 from .modes import CASUAL
 from .rules.history import move_colour
-
-
-def _nothing(self, *_):
-    pass
-
-
-class Listener:
-    """What a follower tells; see the module doc. Each method does nothing (one function
-    for all seven: a listener overrides what it hears)."""
-
-    started = placed = undone = moved = penalised = ended = mode_changed = _nothing
 
 
 class Follower:

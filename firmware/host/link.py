@@ -26,7 +26,6 @@ import gc
 from array import array
 
 from .. import protocol as pr
-from ..follower import Listener
 from ..micro import const, mem_alloc, mem_free
 from ..modes import NAMES as MODE_NAMES
 from ..rules.coords import PASS, col_row
@@ -53,7 +52,7 @@ _OWN_FIELDS = ("rules", "size", "komi", "handicap", "time")  # the GAME line's f
 _LETTERS = "abcdefghijklmnopqrs"
 
 
-class Link(Listener):
+class Link:
     """See the module doc. ``follower``: the app's (firmware/follower.py), whose
     game the link streams and whose listener it is. ``board_id`` and
     ``sensor`` are tokens (no spaces); ``boot``: this power-up's number

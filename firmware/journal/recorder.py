@@ -28,7 +28,6 @@ journal back at power-up.
 from array import array
 
 from ..clock.engine import SAVED
-from ..follower import Listener
 from ..micro import const, ticks_add, ticks_diff
 from .records import (
     K_CLOCK,
@@ -54,7 +53,7 @@ _SEQ_MARGIN = const(64)  # more lines than one link poll can add
 RETRY_MS = const(5000)  # a failing flash is tried again this often (not at every host stage: wear, time)
 
 
-class Recorder(Listener):
+class Recorder:
     """Journals what ``follower`` tells (see the module doc). ``seq_mark`` and ``boot``: the
     link's numbering reserved so far and this power-up's number."""
 
