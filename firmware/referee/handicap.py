@@ -45,7 +45,7 @@ def judge(referee, now_ms):
             referee._after_game_change(now_ms)
             return True
     referee.reason = "handicap"
-    referee.painter.paint()
+    referee.paint()
     return False
 
 

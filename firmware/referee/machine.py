@@ -28,7 +28,7 @@ borrowed between its calls, as the counter does).
 
 
 from ..events import EV_COUNTING, EV_END, EV_MOVE, EV_PASS, EV_UNDO, Events
-from ..modes import CASUAL, TEACHING, TOURNAMENT
+from ..modes import CASUAL, TOURNAMENT
 from ..rules.const import call_briefly
 from ..rules.coords import PASS
 from ..rules.game import COUNTING as GAME_COUNTING
@@ -36,7 +36,6 @@ from ..rules.game import OVER as GAME_OVER
 from ..rules.game import IllegalMove
 from ..rules.history import LOST_TURN, SELF_CAPTURE, move_colour, move_point
 from .comparison import Comparison
-from .paint import Painter
 from .phases import Phases
 from .region import NONE, POINTS, Region
 from .states import COUNTING, OVER, OWED_PROPOSE, PLAY, REJECT, SETUP, SYNC, UNKNOWN
@@ -82,9 +81,10 @@ class Referee(Phases):
         self.guide = None  # fixed placement: the physical points of every customary arrangement
         if handicap > 1:
             call_briefly("firmware.referee.handicap", "prepare", self)
-        self.painter = Painter(self)
+        w = game.pos.stride
+        self._dirs = (-w, -1, 1, w)  # the four neighbours' offsets (paint.py)
         self.state = SETUP if handicap > 1 and not game.handicap else PLAY  # (1: no stone to place)
-        self.painter.paint()
+        self.paint()
 
     # -- inputs ------------------------------------------------------------
 
@@ -144,13 +144,13 @@ class Referee(Phases):
         if self.state == SETUP:
             return call_briefly("firmware.referee.handicap", "judge", self, now_ms)
         if self.state == OVER:
-            self.painter.paint()
+            self.paint()
             return False
         if self.state == COUNTING:
             return self._counting(now_ms)
         if self.rejected != NONE:
             if self.frame[self.rejected]:
-                self.painter.paint()
+                self.paint()
                 return False
             self.rejected = NONE  # the refused stone is gone
         seen = self.seen
@@ -166,7 +166,7 @@ class Referee(Phases):
         if self._removed(now_ms):
             return True
         self._set_state()
-        self.painter.paint()
+        self.paint()
         return False
 
     def _compare(self):
@@ -308,18 +308,4 @@ class Referee(Phases):
         # The game or the refused stone changed: compare again, then show it.
         self._compare()
         self._set_state()
-        self.painter.paint()
-
-    # -- teaching: warnings before the stone is let go ------------------------
-
-    def preview(self, points, n, now_ms):
-        """Teaching mode, where the sensors see a stone that has not settled
-        yet (a hand about to let it go) at points[:n]: mark it ERROR if the
-        move would be illegal there, ATARI if it would leave its own chain in
-        atari. Returns True if the marks changed."""
-        if self.mode != TEACHING or self.state != PLAY:
-            return False
-        before = self.marks.version
-        self.painter.paint()
-        self.painter.preview(points, n)
-        return self.marks.version != before
+        self.paint()

@@ -1,5 +1,9 @@
 """What the LEDs must show for the referee's view of the board, painted into its ``Marks``.
 
+``Painter`` holds these methods of ``Referee`` (machine.py's ``Referee``
+through phases.py's ``Phases(Painter)``), kept apart as phases.py is: they
+read the referee's state and write its marks.
+
 Stones to put back, to lift and of the wrong colour; a refused stone; the
 captured stones still on the board; the ko point, the last move with its
 liberties (atari when it has one); at counting time the count map
@@ -25,46 +29,63 @@ from ..modes import TEACHING
 from ..rules.const import call_briefly
 from ..rules.game import IllegalMove
 from .region import NONE, POINTS
-from .states import COUNTING, OVER, OWED_COUNT, SETUP, UNKNOWN
+from .states import COUNTING, OVER, OWED_COUNT, PLAY, SETUP, UNKNOWN
+
+TYPE_CHECKING = False  # the type checker reads the block below; nothing in it runs
+if TYPE_CHECKING:
+    from ..leds.marks import Marks
+    from ..rules.game import Game
+    from .comparison import Comparison
+    from .region import Region
 
 
 class Painter:
-    """Paints one referee's view (its game, region, comparison lists) into its marks."""
+    """Paints the referee's view (its game, region, comparison lists) into its marks."""
 
-    def __init__(self, referee):
-        self.referee = referee
-        w = referee.game.pos.stride
-        self._dirs = (-w, -1, 1, w)
+    # The referee's state these methods read (machine.py's Referee sets it).
+    game: "Game"
+    marks: "Marks"
+    region: "Region"
+    seen: "Comparison"
+    frame: bytearray
+    state: int
+    mode: int
+    rejected: int
+    guide: "bytearray | None"
+    defer: bool  # leave the counting's long work to later loop passes (phases.py catch_up)
+    owed: int  # the work left (states.py: OWED_*)
+    _dirs: tuple  # the four neighbours' offsets on the position's board
 
     def paint(self):
-        ref = self.referee
-        m = ref.marks
+        """The marks for the board as the referee sees it now."""
+        m = self.marks
         m.clear(REFEREE_KINDS)
-        if ref.state == SETUP:
-            call_briefly("firmware.referee.handicap", "paint", ref)  # (its code is loaded only then)
+        if self.state == SETUP:
+            call_briefly("firmware.referee.handicap", "paint", self)  # (its code is loaded only then)
             return
-        game = ref.game
-        if ref.state == OVER:  # nothing to fix once it is over (the players clear the board)
-            p = ref.rejected
-            if p != NONE and ref.frame[p]:
+        game = self.game
+        if self.state == OVER:  # nothing to fix once it is over (the players clear the board)
+            p = self.rejected
+            if p != NONE and self.frame[p]:
                 m.set(p, ERROR)  # the stone that lost the game
-            if game.result.reason == "score":
-                self._counting()  # the final count stays shown
+            result = game.result
+            if result is not None and result.reason == "score":
+                self._paint_count()  # the final count stays shown
             return
-        seen = ref.seen
+        seen = self.seen
         cells = game.pos.cells
-        game_of = ref.region.game_of
-        phys_of = ref.region.phys_of
+        game_of = self.region.game_of
+        phys_of = self.region.phys_of
         for i in range(seen.nmissing):
             p = seen.missing[i]
             m.set(p, PUT_BACK, cells[game_of[p]])
-        counting = ref.state == COUNTING
+        counting = self.state == COUNTING
         for i in range(seen.nextra):
             p = seen.extra[i]
             # (while counting, a stone of the game on the board is one marked dead: to lift)
             lone = seen.nextra == 1 or counting and cells[game_of[p]]
-            kind = ERROR if p == ref.rejected or not lone else LIFT
-            m.set(p, kind, ref.frame[p] if ref.frame[p] != UNKNOWN else 0)
+            kind = ERROR if p == self.rejected or not lone else LIFT
+            m.set(p, kind, self.frame[p] if self.frame[p] != UNKNOWN else 0)
         for i in range(seen.nwrong):
             p = seen.wrong[i]
             m.set(p, WRONG_COLOUR, cells[game_of[p]])
@@ -73,8 +94,8 @@ class Painter:
             for p in range(POINTS):
                 if pending[p]:
                     m.set(p, LIFT, pending[p] & 3)
-        if ref.state == COUNTING:
-            self._counting()
+        if self.state == COUNTING:
+            self._paint_count()
             return
         if game.ko:
             m.set(phys_of[game.ko], KO, game.to_move)
@@ -88,10 +109,9 @@ class Painter:
     def _chain(self, g):
         # Liberties of the chain just played; ATARI on it when it has one, and on each
         # chain next to it that the move left with one (teaching shows them).
-        ref = self.referee
-        pos = ref.game.pos
-        m = ref.marks
-        phys_of = ref.region.phys_of
+        pos = self.game.pos
+        m = self.marks
+        phys_of = self.region.phys_of
         chain = pos.stack  # the position's flood scratch, borrowed: no flood runs while it is read
         cells = pos.cells
         for d in self._dirs:
@@ -100,7 +120,7 @@ class Painter:
                 for i in range(pos.chain(r, chain)):
                     m.set(phys_of[chain[i]], ATARI, cells[r])
         libs = pos.liberties(g, 2)
-        if libs != 1 or ref.mode != TEACHING:  # (teaching: a self-atari's ATARI outranks the dot)
+        if libs != 1 or self.mode != TEACHING:  # (teaching: a self-atari's ATARI outranks the dot)
             m.set(phys_of[g], LAST_MOVE, cells[g])
         n = pos.chain(g, chain)
         for i in range(n):
@@ -112,12 +132,11 @@ class Painter:
                 if cells[r] == 0:
                     m.set(phys_of[r], LIBERTY, cells[g])
 
-    def _counting(self):
-        ref = self.referee
-        if ref.defer:  # counted in a later loop pass (Phases.catch_up); the last count shown meanwhile
-            ref.owed |= OWED_COUNT
+    def _paint_count(self):
+        if self.defer:  # counted in a later loop pass (Phases.catch_up); the last count shown meanwhile
+            self.owed |= OWED_COUNT
         else:
-            ref.game.count()
+            self.game.count()
         self.count_map()
 
     def count_map(self, clear=False):
@@ -128,12 +147,11 @@ class Painter:
         from ..rules.scoring import SEKI as MAP_SEKI
         from ..rules.scoring import TERRITORY as MAP_TERRITORY
 
-        ref = self.referee
-        m = ref.marks
+        m = self.marks
         if clear:
             m.clear(TERRITORY | SEKI | DAME)
-        phys_of = ref.region.phys_of
-        cmap = ref.game.counter().map
+        phys_of = self.region.phys_of
+        cmap = self.game.counter().map
         for g in range(len(cmap)):
             v = cmap[g]
             p = phys_of[g] if g < len(phys_of) else NONE
@@ -147,20 +165,24 @@ class Painter:
             elif kind == MAP_DAME:
                 m.set(p, DAME)  # Korean Art.7-2, Thai 9.2: dame are filled before counting
 
-    def preview(self, points, n):
-        """Teaching: mark each of points[:n] (a stone the sensors see but that has
-        not settled: a hand about to let it go) ERROR if the move would be illegal
-        there, ATARI if it would leave its own chain in atari (one stone or more),
-        and the liberties its chain would have. The game is tried and put back."""
-        ref = self.referee
-        game = ref.game
-        marks = ref.marks
-        game_of = ref.region.game_of
+    def preview(self, points, n, now_ms):
+        """Teaching mode, where the sensors see a stone that has not settled yet (a hand
+        about to let it go) at points[:n]: mark it ERROR if the move would be illegal
+        there, ATARI if it would leave its own chain in atari (one stone or more), and
+        the liberties its chain would have (the game is tried and put back). Returns
+        True if the marks changed."""
+        if self.mode != TEACHING or self.state != PLAY:
+            return False
+        before = self.marks.version
+        self.paint()
+        game = self.game
+        marks = self.marks
+        game_of = self.region.game_of
         colour = game.to_move
         for i in range(n):
             p = points[i]
             g = game_of[p]
-            if g == NONE or game.pos.cells[g] or ref.frame[p]:
+            if g == NONE or game.pos.cells[g] or self.frame[p]:
                 continue
             try:
                 captured = game.play(colour, g)
@@ -172,10 +194,11 @@ class Painter:
                 marks.set(p, ATARI, colour)
             chain = pos.stack  # (borrowed: no flood runs while it is read)
             cells = pos.cells
-            phys_of = ref.region.phys_of
+            phys_of = self.region.phys_of
             for k in range(pos.chain(g, chain)):  # the liberties the chain under the hand would have
                 q = chain[k]
                 for d in self._dirs:
                     if cells[q + d] == 0:
                         marks.set(phys_of[q + d], LIBERTY, colour)
             game.undo()
+        return self.marks.version != before

@@ -1,7 +1,7 @@
 """The referee's phase after play: counting (handicap setup before it is handicap.py's).
 
 ``Phases`` holds these methods of ``Referee`` (machine.py: ``class
-Referee(Phases)``), kept apart as rules/ending.py is from the game: they read and write the
+Referee(Phases)``; paint.py's painting comes through ``Phases(Painter)``), kept apart as rules/ending.py is from the game: they read and write the
 referee's state and call its comparison and move methods
 (declared below for the type checker).
 """
@@ -10,34 +10,23 @@ from ..events import EV_DEAD, EV_MOVE, EV_RESUME_PLAY, EV_UNDO
 from ..rules.const import call_briefly
 from ..rules.coords import PASS
 from ..rules.rulesets import SCORE_AREA, SCORE_TERRITORY
+from .paint import Painter
 from .region import POINTS
 from .states import COUNTING, OVER, OWED_COUNT, OWED_MAP, OWED_PROPOSE, OWED_SHOW, PLAY, UNKNOWN
 
 TYPE_CHECKING = False  # the type checker reads the blocks below; nothing in them runs
 if TYPE_CHECKING:
     from ..events import Events
-    from ..rules.game import Game
-    from .comparison import Comparison
-    from .paint import Painter
-    from .region import Region
 
 
-class Phases:
+class Phases(Painter):
     """Counting on the board: see the module doc."""
 
-    # The referee's state these methods share (machine.py's Referee sets it).
-    game: "Game"
+    # The referee's state these methods share (machine.py's Referee sets it; Painter declares more).
     events: "Events"
-    region: "Region"
-    seen: "Comparison"
-    painter: "Painter"
-    frame: bytearray
-    state: int
     reason: str
     proposed: "bytearray | None"  # physical points of the stones proposed dead, not answered yet
     votes: int  # the players who agreed to the count shown (bits: 1 black, 2 white)
-    defer: bool  # leave the counting's long work to later loop passes (catch_up)
-    owed: int  # the work left (states.py: OWED_*)
 
     if TYPE_CHECKING:  # Referee's own methods
         def _compare(self): ...
@@ -88,7 +77,7 @@ class Phases:
             self.game.count()
         else:
             self.owed = 0
-            self.painter.count_map(True)
+            self.count_map(True)
 
     def _settle(self):
         # All the work owed, now: a stone, a press or a button needs the proposal and the count.

@@ -184,7 +184,7 @@ def test_counting_begins_over_passes_each_with_one_long_job():
     assert bits[point(app, 2, 2)] & mk.LIFT and bits[point(app, 6, 6)] & mk.LIFT  # both lone stones proposed dead
     shown = bytes(bits)
     app.referee.defer = False
-    app.referee.painter.paint()  # all at once, as a referee that does not defer paints
+    app.referee.paint()  # all at once, as a referee that does not defer paints
     assert bytes(app.marks.bits) == shown
 
 
