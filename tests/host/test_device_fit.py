@@ -13,13 +13,12 @@ import sys
 
 from .conftest import ROOT
 
-# Measured smallest heap: 284 KB (bench/device_fit.py --find, 64-bit unix port; earlier 288, 292, 296 KB all passed);
-# held at 296 KB because where blocks land shifts by a few KB with any change (once a run failed at
-# 300 KB while 292 KB passed). A stock Pico's ~190-230 KB is not reached yet: README "Memory on the
-# device" says what runs where.
-HEAP_KB = 296
-# With the code in a ROMFS partition (bench/device_fit.py --romfs): measured 212 KB, held with the same margin.
-ROMFS_HEAP_KB = 220
+# Measured smallest heap: 228 KB (bench/device_fit.py --find, 64-bit unix port), held at 236 KB because
+# where blocks land shifts by a few KB with any change. The target, 192 KB, is not reached yet: README
+# "Memory on the device" says what runs where.
+HEAP_KB = 236
+# With the code in a ROMFS partition (bench/device_fit.py --romfs): measured 168 KB, held with the same margin.
+ROMFS_HEAP_KB = 176
 
 
 def device_fit(heap_kb, *options):
