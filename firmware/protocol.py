@@ -89,47 +89,88 @@ def unquote(token):
 
 
 class Writer:
-    """Builds one board-to-host line in a preallocated buffer: ``begin``,
-    then ``text``/``num`` fields, then ``finish`` (appends the CRC and the
-    newline) returns the line's length; ``view()`` is the line (no copy)."""
+    """Writes one board-to-host line: ``begin``, then ``raw``/``num``/``hex`` fields,
+    then ``finish`` (the CRC and the newline). With a ``sink`` (anything with
+    ``write(data)``: the link's transport) the line goes out through the buffer
+    a piece at a time, its CRC-32 carried on, so a line may be longer than the
+    buffer (a 19x19 STATE line is 2-4 KB, the link's buffer a MOVE line's
+    size): ``room`` writes out what is there when the next bytes do not fit.
+    Without one the line must fit the buffer; ``view()`` is its text so far
+    (no copy). A line past MAX_LINE, or a field too big for a sinkless
+    buffer, is cut there: ``overflow``."""
 
-    def __init__(self, capacity=MAX_LINE):
+    def __init__(self, capacity=MAX_LINE, sink=None):
         self.buf = bytearray(capacity)
         self.mv = memoryview(self.buf)
-        self.n = 0
+        self.sink = sink
+        self.n = 0  # bytes in the buffer
+        self.sent = 0  # bytes of the line written out before them
+        self.crc = 0  # the CRC-32 of those
         self.overflow = False
 
     def begin(self, seq, kind):
-        self.n = 0
+        self.n = self.sent = self.crc = 0
         self.overflow = False
         self.num(seq)
         self.raw(kind)
+
+    def room(self, m):
+        """Whether ``m`` more bytes fit at ``buf[n]``, contiguous (what the buffer holds is
+        written out first when they do not). The line's CRC and newline always fit after."""
+        if self.sent + self.n + m + 11 > MAX_LINE:
+            self.overflow = True
+            return False
+        if self.n + m + 11 > len(self.buf):
+            if self.sink is None or m + 11 > len(self.buf):
+                self.overflow = True
+                return False
+            self._out()
+        return True
+
+    def _out(self):
+        # What the buffer holds goes out; the CRC goes on from it.
+        part = self.mv[:self.n]
+        self.crc = binascii.crc32(part, self.crc)
+        self.sink.write(part)
+        self.sent += self.n
+        self.n = 0
+
+    def _field(self, m):
+        # Room for a field of ``m`` bytes, its separating space written.
+        first = not (self.n or self.sent)
+        if not self.room(m if first else m + 1):
+            return False
+        if not first:
+            self.buf[self.n] = 32
+            self.n += 1
+        return True
 
     def raw(self, data):
         """A field given as bytes/str, written as is (caller keeps it a token)."""
         if isinstance(data, str):  # encoded whole: indexing a str in MicroPython interns each char for good
             data = data.encode()
-        n = self.n
         m = len(data)
-        if n + m + 12 > len(self.buf):
-            self.overflow = True
+        if m + 12 > len(self.buf) and self.sink is not None:  # longer than the buffer: straight out
+            if self.sent + self.n + m + 12 > MAX_LINE:
+                self.overflow = True
+                return
+            self._field(0)
+            self._out()
+            self.crc = binascii.crc32(data, self.crc)
+            self.sink.write(data)
+            self.sent += m
             return
-        if n:
-            self.buf[n] = 32
-            n += 1
-        self.buf[n:n + m] = data
-        self.n = n + m
+        if self._field(m):
+            n = self.n
+            self.buf[n:n + m] = data
+            self.n = n + m
 
     def num(self, value):
         """A decimal integer field (no allocation for small ints)."""
+        if not self._field(21):
+            return
         buf = self.buf
         n = self.n
-        if n + 24 > len(buf):
-            self.overflow = True
-            return
-        if n:
-            buf[n] = 32
-            n += 1
         if value < 0:
             buf[n] = 45
             n += 1
@@ -152,12 +193,11 @@ class Writer:
     def hex(self, prefix, data, count):
         """A field: ``prefix`` (bytes), then the first ``count`` bytes of ``data`` in lowercase hex
         (written in place: no allocation)."""
-        self.raw(prefix)
-        buf = self.buf
-        n = self.n
-        if n + 2 * count + 12 > len(buf):
-            self.overflow = True
+        if not self._field(len(prefix) + 2 * count):
             return
+        buf = self.buf
+        n = self.n + len(prefix)
+        buf[self.n:n] = prefix
         for i in range(count):
             b = data[i]
             buf[n] = _HEX[b >> 4]
@@ -166,9 +206,10 @@ class Writer:
         self.n = n
 
     def finish(self):
+        """The CRC and the newline; with a sink the line's last piece goes out. Returns the line's length."""
         buf = self.buf
         n = self.n
-        crc = binascii.crc32(self.mv[:n])
+        crc = binascii.crc32(self.mv[:n], self.crc)
         buf[n] = 32
         buf[n + 1] = 42
         n += 2
@@ -181,8 +222,14 @@ class Writer:
             buf[n] = _HEX[(half >> shift) & 15]
             n += 1
         buf[n] = 10
-        self.n = n + 1
-        return self.n
+        length = self.sent + n + 1
+        if self.sink is None:
+            self.n = n + 1
+        else:
+            self.sink.write(self.mv[:n + 1])
+            self.n = 0
+            self.sent = length
+        return length
 
     def view(self):
         return self.mv[:self.n]

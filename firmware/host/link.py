@@ -51,6 +51,7 @@ _READ_ONLY = ("hello", "state", "resend", "mem")  # taken from anyone, locked or
 _OWN_FIELDS = ("rules", "size", "komi", "handicap", "time")  # the GAME line's fields from the game itself
 
 _LETTERS = "abcdefghijklmnopqrs"
+_BUFFER = const(96)  # the line buffer: a MOVE line fits whole (the seal hashes its fields there)
 
 
 class Link(Listener):
@@ -81,7 +82,7 @@ class Link(Listener):
         self._state_seq = -1
         self._hello_seq = 0  # the last HELLO: an earlier one is resent as SKIP (a host takes a HELLO
         # below the numbers it holds for a board that started its numbering again)
-        self.writer = pr.Writer(pr.MAX_LINE)
+        self.writer = pr.Writer(_BUFFER, transport)  # (longer lines go out through it in pieces)
         self.seal = Seal(board_id, self._move_fields, pr.Writer(64))  # the game's running hash, its signature
         self.parser = pr.LineParser(pr.MAX_COMMAND)
         self._rbuf = bytearray(64)
@@ -334,7 +335,6 @@ class Link(Listener):
         else:
             w.begin(seq, b"SKIP")
         w.finish()
-        self.transport.write(w.view())
 
     def _move_line(self, seq, k):
         w = self.writer

@@ -310,6 +310,53 @@ def test_move_line_allocation():
     check([] if used <= 400 else ["a move line allocated %d bytes" % used])
 
 
+class _Pieces:
+    """A transport that keeps each write apart (the link's are pieces of its lines)."""
+
+    def __init__(self):
+        self.writes = []
+        self.inbox = bytearray()
+
+    def read_into(self, buf):
+        n = min(len(buf), len(self.inbox))
+        buf[:n] = self.inbox[:n]
+        self.inbox[:n] = b""
+        return n
+
+    def write(self, data):
+        self.writes.append(bytes(data))
+        return len(data)
+
+
+def test_long_lines_go_out_in_pieces_with_one_crc():
+    """A STATE line of a 19x19 game and a GAME line with long names are longer than the link's
+    buffer: they go out a piece at a time, and each is one line with a good CRC."""
+    out = _Pieces()
+    link = link_on(out, board_id="t1")
+    game = Game(19)
+    name = "Very Long Name " * 8
+    attach(link, game, {"pb": name, "pw": name, "ev": name})
+    rng = Lcg(99)
+    played = 0
+    while played < 250:
+        pt = parse_vertex(19, "ABCDEFGHJKLMNOPQRST"[rng.below(19)] + str(1 + rng.below(19)))
+        if game.is_legal(game.to_move, pt):
+            game.play(game.to_move, pt)
+            played += 1
+    link.follower.follow()
+    out.inbox.extend(b"state\n")
+    for now in range(100):
+        link.poll(now)
+    lines = lines_of(b"".join(out.writes))
+    got = [pr.decode(x) for x in lines]
+    assert None not in got and [m[1] for m in got[-2:]] == ["MOVE", "STATE"], got[-2:]
+    assert pr.fields_dict(got[1][2])["pb"] == name
+    state = pr.fields_dict(got[-1][2])
+    assert got[-1][2][1] == "250" and len(state["moves"].split(",")) == 250
+    assert len(state["board"].split("/")) == 19
+    assert len(lines[-1]) > 10 * len(link.writer.buf) and len(out.writes) > len(lines) + 10
+
+
 def test_a_command_that_runs_out_of_memory_is_answered_memory_and_the_link_goes_on():
     pipe, link = board()
 
