@@ -25,8 +25,6 @@ hardware.
 import binascii
 
 from .micro import const
-from .modes import NAMES as MODE_NAMES
-from .rules.ending import PENALTY_KINDS
 
 PROTOCOL_VERSION = const(1)
 MAX_LINE = const(4096)  # longest board-to-host line (a 19x19 snapshot fits)
@@ -43,8 +41,6 @@ E_MEMORY = "memory"  # the board had no memory for it and goes on as it was
 
 COMMANDS = ("hello", "state", "resend", "mode", "new", "show", "end", "time", "diag", "mem", "referee", "clock",
             "replay", "key", "lock")
-MODES = MODE_NAMES  # the modes a host may ask for
-NEW_KEYS = ("rules", "size", "komi", "handicap", "time", "pb", "pw", "ev", "ro", "dt", "pair")
 
 _HEX = b"0123456789abcdef"
 _SAFE_MIN = const(33)  # '!'
@@ -384,12 +380,13 @@ def parse_command(line):
     """Parse a host command line (bytes or memoryview, no newline).
 
     Returns ``(name, args)`` with args a list of str, or ``(None, (code,
-    detail))`` naming the problem. A signed command's ``~<counter>:<tag>``
-    comes last in args. Bounded: the line is at most
-    MAX_COMMAND bytes, so is everything allocated here."""
-    if line is OVERSIZED:
-        return None, (E_OVERSIZED, "line longer than %d bytes" % MAX_COMMAND)
-    if len(line) > MAX_COMMAND:
+    detail))`` naming the problem: a line too long, a bad CRC, an unknown
+    command, arguments to ``hello``, ``state`` or ``mem``, a bad ``resend``.
+    The other commands' arguments are checked where they are carried out
+    (firmware/host/commands.py ``check``, code loaded only when one comes). A
+    signed command's ``~<counter>:<tag>`` comes last in args. Bounded: the
+    line is at most MAX_COMMAND bytes, so is everything allocated here."""
+    if line is OVERSIZED or len(line) > MAX_COMMAND:
         return None, (E_OVERSIZED, "line longer than %d bytes" % MAX_COMMAND)
     body, ok = check_crc(line)
     if ok is False:
@@ -406,62 +403,19 @@ def parse_command(line):
     signed = args.pop() if args and args[-1][:1] == "~" else None  # the venue's signature (firmware/host/seal.py)
     if name not in COMMANDS:
         return None, (E_UNKNOWN, "unknown command " + quote(parts[0][:24]))
-    if name in ("hello", "state", "mem", "replay"):
+    if name in ("hello", "state", "mem"):
         if args:
             return None, (E_MALFORMED, name + " takes no arguments")
     elif name == "resend":
-        if len(args) != 1 or not _is_uint(args[0]):
+        if len(args) != 1 or not is_uint(args[0]):
             return None, (E_MALFORMED, "resend needs one sequence number")
-    elif name == "mode":
-        if not 1 <= len(args) <= 2 or args[0] not in MODES or args[1:] not in ([], ["agreed"], ["referee"]):
-            return None, (E_MALFORMED, "mode needs casual, teaching or tournament [agreed|referee]")
-    elif name == "new":
-        for a in args:
-            i = a.find("=")
-            if i <= 0 or a[:i] not in NEW_KEYS:
-                return None, (E_MALFORMED, "new: bad field " + quote(a[:24]))
-            try:
-                unquote(a[i + 1:])
-            except (ValueError, UnicodeError):
-                return None, (E_MALFORMED, "new: bad escape in " + a[:i])
-    elif name == "show":
-        if not args or args[0] not in ("hint", "mark", "clear"):
-            return None, (E_MALFORMED, "show needs hint, mark or clear")
-    elif name == "end":
-        if len(args) > 1:
-            return None, (E_MALFORMED, "end takes at most a result")
-    elif name == "time":
-        if len(args) not in (2, 4):
-            return None, (E_MALFORMED, "time needs 2 or 4 numbers")
-        for a in args:
-            if not _is_uint(a):
-                return None, (E_MALFORMED, "time needs 2 or 4 numbers")
-    elif name == "referee":
-        if (len(args) not in (2, 3) or (args[0] not in PENALTY_KINDS and args[0] != "order")
-                or args[1] not in ("B", "W") or (len(args) == 3) != (args[0] == "points")
-                or (len(args) == 3 and not _is_uint(args[2]))):
-            return None, (E_MALFORMED, "referee needs caution|warning|forfeit|order B|W, or points B|W N")
-    elif name == "clock":
-        what = args[0] if args else ""
-        if not ((what in ("pause", "resume") and len(args) == 1)
-                or (what == "away" and len(args) == 2 and args[1] in ("B", "W"))
-                or (what == "late" and len(args) == 3 and args[1] in ("B", "W") and _is_uint(args[2]))):
-            return None, (E_MALFORMED, "clock needs pause, resume, away B|W or late B|W <seconds>")
-    elif name == "diag":
-        if len(args) != 1 or args[0] not in ("on", "off"):
-            return None, (E_MALFORMED, "diag needs on or off")
-    elif name == "key":
-        if len(args) != 1 or len(args[0]) != 64 or args[0].strip("0123456789abcdef"):
-            return None, (E_MALFORMED, "key needs 64 lowercase hex digits (32 bytes)")
-    elif name == "lock":
-        if len(args) != 1 or args[0] not in ("on", "off"):
-            return None, (E_MALFORMED, "lock needs on or off")
     if signed:
         args.append(signed)  # (last: the link checks and removes it)
     return name, args
 
 
-def _is_uint(text):
+def is_uint(text):
+    """Whether ``text`` is a decimal number of at most 9 digits (str)."""
     if not text or len(text) > 9:
         return False
     for ch in text:

@@ -16,8 +16,11 @@ most one command per call, and writes at most ``burst`` lines. A transport is
 any object with ``read_into(buf) -> int`` (0 or None: nothing now) and ``write(data)
 -> int`` (drivers/serial_link.py: USB CDC and UART; twins/link.py: the twin).
 
-Commands that change the game (new, mode, show, end, time, diag) go to a
-``control`` object (the app): ``control.command(name, args, now_ms)``
+The link answers ``hello``, ``state``, ``resend`` and ``mem`` itself. The
+commands that change something (new, mode, show, end, time, diag...) have
+their arguments checked by firmware/host/arguments.py, loaded for the command
+and let go after (a heartbeat ``hello`` every 1.5 s loads nothing), then go
+to a ``control`` object (the app): ``control.command(name, args, now_ms)``
 returns None (done: OK reply) or an ``(error_code, detail)`` pair; what it
 changed is told by the follower before the reply. See docs/protocol.md.
 """
@@ -47,7 +50,6 @@ K_MODE = const(8)
 K_PENALTY = const(9)
 _K_ALERT = const(10)  # arg 1: the journal cannot write; 0: it writes again
 
-_READ_ONLY = ("hello", "state", "resend", "mem")  # taken from anyone, locked or not
 _OWN_FIELDS = ("rules", "size", "komi", "handicap", "time")  # the GAME line's fields from the game itself
 
 _LETTERS = "abcdefghijklmnopqrs"
@@ -229,10 +231,7 @@ class Link(Listener):
             if args and args[-1][:1] == "~":  # the venue's signature, last (protocol.parse_command)
                 token = args[-1]
                 args = args[:-1]
-            if name not in _READ_ONLY and (self.locked or name == "lock") and not self.seal.accepts(token, name, args):
-                self._error(pr.E_STATE, name + (": locked by the venue: its signed commands only" if self.locked
-                                                else ": only with the venue's signature"))
-            elif name == "hello":
+            if name == "hello":
                 self._hello_seq = self.next
                 self._add(_K_HELLO, 0)
             elif name == "resend":
@@ -251,10 +250,8 @@ class Link(Listener):
             elif name == "mem":  # the heap as the board sees it (after a collection: what is really free)
                 gc.collect()
                 self._reply_line(b"MEM free=%d used=%d" % (mem_free(), mem_alloc()))
-            elif self.control is None:
-                self._error(pr.E_STATE, name + ": this board takes no commands")
             else:
-                err = self.control.command(name, args, now_ms)
+                err = self._change(name, args, token, now_ms)
                 if err is None:
                     self._ok(name)
                 else:
@@ -263,6 +260,27 @@ class Link(Listener):
             self._error(pr.E_MEMORY, "not enough memory")
         except Exception as e:  # noqa: BLE001 - a command must never stop the board
             self._error(pr.E_MALFORMED, "failed: " + pr.quote(str(e)[:40]))
+
+    def _change(self, name, args, token, now_ms):
+        # A command that changes something: its arguments checked (their code loaded for it and
+        # let go before the command runs: a Pico's heap), the venue's signature when the round
+        # is locked, then the control carries it out.
+        from . import let_go
+
+        try:
+            from .arguments import check
+
+            err = check(name, args)
+        finally:
+            let_go("arguments")
+        if err is not None:
+            return err
+        if (self.locked or name == "lock") and not self.seal.accepts(token, name, args):
+            return pr.E_STATE, name + (": locked by the venue: its signed commands only" if self.locked
+                                       else ": only with the venue's signature")
+        if self.control is None:
+            return pr.E_STATE, name + ": this board takes no commands"
+        return self.control.command(name, args, now_ms)
 
     def _ok(self, name):
         self._reply_line(b"OK " + name.encode())
@@ -315,9 +333,11 @@ class Link(Listener):
         elif kind == _K_REPLY and seq == self._reply_seq:
             w.begin(seq, self._reply)
         elif kind == _K_STATE and seq == self._state_seq:
-            from .snapshot import write_state  # (loaded when asked: code costs a Pico's heap)
+            from . import let_go
+            from .snapshot import write_state  # (loaded for the line and let go: code costs a Pico's heap)
 
             write_state(w, seq, self.follower, self.next)
+            let_go("snapshot")
         elif kind == _K_ALERT:
             w.begin(seq, b"ALERT")
             w.raw(b"journal=failing" if self.arg[i] else b"journal=ok")

@@ -10,6 +10,7 @@ from link_harness import GameControl, attach, link_on
 from support import check
 
 from firmware import protocol as pr
+from firmware.host import arguments
 from firmware.rules.coords import parse_vertex
 from firmware.rules.game import Game
 from twins.link import Pipe
@@ -89,6 +90,9 @@ def test_command_errors_name_the_problem():
     failures = []
     for line, want in cases:
         name, args = pr.parse_command(line)
+        if name not in (None, "hello", "state", "resend", "mem"):  # the link has the others checked
+            problem = arguments.check(name, args)
+            name, args = (name, args) if problem is None else (None, problem)
         got = name if name is not None else args[0]
         if got != want:
             failures.append("%r: %r %r" % (line, name, args))
@@ -147,6 +151,17 @@ def test_commands_waiting_in_the_queue_are_answered_with_nothing_new_read():
     pipe.send(b"lo\n")
     link.poll(5)
     assert [m[1] for m in decoded(pipe.take())] == ["HELLO"] and link.idle()
+
+
+def test_the_commands_code_is_loaded_only_while_such_a_command_is_handled():
+    pipe, link = board()
+    pipe.send(b"mode teaching\n")
+    assert [m[1] for m in decoded(pump(pipe, link))] == ["HELLO", "MODE", "OK"]
+    assert "firmware.host.arguments" not in sys.modules  # let go after the command
+    pipe.send(b"hello\nstate\nmem\nresend 0\nmode blitz\n")
+    replies = [m[1] for m in decoded(pump(pipe, link))]
+    assert replies[:3] == ["HELLO", "STATE", "MEM"] and replies[-1] == "ERR", replies
+    assert "firmware.host.arguments" not in sys.modules
 
 
 def test_link_streams_moves_and_resends():
