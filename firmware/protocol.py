@@ -105,10 +105,14 @@ class Writer:
         self.overflow = False
 
     def begin(self, seq, kind):
-        self.n = self.sent = self.crc = 0
-        self.overflow = False
+        self.clear()
         self.num(seq)
         self.raw(kind)
+
+    def clear(self):
+        """Nothing written: a line begins, or fields are written for their bytes alone (the seal's)."""
+        self.n = self.sent = self.crc = 0
+        self.overflow = False
 
     def room(self, m):
         """Whether ``m`` more bytes fit at ``buf[n]``, contiguous (what the buffer holds is
@@ -308,8 +312,6 @@ class LineParser:
         self.skipping = False
         self.oversized = 0
         self.garbage = 0
-        self._lines = bytearray(capacity)  # the line being handed out
-        self._lmv = memoryview(self._lines)
         self._pending = bytearray(512)  # bytes fed but not yet split
         self._p0 = 0
         self._p1 = 0
@@ -353,9 +355,8 @@ class LineParser:
                     self.n = 0
                     return OVERSIZED
                 n = self.n
-                self.n = 0
-                self._lines[:n] = self.mv[:n]
-                return self._lmv[:n]
+                self.n = 0  # (the next line is split into the buffer after this one is used)
+                return self.mv[:n]
             if ch == 13:
                 continue
             if ch < 32 or ch > 126:
