@@ -1,4 +1,5 @@
-"""The serial protocol between the board and a host: one module for both sides.
+"""The serial protocol between the board and a host: what the board needs of it, which the host
+uses too (firmware/protocol_host.py is the host's alone: reading the board's lines).
 
 Line based, ASCII, readable in a terminal. docs/protocol.md is the reference.
 
@@ -15,8 +16,8 @@ Host to board, one command per line (``COMMANDS``; docs/protocol.md lists
 them with their replies), an optional `` *<crc>`` the same way (checked
 when present).
 
-Contract: encoders return bytes (or fill a caller's preallocated
-``Writer``); ``LineParser`` is fed bytes in any chunks and hands back whole
+Contract: the board's lines are written through a ``Writer`` (a small
+buffer, long lines in pieces); ``LineParser`` is fed bytes in any chunks and hands back whole
 lines; its buffer never grows (oversized lines are dropped and counted, bytes
 outside printable ASCII are skipped). Nothing here reads a clock or touches
 hardware.
@@ -235,21 +236,9 @@ class Writer:
         return self.mv[:self.n]
 
 
-def encode(seq, kind, fields=()):
-    """One board-to-host line as bytes: ``encode(3, "MOVE", (1, "B", "Q16"))``."""
-    w = Writer(MAX_LINE)
-    w.begin(seq, kind)
-    for f in fields:
-        if isinstance(f, int):
-            w.num(f)
-        else:
-            w.raw(f)
-    w.finish()
-    return bytes(w.view())
-
-
 def encode_command(text):
-    """One host-to-board command line as bytes, with its CRC."""
+    """One host-to-board command line as bytes, with its CRC (the host's: here for the
+    bench's device harness, which imports it from this module)."""
     body = text.encode("utf-8") if isinstance(text, str) else bytes(text)
     return body + b" *" + crc_hex(body) + b"\n"
 
@@ -262,23 +251,6 @@ def check_crc(line):
         body = line[:n - 10]
         return body, crc_hex(body) == bytes(line[n - 8:])
     return line, None
-
-
-def decode(line):
-    """Parse a board-to-host line (bytes, no newline) into
-    ``(seq, kind, fields)`` with fields as str; None when the CRC is missing
-    or wrong or the line is not a message."""
-    body, ok = check_crc(line)
-    if not ok:
-        return None
-    try:
-        parts = bytes(body).decode("ascii").split(" ")
-        seq = int(parts[0])
-    except (ValueError, UnicodeError, IndexError):
-        return None
-    if len(parts) < 2 or seq < 0:
-        return None
-    return seq, parts[1], parts[2:]
 
 
 def fields_dict(fields):

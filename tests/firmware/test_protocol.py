@@ -10,6 +10,7 @@ from link_harness import GameControl, attach, link_on
 from support import check
 
 from firmware import protocol as pr
+from firmware import protocol_host as ph
 from firmware.host import arguments
 from firmware.rules.coords import parse_vertex
 from firmware.rules.game import Game
@@ -31,19 +32,19 @@ def lines_of(data):
 
 
 def decoded(data):
-    return [pr.decode(x) for x in lines_of(data)]
+    return [ph.decode(x) for x in lines_of(data)]
 
 
 def test_encode_fixture():
-    line = pr.encode(7, "MOVE", (12, "B", "pd"))
+    line = ph.encode(7, "MOVE", (12, "B", "pd"))
     body = b"7 MOVE 12 B pd"
     check([] if line == body + b" *" + pr.crc_hex(body) + b"\n" else [repr(line)])
     check([] if pr.crc_hex(b"123456789") == b"cbf43926" else ["crc32 check value"])
-    check([] if pr.decode(line[:-1]) == (7, "MOVE", ["12", "B", "pd"]) else ["decode"])
+    check([] if ph.decode(line[:-1]) == (7, "MOVE", ["12", "B", "pd"]) else ["decode"])
     bad = bytearray(line[:-1])
     bad[3] ^= 2
-    check([] if pr.decode(bytes(bad)) is None else ["corruption not seen"])
-    check([] if pr.decode(b"7 MOVE 12 B pd") is None else ["no crc accepted"])
+    check([] if ph.decode(bytes(bad)) is None else ["corruption not seen"])
+    check([] if ph.decode(b"7 MOVE 12 B pd") is None else ["no crc accepted"])
 
 
 def test_quote_roundtrip():
@@ -363,7 +364,7 @@ def test_long_lines_go_out_in_pieces_with_one_crc():
     for now in range(100):
         link.poll(now)
     lines = lines_of(b"".join(out.writes))
-    got = [pr.decode(x) for x in lines]
+    got = [ph.decode(x) for x in lines]
     assert None not in got and [m[1] for m in got[-2:]] == ["MOVE", "STATE"], got[-2:]
     assert pr.fields_dict(got[1][2])["pb"] == name
     state = pr.fields_dict(got[-1][2])

@@ -11,7 +11,7 @@ from harness import board, linked, point, power_up, press, run
 from firmware.journal.recorder import CHECKPOINT_MS
 from firmware.leds.marks import PUT_BACK
 from firmware.modes import TOURNAMENT
-from firmware.protocol import decode
+from firmware.protocol_host import decode
 from firmware.referee.states import PLAY, SYNC
 from twins.storage import SimStorage
 
