@@ -42,6 +42,7 @@ E_MEMORY = "memory"  # the board had no memory for it and goes on as it was
 
 COMMANDS = ("hello", "state", "resend", "mode", "new", "show", "end", "time", "diag", "mem", "referee", "clock",
             "replay", "key", "lock")
+NEW_KEYS = ("rules", "size", "komi", "handicap", "time", "pb", "pw", "ev", "ro", "dt", "pair")  # new's fields
 
 _HEX = b"0123456789abcdef"
 _SAFE_MIN = const(33)  # '!'
@@ -354,11 +355,12 @@ def parse_command(line):
 
     Returns ``(name, args)`` with args a list of str, or ``(None, (code,
     detail))`` naming the problem: a line too long, a bad CRC, an unknown
-    command, arguments to ``hello``, ``state`` or ``mem``, a bad ``resend``.
-    The other commands' arguments are checked where they are carried out
-    (firmware/host/commands.py ``check``, code loaded only when one comes). A
-    signed command's ``~<counter>:<tag>`` comes last in args. Bounded: the
-    line is at most MAX_COMMAND bytes, so is everything allocated here."""
+    command, arguments to ``hello``, ``state`` or ``mem``, a bad ``resend``
+    and ``new``'s fields (no code is loaded for it: the next game needs the
+    heap). The other commands' arguments are checked by the link with
+    firmware/host/arguments.py, loaded only when one comes. A signed
+    command's ``~<counter>:<tag>`` comes last in args. Bounded: the line is at
+    most MAX_COMMAND bytes, so is everything allocated here."""
     if line is OVERSIZED or len(line) > MAX_COMMAND:
         return None, (E_OVERSIZED, "line longer than %d bytes" % MAX_COMMAND)
     body, ok = check_crc(line)
@@ -382,6 +384,15 @@ def parse_command(line):
     elif name == "resend":
         if len(args) != 1 or not is_uint(args[0]):
             return None, (E_MALFORMED, "resend needs one sequence number")
+    elif name == "new":
+        for a in args:
+            i = a.find("=")
+            if i <= 0 or a[:i] not in NEW_KEYS:
+                return None, (E_MALFORMED, "new: bad field " + quote(a[:24]))
+            try:
+                unquote(a[i + 1:])
+            except (ValueError, UnicodeError):
+                return None, (E_MALFORMED, "new: bad escape in " + a[:i])
     if signed:
         args.append(signed)  # (last: the link checks and removes it)
     return name, args

@@ -1,34 +1,24 @@
 """What each host command's arguments must be (docs/protocol.md), for the commands the app
 carries out (firmware/host/commands.py): the link checks them first, so a malformed command
-changes nothing. protocol.parse_command has checked the name and the arguments of those the
-link answers itself. Loaded for the command and let go after (firmware/host/link.py).
+changes nothing. protocol.parse_command has checked the name, and the arguments of those the
+link answers itself and of ``new``. Loaded for the command and let go after
+(firmware/host/link.py).
 """
 
 from ..modes import NAMES as MODE_NAMES
-from ..protocol import E_MALFORMED, is_uint, quote, unquote
+from ..protocol import E_MALFORMED, is_uint
 from ..rules.ending import PENALTY_KINDS
-
-NEW_KEYS = ("rules", "size", "komi", "handicap", "time", "pb", "pw", "ev", "ro", "dt", "pair")
 
 
 def check(name, args):
     """What is wrong with the arguments of command ``name`` (one of protocol.COMMANDS the link
-    does not answer itself): an ``(error_code, detail)`` pair, or None."""
+    does not answer itself, not ``new``): an ``(error_code, detail)`` pair, or None."""
     if name == "replay":
         if args:
             return E_MALFORMED, "replay takes no arguments"
     elif name == "mode":
         if not 1 <= len(args) <= 2 or args[0] not in MODE_NAMES or args[1:] not in ([], ["agreed"], ["referee"]):
             return E_MALFORMED, "mode needs casual, teaching or tournament [agreed|referee]"
-    elif name == "new":
-        for a in args:
-            i = a.find("=")
-            if i <= 0 or a[:i] not in NEW_KEYS:
-                return E_MALFORMED, "new: bad field " + quote(a[:24])
-            try:
-                unquote(a[i + 1:])
-            except (ValueError, UnicodeError):
-                return E_MALFORMED, "new: bad escape in " + a[:i]
     elif name == "show":
         if not args or args[0] not in ("hint", "mark", "clear"):
             return E_MALFORMED, "show needs hint, mark or clear"

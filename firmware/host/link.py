@@ -264,18 +264,20 @@ class Link(Listener):
 
     def _change(self, name, args, token, now_ms):
         # A command that changes something: its arguments checked (their code loaded for it and
-        # let go before the command runs: a Pico's heap), the venue's signature when the round
+        # let go before the command runs: a Pico's heap; new's, checked with the command's name,
+        # load nothing, for the next game needs the heap), the venue's signature when the round
         # is locked, then the control carries it out.
-        from . import let_go
+        if name != "new":
+            from . import let_go
 
-        try:
-            from .arguments import check
+            try:
+                from .arguments import check
 
-            err = check(name, args)
-        finally:
-            let_go("arguments")
-        if err is not None:
-            return err
+                err = check(name, args)
+            finally:
+                let_go("arguments")
+            if err is not None:
+                return err
         if (self.locked or name == "lock") and not self.seal.accepts(token, name, args):
             return pr.E_STATE, name + (": locked by the venue: its signed commands only" if self.locked
                                        else ": only with the venue's signature")
