@@ -52,7 +52,6 @@ _K_ALERT = const(10)  # arg 1: the journal cannot write; 0: it writes again
 
 _OWN_FIELDS = ("rules", "size", "komi", "handicap", "time")  # the GAME line's fields from the game itself
 
-_LETTERS = "abcdefghijklmnopqrs"
 _BUFFER = const(96)  # the line buffer: a MOVE line fits whole (the seal hashes its fields there)
 
 
@@ -112,10 +111,12 @@ class Link(Listener):
         fields = ["rules=" + game.rules.name, "size=%d" % game.size,
                   "komi=" + pr.quote(str(game.komi)), "handicap=%d" % game.handicap, "boot=%d" % f.game_boot]
         black, white = game.setup_stones
-        if black:
-            fields.append("ab=" + "".join(self._sgf(p) for p in black))
-        if white:
-            fields.append("aw=" + "".join(self._sgf(p) for p in white))
+        for key, stones in (("ab=", black), ("aw=", white)):
+            if stones:
+                points = bytearray(2 * len(stones))
+                for i in range(len(stones)):
+                    self._sgf(points, 2 * i, stones[i])
+                fields.append(key + points.decode())
         settings = f.settings
         if settings.time_spec != "none":
             fields.append("time=" + pr.quote(settings.time_spec))
@@ -152,14 +153,32 @@ class Link(Listener):
     def moved(self, k):
         self._add(_K_MOVE, k)
 
-    def ended(self):  # (a count's dead stones too: the host writes the territory from them)
+    def ended(self):
+        """The result: the END line's fields, kept; after a count, the stones counted dead
+        (the host writes the territory from them), written in place as SGF points: the
+        heap is at its fullest when a game is counted."""
         f = self.follower
         result = f.result
-        dead = f.game._counter.dead if result.reason == "score" and f.game._counter else b""
-        dead = "".join(self._sgf(p) for p in range(len(dead)) if dead[p])
         re = pr.quote(result.sgf())
-        self._results[f.gid] = ("re=" + re + (" why=" + pr.quote(result.detail) if result.detail else "")
-                                + (" dead=" + dead if dead else "") + " " + self.seal.end(f.known - 1, re))
+        head = ("re=" + re + (" why=" + pr.quote(result.detail) if result.detail else "")).encode()
+        tail = (" " + self.seal.end(f.known - 1, re)).encode()
+        dead = f.game._counter.dead if result.reason == "score" and f.game._counter else b""
+        count = 0
+        for p in range(len(dead)):
+            if dead[p]:
+                count += 1
+        fields = bytearray(len(head) + (6 + 2 * count if count else 0) + len(tail))
+        n = len(head)
+        fields[:n] = head
+        if count:
+            fields[n:n + 6] = b" dead="
+            n += 6
+            for p in range(len(dead)):
+                if dead[p]:
+                    self._sgf(fields, n, p)
+                    n += 2
+        fields[n:] = tail
+        self._results[f.gid] = fields
         self._add(_K_END, f.gid)
 
     def mode_changed(self):
@@ -173,9 +192,11 @@ class Link(Listener):
         self.journal_failing = journal_failing
         self._add(_K_ALERT, 1 if journal_failing else 0)
 
-    def _sgf(self, pt):
+    def _sgf(self, out, n, pt):
+        # Point ``pt`` as SGF letters, written into ``out`` at ``n``.
         col, row = col_row(self.follower.game.size, pt)
-        return _LETTERS[col] + _LETTERS[row]
+        out[n] = 97 + col
+        out[n + 1] = 97 + row
 
     def _add(self, kind, arg):
         # (a move number or a penalty's place past 4095: not in a game of Go)

@@ -5,14 +5,15 @@ import hashlib
 import sys
 from binascii import hexlify
 
-from diagrams import Lcg
+from diagrams import Lcg, at
+from diagrams import game as diagram_game
 from link_harness import GameControl, attach, link_on
 from support import check
 
 from firmware import protocol as pr
 from firmware import protocol_host as ph
 from firmware.host import arguments
-from firmware.rules.coords import parse_vertex
+from firmware.rules.coords import PASS, parse_vertex
 from firmware.rules.game import Game
 from twins.link import Pipe
 
@@ -213,6 +214,27 @@ def test_link_streams_moves_and_resends():
     if [m[1] for m in end] != ["END", "OK"] or end[0][2] != ["1", "re=W+R", "hash=" + final]:
         failures.append(repr(end))
     check(failures)
+
+
+def test_the_game_line_tells_the_setup_stones_and_the_end_line_the_stones_counted_dead():
+    pipe, link = board(control=False)
+    game = diagram_game([".XO..",
+                         ".XO..",
+                         "XXO.X",
+                         ".XO..",
+                         ".XO.."])
+    attach(link, game)
+    for colour in (1, 2):
+        game.play(colour, PASS)
+    game.mark_dead(at(5, "E3"))
+    game.finish()
+    lines = decoded(pump(pipe, link))
+    fields = pr.fields_dict([m for m in lines if m[1] == "GAME"][0][2])
+    assert fields["ab"] == "babbacbcecbdbe" and fields["aw"] == "cacbcccdce", fields
+    end = [m for m in lines if m[1] == "END"][0][2]
+    assert end[1:3] == ["re=W+13.5", "dead=ec"] and end[3].startswith("hash="), end
+    pipe.send(b"resend 0\n")
+    assert [m for m in decoded(pump(pipe, link)) if m[1] == "END"][0][2] == end  # kept as it was
 
 
 def test_host_arrives_late():
