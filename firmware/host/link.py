@@ -299,9 +299,12 @@ class Link(Listener):
                 let_go("arguments")
             if err is not None:
                 return err
-        if (self.locked or name == "lock") and not self.seal.accepts(token, name, args):
-            return pr.E_STATE, name + (": locked by the venue: its signed commands only" if self.locked
-                                       else ": only with the venue's signature")
+        if self.locked or name == "lock":
+            from .signing import accepts  # (loaded when used: code costs a Pico's heap)
+
+            if not accepts(self.seal, token, name, args):
+                return pr.E_STATE, name + (": locked by the venue: its signed commands only" if self.locked
+                                           else ": only with the venue's signature")
         if self.control is None:
             return pr.E_STATE, name + ": this board takes no commands"
         return self.control.command(name, args, now_ms)

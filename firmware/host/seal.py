@@ -12,7 +12,7 @@ the END line carries dE whole (``hash=``) and, on a board given a secret at
 registration (the host's ``key`` command), ``sig=`` HMAC-SHA256(secret, dE).
 Moves taken back leave the chain: it is always the game as it stands. A
 board whose round the venue locked takes only commands signed with the same
-secret (``Seal.accepts``: ``~<counter>:<tag>``, docs/venue.md). The
+secret (``~<counter>:<tag>``, docs/venue.md; firmware/host/signing.py ``accepts``). The
 host side (host_tools/records.py) computes the same chain from the lines or
 from the SGF. The signing itself is in firmware/host/signing.py, loaded when
 first used. CPython and MicroPython alike.
@@ -83,23 +83,6 @@ class Seal:
                 text = w.view()
             self.digest = fold(self.digest, text)
         return self.digest
-
-    def accepts(self, token, name, args):
-        """Whether ``token`` (``~<counter>:<tag>``, or None) signs this command with the board's
-        secret, with a counter above the last one taken (a copied command is refused)."""
-        if not token or not self.key:
-            return False
-        counter, _, tag = token[1:].partition(":")
-        try:
-            n = int(counter)
-        except ValueError:
-            return False
-        from .signing import signed  # (loaded when used: code costs a Pico's heap)
-
-        if n <= self.counter or tag != signed(self.key, n, " ".join([name] + args)):
-            return False
-        self.counter = n
-        return True
 
     def end(self, moves, result):
         """The END line's ``hash=`` and ``sig=`` fields (str) after ``moves`` moves;
