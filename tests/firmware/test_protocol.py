@@ -15,6 +15,7 @@ from firmware import protocol_host as ph
 from firmware.host import arguments
 from firmware.rules.coords import PASS, parse_vertex
 from firmware.rules.game import Game
+from firmware.rules.result import RESIGN, Result
 from twins.link import Pipe
 
 MP = sys.implementation.name == "micropython"
@@ -235,6 +236,23 @@ def test_the_game_line_tells_the_setup_stones_and_the_end_line_the_stones_counte
     assert end[1:3] == ["re=W+13.5", "dead=ec"] and end[3].startswith("hash="), end
     pipe.send(b"resend 0\n")
     assert [m for m in decoded(pump(pipe, link)) if m[1] == "END"][0][2] == end  # kept as it was
+
+
+def test_a_resend_tells_the_last_four_games_and_their_results_past_game_4095():
+    pipe, link = board(control=False)
+    link.follower.gid = 4093  # a board's games numbered past what an index entry holds (12 bits)
+    for _ in range(5):
+        game = Game(9)
+        attach(link, game)
+        game.play(1, parse_vertex(9, "E5"))
+        game.end(Result(2, RESIGN))
+        pump(pipe, link)
+    pipe.take()
+    pipe.send(b"resend 0\n")
+    lines = [m[1:] for m in decoded(pump(pipe, link)) if m[1] in ("GAME", "END", "SKIP")]
+    told = [(kind, fields[0]) for kind, fields in lines if kind != "SKIP"]
+    assert told == [(kind, str(gid)) for gid in (4095, 4096, 4097, 4098) for kind in ("GAME", "END")], lines
+    assert [kind for kind, _ in lines[:2]] == ["SKIP", "SKIP"]  # game 4094's: older than the last four
 
 
 def test_host_arrives_late():
