@@ -123,17 +123,18 @@ class Writer:
             self.overflow = True
             return False
         if self.n + m + 11 > len(self.buf):
-            if self.sink is None or m + 11 > len(self.buf):
+            sink = self.sink
+            if sink is None or m + 11 > len(self.buf):
                 self.overflow = True
                 return False
-            self._out()
+            self._out(sink)
         return True
 
-    def _out(self):
-        # What the buffer holds goes out; the CRC goes on from it.
+    def _out(self, sink):
+        # What the buffer holds goes out to ``sink``; the CRC goes on from it.
         part = self.mv[:self.n]
         self.crc = binascii.crc32(part, self.crc)
-        self.sink.write(part)
+        sink.write(part)
         self.sent += self.n
         self.n = 0
 
@@ -152,14 +153,15 @@ class Writer:
         if isinstance(data, str):  # encoded whole: indexing a str in MicroPython interns each char for good
             data = data.encode()
         m = len(data)
-        if m + 12 > len(self.buf) and self.sink is not None:  # longer than the buffer: straight out
+        sink = self.sink
+        if m + 12 > len(self.buf) and sink is not None:  # longer than the buffer: straight out
             if self.sent + self.n + m + 12 > MAX_LINE:
                 self.overflow = True
                 return
             self._field(0)
-            self._out()
+            self._out(sink)
             self.crc = binascii.crc32(data, self.crc)
-            self.sink.write(data)
+            sink.write(data)
             self.sent += m
             return
         if self._field(m):
