@@ -47,22 +47,30 @@ def write_state(w, seq, follower, next_seq):
             n += 1
         w.n = n
     w.raw("moves=")
-    for k in range(1, hist.length):
+    moves = hist.moves
+    k = 1
+    while k < hist.length:
         w.room(4)
         n = w.n
-        if k > 1:
-            buf[n] = 44  # ,
-            n += 1
-        record = hist.moves[k]
-        pt = move_point(record)
-        buf[n] = 66 if move_colour(record) == 1 else 87  # B W
-        if pt == PASS or record & LOST_TURN:
-            buf[n + 1] = buf[n + 2] = 46  # ..
-        else:
-            col, row = col_row(size, pt)
-            buf[n + 1] = 97 + col
-            buf[n + 2] = 97 + row
-        w.n = n + 3
+        last = k + (len(buf) - 11 - n) // 4  # the moves the buffer has room for now
+        if last > hist.length:
+            last = hist.length
+        while k < last:
+            if k > 1:
+                buf[n] = 44  # ,
+                n += 1
+            record = moves[k]
+            pt = move_point(record)
+            buf[n] = 66 if move_colour(record) == 1 else 87  # B W
+            if pt == PASS or record & LOST_TURN:
+                buf[n + 1] = buf[n + 2] = 46  # ..
+            else:
+                col, row = col_row(size, pt)
+                buf[n + 1] = 97 + col
+                buf[n + 2] = 97 + row
+            n += 3
+            k += 1
+        w.n = n
     clock = f.clock
     if clock is not None:
         b = clock.snap.black
