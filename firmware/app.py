@@ -39,7 +39,6 @@ from .controls import Controls
 from .drivers.buttons import B_BLACK, B_WHITE
 from .events import EV_JOURNAL, Events
 from .follower import Follower
-from .host.commands import HostCommands
 from .host.link import Link
 from .host.seal import load_key, load_lock
 from .journal import recover_once
@@ -49,6 +48,7 @@ from .leds.composer import Leds
 from .leds.marks import HINT, Marks
 from .micro import const, print_exception, ticks_add, ticks_diff, ticks_ms
 from .modes import CASUAL, TEACHING, TOURNAMENT
+from .protocol import E_MALFORMED, E_STATE, fields_dict
 from .referee.machine import Referee
 from .referee.states import COUNTING
 from .rules.const import call_briefly, collect
@@ -57,7 +57,7 @@ from .rules.position import BLACK, WHITE
 from .rules.result import DRAW
 from .rules.rulesets import CYCLE_DRAW
 from .sensing.scanner import Scanner
-from .settings import Settings, is_pair
+from .settings import Settings, from_fields, is_pair
 from .timekeeper import Timekeeper
 
 SCAN_MS = const(10)
@@ -105,7 +105,6 @@ class App:
         self.events = Events()
         self.controls = None if hw.buttons is None else Controls(hw.buttons)
         self.leds = None if hw.strip is None else Leds(mode)
-        self.commands = HostCommands(self)
         self.follower = follower = Follower(boot)
         self.diag = None  # a Diagnostics while in diagnostics mode
         self.errors = 0  # stage failures reported and survived
@@ -215,10 +214,24 @@ class App:
     def command(self, name, args, now_ms):
         """A host's command (the link's control, the simulator's page): None when done,
         or (error code, detail). What it changed is on flash before this returns."""
-        error = self.commands.command(name, args, now_ms)
+        if name == "new":  # the app's own: no command code is loaded while the next game is built
+            error = self._new(args)
+        else:  # (the commands' code loaded for the command: it costs a Pico's heap)
+            error = call_briefly("firmware.host.commands", "command", self, name, args, now_ms)
         self.timekeeper.follow(now_ms, self.scanner.pending == 0)
         self._record(now_ms)
         return error
+
+    def _new(self, args):
+        # The host's ``new`` (docs/protocol.md): refused while a game with moves is on or being
+        # counted (the result first); no local keeps the last game alive while the next is built.
+        if self.game.phase != OVER and self.game.move_number:
+            return E_STATE, "a game is in progress: end it first"
+        try:
+            self.new_game(from_fields(fields_dict(args)))
+        except ValueError as error:
+            return E_MALFORMED, "new: " + str(error)[:60]
+        return None
 
     def control(self, name, now_ms):
         """The referee's other controls (firmware/referee/machine.py ``button``: pass,
