@@ -17,7 +17,7 @@ import time
 from collections import deque
 
 from firmware.app import App
-from firmware.clock.spec import canonical
+from firmware.clock.canonical import canonical
 from firmware.drivers.buttons import B_BLACK, B_MENU, B_PAUSE, B_WHITE
 from firmware.drivers.storage import FileStorage
 from firmware.events import NAMES as EVENT_NAMES

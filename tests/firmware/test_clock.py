@@ -2,21 +2,13 @@
 
 from support import TICKS_PERIOD, check
 
+from firmware.clock.canonical import canonical, presets
 from firmware.clock.clauses import CAPTURE_ALWAYS, CAPTURE_NEVER, CAPTURE_THAI, Clauses, replay
+from firmware.clock.control import BYOYOMI, CANADIAN, FISCHER, TimeControl
 from firmware.clock.cues import CUE_COUNT, CUE_FLAG, CUE_LAST, CUE_NONE, CUE_PERIOD, CUE_TEN, Cues
 from firmware.clock.engine import Clock
 from firmware.clock.face import BLANK, digits
-from firmware.clock.spec import (
-    BYOYOMI,
-    CANADIAN,
-    FISCHER,
-    PRESETS,
-    SpecError,
-    TimeControl,
-    canonical,
-    parse,
-    parse_duration,
-)
+from firmware.clock.spec import SpecError, parse, parse_duration
 from firmware.events import Events
 from firmware.rules.position import BLACK, WHITE
 
@@ -109,13 +101,13 @@ def test_presets_are_valid_specs():
     expect = {"thai-gat": "absolute 45m", "thai-gat-byoyomi": "byoyomi 30m 1x20s",
               "janggi-amateur": "byoyomi 5m 3x30s"}
     failures = []
-    for name in PRESETS:
+    for name in presets():
         tc = parse(name)
         if name in expect and canonical(tc) != expect[name]:
             failures.append("%s: %s" % (name, canonical(tc)))
         Clock(name)
     for name in ("korean-pro", "korean-amateur", "japanese-pro", "chinese", "aga", "egf", "nhk", "blitz"):
-        if name not in PRESETS:
+        if name not in presets():
             failures.append("missing preset " + name)
     check(failures)
 
