@@ -7,6 +7,8 @@ an event allocates nothing. Readers keep their own cursor: events number
 ``first() .. count - 1`` are kept (``count`` is how many were ever added);
 ``slot(n)`` is where event n lies in the arrays ``kind``, ``colour``,
 ``point`` (a game point, 0 when none), ``value`` and ``at`` (ticks ms).
+The board itself only writes it: its readers (the simulator's page and log,
+the tests) name the kinds with event_log.py.
 """
 
 from array import array
@@ -44,10 +46,6 @@ EV_STONES_LEFT = const(26)  # a press with captured stones still on the board; v
 EV_REFEREE = const(27)  # a referee's penalty (the host's ``referee``); value: its kind (rules/ending.py)
 EV_JOURNAL = const(28)  # value 1: the journal cannot write (flash full or failing); 0: it writes again
 
-NAMES = ("", "move", "pass", "undo", "illegal", "penalty", "handicap", "counting", "dead", "resume_play", "end",
-         "resign", "warning", "start", "press", "pause", "resume", "capture_pause", "capture_refused", "away_pause",
-         "away_refused", "late", "late_forfeit", "flag", "adjust", "stop", "stones_left", "referee", "journal")
-
 
 class Events:
     """A ring of the last ``capacity`` events; see the module doc."""
@@ -77,11 +75,3 @@ class Events:
     def slot(self, n):
         """Where event number n lies in the arrays."""
         return n % self.capacity
-
-    def entries(self):
-        """(name, colour, at, value) of the events kept, oldest first (allocates: not for hot paths)."""
-        out = []
-        for n in range(self.first(), self.count):
-            i = n % self.capacity
-            out.append((NAMES[self.kind[i]], self.colour[i], self.at[i], self.value[i]))
-        return out

@@ -22,7 +22,8 @@ from __future__ import annotations
 from firmware import protocol as pr
 from firmware.app import App
 from firmware.drivers.buttons import B_BLACK
-from firmware.events import EV_END, EV_ILLEGAL, EV_PENALTY, EV_REFEREE, EV_WARNING, NAMES
+from firmware.event_log import NAMES
+from firmware.events import EV_END, EV_ILLEGAL, EV_PENALTY, EV_REFEREE, EV_WARNING
 from firmware.modes import CASUAL
 from firmware.referee.states import REASONS
 from firmware.rules.coords import PASS, vertex

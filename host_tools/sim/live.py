@@ -20,7 +20,7 @@ from firmware.app import App
 from firmware.clock.canonical import canonical
 from firmware.drivers.buttons import B_BLACK, B_MENU, B_PAUSE, B_WHITE
 from firmware.drivers.storage import FileStorage
-from firmware.events import NAMES as EVENT_NAMES
+from firmware.event_log import NAMES as EVENT_NAMES
 from firmware.leds.marks import KINDS, NAMES
 from firmware.modes import NAMES as MODE_NAMES
 from firmware.protocol import fields_dict, quote
