@@ -51,7 +51,7 @@ from .micro import const, print_exception, ticks_add, ticks_diff, ticks_ms
 from .modes import CASUAL, TEACHING, TOURNAMENT
 from .referee.machine import Referee
 from .referee.states import COUNTING
-from .rules.const import collect
+from .rules.const import call_briefly, collect
 from .rules.game import OVER, Game
 from .rules.position import BLACK, WHITE
 from .rules.result import DRAW
@@ -198,10 +198,8 @@ class App:
             return False
         old = self.clock
         self.new_game(self.follower.settings)
-        if old is not None and self.clock is not None:
-            from .clock.clauses import replay  # loaded when used: code costs heap
-
-            replay(old, now_ms, self.clock)
+        if old is not None and self.clock is not None:  # (the clauses' code: loaded for the moment)
+            call_briefly("firmware.clock.clauses", "replay", old, now_ms, self.clock)
         return True
 
     def _let_go(self):
@@ -392,10 +390,8 @@ class App:
         result = self.game.result
         if display is not None and result is not self._said:
             self._said = result
-            if result is not None:
-                from .clock.verdict import result_lines  # loaded when a game ends: code costs heap
-
-                display.words(result_lines(result))
+            if result is not None:  # (its words' code is loaded for the moment: code costs heap)
+                display.words(call_briefly("firmware.clock.verdict", "result_lines", result))
             elif clock is None:
                 display.words(("NEW GAME", "NO CLOCK"))  # (a clock draws its times over the last result)
         if display is not None and clock is not None and result is None:

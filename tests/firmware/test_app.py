@@ -183,6 +183,20 @@ def test_games_are_made_without_keeping_the_setup_code():
             setattr(sys.modules[package], leaf, module)
 
 
+def test_the_result_is_said_without_keeping_its_words_code():
+    saved = sys.modules.pop("firmware.clock.verdict", None)  # (another test's)
+    try:
+        hw, app = board(size=9, time_spec="absolute 10m")
+        app.control("resign_black", 0)
+        run(app, hw, 0, 200)
+        assert hw.display.said() == "WHITE WINS / BY RESIGNATION"
+        assert "firmware.clock.verdict" not in sys.modules
+    finally:
+        if saved is not None:  # as the other tests found it
+            sys.modules["firmware.clock.verdict"] = saved
+            sys.modules["firmware.clock"].verdict = saved
+
+
 def test_no_clock():
     hw, app = board(size=9)
     run(app, hw, 0, 50)
