@@ -3,12 +3,11 @@
 The referee and the clock of a game write to the same ``Events`` (the app
 makes it and hands it to both), so a reader sees one history: a move, the
 clock press that ended it, a pause, a warning... Preallocated arrays: adding
-an event allocates nothing. Readers keep their own cursor: events number
-``first() .. count - 1`` are kept (``count`` is how many were ever added);
-``slot(n)`` is where event n lies in the arrays ``kind``, ``colour``,
-``point`` (a game point, 0 when none), ``value`` and ``at`` (ticks ms).
-The board itself only writes it: its readers (the simulator's page and log,
-the tests) name the kinds with event_log.py.
+an event allocates nothing. Event number n (``count`` is how many were ever
+added) lies at ``n % capacity`` in the arrays ``kind``, ``colour``,
+``point`` (a game point, 0 when none), ``value`` and ``at`` (ticks ms). The
+board itself only writes its ring: reading it back (the simulator's page and
+log, the tests) is event_log.py's.
 """
 
 from array import array
@@ -67,11 +66,3 @@ class Events:
         self.value[i] = value
         self.at[i] = at_ms & 0x3FFFFFFF
         self.count += 1
-
-    def first(self):
-        """The number of the oldest event kept."""
-        return self.count - self.capacity if self.count > self.capacity else 0
-
-    def slot(self, n):
-        """Where event number n lies in the arrays."""
-        return n % self.capacity
