@@ -216,6 +216,7 @@ def test_the_link_streams_moves_and_takes_host_commands():
     replies = host("new size=9 rules=korean pb=Ann handicap=0", 0)
     kinds = [kind for kind, _fields in replies]
     assert "GAME" in kinds and "OK" in kinds and app.game.rules.name == "korean"
+    assert app.follower.settings.players == {"pb": "Ann"}  # the game's own fields are the settings'
     hw.stones.place(point(app, 4, 4), 1)
     run(app, hw, 100, 400)
     moves = [fields for kind, fields in host("hello", 400) if kind == "MOVE"]
