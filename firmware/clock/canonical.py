@@ -43,4 +43,9 @@ def format_duration(ms):
 
 def presets():
     """The preset names and the specs they stand for, as a dict (a menu, the simulator's page)."""
-    return dict(line.split(": ") for line in PRESETS.split("\n") if line)
+    out = {}
+    for line in PRESETS.split("\n"):
+        if line:
+            name, spec = line.split(": ")
+            out[name] = spec
+    return out
