@@ -13,6 +13,7 @@ from link_harness import attach, link_on
 from mp_referee import _longest_record
 
 from firmware import protocol as pr
+from firmware import protocol_host as ph
 from firmware.rules.game import Game
 
 
@@ -29,7 +30,7 @@ class _Sink:
 
 
 def parser_rate(lines=2000):
-    data = b"".join(pr.encode(i, "MOVE", (i, "B", "pd")) for i in range(lines))
+    data = b"".join(ph.encode(i, "MOVE", (i, "B", "pd")) for i in range(lines))
     parser = pr.LineParser(pr.MAX_LINE)
     got = 0
     t0 = time.ticks_ms()
@@ -41,7 +42,7 @@ def parser_rate(lines=2000):
             line = parser.line()
             if line is None:
                 break
-            if pr.decode(line) is not None:
+            if ph.decode(line) is not None:
                 got += 1
     ms = max(time.ticks_diff(time.ticks_ms(), t0), 1)
     print("REPORT link: %d move lines parsed and CRC-checked by the host-side parser: %d lines/s" % (got, got * 1000 // ms))

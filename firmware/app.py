@@ -39,7 +39,6 @@ from .controls import Controls
 from .drivers.buttons import B_BLACK, B_WHITE
 from .events import EV_JOURNAL, Events
 from .follower import Follower
-from .host.commands import HostCommands
 from .host.link import Link
 from .host.seal import load_key, load_lock
 from .journal import recover_once
@@ -49,6 +48,7 @@ from .leds.composer import Leds
 from .leds.marks import HINT, Marks
 from .micro import const, print_exception, ticks_add, ticks_diff, ticks_ms
 from .modes import CASUAL, TEACHING, TOURNAMENT
+from .protocol import E_MALFORMED, E_STATE, fields_dict
 from .referee.machine import Referee
 from .referee.states import COUNTING
 from .rules.const import call_briefly, collect
@@ -57,7 +57,7 @@ from .rules.position import BLACK, WHITE
 from .rules.result import DRAW
 from .rules.rulesets import CYCLE_DRAW
 from .sensing.scanner import Scanner
-from .settings import Settings, is_pair
+from .settings import Settings, from_fields, is_pair
 from .timekeeper import Timekeeper
 
 SCAN_MS = const(10)
@@ -105,7 +105,6 @@ class App:
         self.events = Events()
         self.controls = None if hw.buttons is None else Controls(hw.buttons)
         self.leds = None if hw.strip is None else Leds(mode)
-        self.commands = HostCommands(self)
         self.follower = follower = Follower(boot)
         self.diag = None  # a Diagnostics while in diagnostics mode
         self.errors = 0  # stage failures reported and survived
@@ -152,24 +151,43 @@ class App:
         of its size takes over its board and history, the largest blocks a game
         needs, which a heap in pieces may not hold again. If the new one does not
         fit (MemoryError, raised), a game with the last settings, which did, is
-        started instead: the board stays playable."""
+        started instead, without its clock if even that does not fit: the board
+        always has a game to play."""
         last = self.follower.settings or Settings()  # (always a game's by now)
         settings.share(last)  # (the same rules or time control: not loaded again)
         settings.check()
         mode = self.referee.mode if mode is None else mode
         gid = self.follower.gid + 1
-        spent = self.game  # a game of the same size takes over its board and history
-        if spent.size != settings.size:
-            spent = None
+        board = self.game  # the game whose board and history the next one of its size takes over
+        if board.size != settings.size:
+            board = None
         self._let_go()
         collect()  # the last game's parts: the next one's are made in their place
         try:
-            self._begin(settings, settings.game(spent), mode, gid)
+            board = settings.game(board)  # (the rest of the last game goes: only its board was wanted)
+            self._begin(settings, board, mode, gid)
         except MemoryError:
-            self._let_go()  # what was made of it
-            collect()
-            self._begin(last, last.game(spent), mode, gid)
+            if board is not None and board.size != last.size:
+                board = None  # (not held while the last settings' game is made)
+            self._rebuild(last, board, mode, gid)
             raise
+
+    def _rebuild(self, settings, board, mode, gid):
+        # After a game that did not fit: the last settings' game, which did, on ``board``'s board and
+        # history (None: new ones); if even that does not fit, the same with no clock, the smallest.
+        while True:
+            self._let_go()  # what was made of the game that did not fit
+            collect()
+            try:
+                board = settings.game(board)
+                self._begin(settings, board, mode, gid)
+                return
+            except MemoryError:
+                if settings.time_spec == "none":
+                    raise
+            bare = Settings(settings.size, settings.rules, settings.komi, settings.handicap, "none", settings.players)
+            bare.share(settings)
+            settings = bare
 
     def replay(self, now_ms):
         """Korean Art.21-4: a drawn game is replayed at once, colours kept, each clock
@@ -179,10 +197,8 @@ class App:
             return False
         old = self.clock
         self.new_game(self.follower.settings)
-        if old is not None and self.clock is not None:
-            from .clock.clauses import replay  # loaded when used: code costs heap
-
-            replay(old, now_ms, self.clock)
+        if old is not None and self.clock is not None:  # (the clauses' code: loaded for the moment)
+            call_briefly("firmware.clock.clauses", "replay", old, now_ms, self.clock)
         return True
 
     def _let_go(self):
@@ -215,10 +231,24 @@ class App:
     def command(self, name, args, now_ms):
         """A host's command (the link's control, the simulator's page): None when done,
         or (error code, detail). What it changed is on flash before this returns."""
-        error = self.commands.command(name, args, now_ms)
+        if name == "new":  # the app's own: no command code is loaded while the next game is built
+            error = self._new(args)
+        else:  # (the commands' code loaded for the command: it costs a Pico's heap)
+            error = call_briefly("firmware.host.commands", "command", self, name, args, now_ms)
         self.timekeeper.follow(now_ms, self.scanner.pending == 0)
         self._record(now_ms)
         return error
+
+    def _new(self, args):
+        # The host's ``new`` (docs/protocol.md): refused while a game with moves is on or being
+        # counted (the result first); no local keeps the last game alive while the next is built.
+        if self.game.phase != OVER and self.game.move_number:
+            return E_STATE, "a game is in progress: end it first"
+        try:
+            self.new_game(from_fields(fields_dict(args)))
+        except ValueError as error:
+            return E_MALFORMED, "new: " + str(error)[:60]
+        return None
 
     def control(self, name, now_ms):
         """The referee's other controls (firmware/referee/machine.py ``button``: pass,
@@ -373,8 +403,7 @@ class App:
         result = self.game.result
         if display is not None and result is not self._said:
             self._said = result
-            if result is not None:
-                # (loaded when a game ends, dropped after: code costs heap)
+            if result is not None:  # (its words' code is loaded for the moment: code costs heap)
                 display.words(call_briefly("firmware.clock.verdict", "result_lines", result))
             elif clock is None:
                 display.words(("NEW GAME", "NO CLOCK"))  # (a clock draws its times over the last result)

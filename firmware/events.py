@@ -3,11 +3,11 @@
 The referee and the clock of a game write to the same ``Events`` (the app
 makes it and hands it to both), so a reader sees one history: a move, the
 clock press that ended it, a pause, a warning... Preallocated arrays: adding
-an event allocates nothing. Readers keep their own cursor: events number
-``first() .. count - 1`` are kept (``count`` is how many were ever added);
-``slot(n)`` is where event n lies in the arrays ``kind``, ``colour``,
-``point`` (a game point, 0 when none), ``value`` and ``at`` (ticks ms).
-The board itself never reads them: 32 events are ample for the simulators,
+an event allocates nothing. Event number n (``count`` is how many were ever
+added) lies at ``n % capacity`` in the arrays ``kind``, ``colour``,
+``point`` (a game point, 0 when none), ``value`` and ``at`` (ticks ms). The
+board itself only writes its ring: reading it back (the simulator's page and
+log, the tests) is event_log.py's. 32 events are ample for the simulators,
 which read the new ones after every loop pass (a pass adds a few at most).
 """
 
@@ -46,10 +46,6 @@ EV_STONES_LEFT = const(26)  # a press with captured stones still on the board; v
 EV_REFEREE = const(27)  # a referee's penalty (the host's ``referee``); value: its kind (rules/ending.py)
 EV_JOURNAL = const(28)  # value 1: the journal cannot write (flash full or failing); 0: it writes again
 
-NAMES = ("", "move", "pass", "undo", "illegal", "penalty", "handicap", "counting", "dead", "resume_play", "end",
-         "resign", "warning", "start", "press", "pause", "resume", "capture_pause", "capture_refused", "away_pause",
-         "away_refused", "late", "late_forfeit", "flag", "adjust", "stop", "stones_left", "referee", "journal")
-
 
 class Events:
     """A ring of the last ``capacity`` events; see the module doc."""
@@ -71,19 +67,3 @@ class Events:
         self.value[i] = value
         self.at[i] = at_ms & 0x3FFFFFFF
         self.count += 1
-
-    def first(self):
-        """The number of the oldest event kept."""
-        return self.count - self.capacity if self.count > self.capacity else 0
-
-    def slot(self, n):
-        """Where event number n lies in the arrays."""
-        return n % self.capacity
-
-    def entries(self):
-        """(name, colour, at, value) of the events kept, oldest first (allocates: not for hot paths)."""
-        out = []
-        for n in range(self.first(), self.count):
-            i = n % self.capacity
-            out.append((NAMES[self.kind[i]], self.colour[i], self.at[i], self.value[i]))
-        return out

@@ -1,4 +1,5 @@
-"""The serial protocol between the board and a host: one module for both sides.
+"""The serial protocol between the board and a host: what the board needs of it, which the host
+uses too (firmware/protocol_host.py is the host's alone: reading the board's lines).
 
 Line based, ASCII, readable in a terminal. docs/protocol.md is the reference.
 
@@ -15,8 +16,8 @@ Host to board, one command per line (``COMMANDS``; docs/protocol.md lists
 them with their replies), an optional `` *<crc>`` the same way (checked
 when present).
 
-Contract: encoders return bytes (or fill a caller's preallocated
-``Writer``); ``LineParser`` is fed bytes in any chunks and hands back whole
+Contract: the board's lines are written through a ``Writer`` (a small
+buffer, long lines in pieces); ``LineParser`` is fed bytes in any chunks and hands back whole
 lines; its buffer never grows (oversized lines are dropped and counted, bytes
 outside printable ASCII are skipped). Nothing here reads a clock or touches
 hardware.
@@ -25,8 +26,6 @@ hardware.
 import binascii
 
 from .micro import const
-from .modes import NAMES as MODE_NAMES
-from .rules.ending import PENALTY_KINDS
 
 PROTOCOL_VERSION = const(1)
 MAX_LINE = const(4096)  # longest board-to-host line (a 19x19 snapshot fits)
@@ -43,8 +42,7 @@ E_MEMORY = "memory"  # the board had no memory for it and goes on as it was
 
 COMMANDS = ("hello", "state", "resend", "mode", "new", "show", "end", "time", "diag", "mem", "referee", "clock",
             "replay", "key", "lock")
-MODES = MODE_NAMES  # the modes a host may ask for
-NEW_KEYS = ("rules", "size", "komi", "handicap", "time", "pb", "pw", "ev", "ro", "dt", "pair")
+NEW_KEYS = ("rules", "size", "komi", "handicap", "time", "pb", "pw", "ev", "ro", "dt", "pair")  # new's fields
 
 _HEX = b"0123456789abcdef"
 _SAFE_MIN = const(33)  # '!'
@@ -89,47 +87,94 @@ def unquote(token):
 
 
 class Writer:
-    """Builds one board-to-host line in a preallocated buffer: ``begin``,
-    then ``text``/``num`` fields, then ``finish`` (appends the CRC and the
-    newline) returns the line's length; ``view()`` is the line (no copy)."""
+    """Writes one board-to-host line: ``begin``, then ``raw``/``num``/``hex`` fields,
+    then ``finish`` (the CRC and the newline). With a ``sink`` (anything with
+    ``write(data)``: the link's transport) the line goes out through the buffer
+    a piece at a time, its CRC-32 carried on, so a line may be longer than the
+    buffer (a 19x19 STATE line is 2-4 KB, the link's buffer a MOVE line's
+    size): ``room`` writes out what is there when the next bytes do not fit.
+    Without one the line must fit the buffer; ``view()`` is its text so far
+    (no copy). A line past MAX_LINE, or a field too big for a sinkless
+    buffer, is cut there: ``overflow``."""
 
-    def __init__(self, capacity=MAX_LINE):
+    def __init__(self, capacity=MAX_LINE, sink=None):
         self.buf = bytearray(capacity)
         self.mv = memoryview(self.buf)
-        self.n = 0
+        self.sink = sink
+        self.n = 0  # bytes in the buffer
+        self.sent = 0  # bytes of the line written out before them
+        self.crc = 0  # the CRC-32 of those
         self.overflow = False
 
     def begin(self, seq, kind):
-        self.n = 0
-        self.overflow = False
+        self.clear()
         self.num(seq)
         self.raw(kind)
+
+    def clear(self):
+        """Nothing written: a line begins, or fields are written for their bytes alone (the seal's)."""
+        self.n = self.sent = self.crc = 0
+        self.overflow = False
+
+    def room(self, m):
+        """Whether ``m`` more bytes fit at ``buf[n]``, contiguous (what the buffer holds is
+        written out first when they do not). The line's CRC and newline always fit after."""
+        if self.sent + self.n + m + 11 > MAX_LINE:
+            self.overflow = True
+            return False
+        if self.n + m + 11 > len(self.buf):
+            sink = self.sink
+            if sink is None or m + 11 > len(self.buf):
+                self.overflow = True
+                return False
+            self._out(sink)
+        return True
+
+    def _out(self, sink):
+        # What the buffer holds goes out to ``sink``; the CRC goes on from it.
+        part = self.mv[:self.n]
+        self.crc = binascii.crc32(part, self.crc)
+        sink.write(part)
+        self.sent += self.n
+        self.n = 0
+
+    def _field(self, m):
+        # Room for a field of ``m`` bytes, its separating space written.
+        first = not (self.n or self.sent)
+        if not self.room(m if first else m + 1):
+            return False
+        if not first:
+            self.buf[self.n] = 32
+            self.n += 1
+        return True
 
     def raw(self, data):
         """A field given as bytes/str, written as is (caller keeps it a token)."""
         if isinstance(data, str):  # encoded whole: indexing a str in MicroPython interns each char for good
             data = data.encode()
-        n = self.n
         m = len(data)
-        if n + m + 12 > len(self.buf):
-            self.overflow = True
+        sink = self.sink
+        if m + 12 > len(self.buf) and sink is not None:  # longer than the buffer: straight out
+            if self.sent + self.n + m + 12 > MAX_LINE:
+                self.overflow = True
+                return
+            self._field(0)
+            self._out(sink)
+            self.crc = binascii.crc32(data, self.crc)
+            sink.write(data)
+            self.sent += m
             return
-        if n:
-            self.buf[n] = 32
-            n += 1
-        self.buf[n:n + m] = data
-        self.n = n + m
+        if self._field(m):
+            n = self.n
+            self.buf[n:n + m] = data
+            self.n = n + m
 
     def num(self, value):
         """A decimal integer field (no allocation for small ints)."""
+        if not self._field(21):
+            return
         buf = self.buf
         n = self.n
-        if n + 24 > len(buf):
-            self.overflow = True
-            return
-        if n:
-            buf[n] = 32
-            n += 1
         if value < 0:
             buf[n] = 45
             n += 1
@@ -152,12 +197,11 @@ class Writer:
     def hex(self, prefix, data, count):
         """A field: ``prefix`` (bytes), then the first ``count`` bytes of ``data`` in lowercase hex
         (written in place: no allocation)."""
-        self.raw(prefix)
-        buf = self.buf
-        n = self.n
-        if n + 2 * count + 12 > len(buf):
-            self.overflow = True
+        if not self._field(len(prefix) + 2 * count):
             return
+        buf = self.buf
+        n = self.n + len(prefix)
+        buf[self.n:n] = prefix
         for i in range(count):
             b = data[i]
             buf[n] = _HEX[b >> 4]
@@ -166,9 +210,10 @@ class Writer:
         self.n = n
 
     def finish(self):
+        """The CRC and the newline; with a sink the line's last piece goes out. Returns the line's length."""
         buf = self.buf
         n = self.n
-        crc = binascii.crc32(self.mv[:n])
+        crc = binascii.crc32(self.mv[:n], self.crc)
         buf[n] = 32
         buf[n + 1] = 42
         n += 2
@@ -181,28 +226,22 @@ class Writer:
             buf[n] = _HEX[(half >> shift) & 15]
             n += 1
         buf[n] = 10
-        self.n = n + 1
-        return self.n
+        length = self.sent + n + 1
+        if self.sink is None:
+            self.n = n + 1
+        else:
+            self.sink.write(self.mv[:n + 1])
+            self.n = 0
+            self.sent = length
+        return length
 
     def view(self):
         return self.mv[:self.n]
 
 
-def encode(seq, kind, fields=()):
-    """One board-to-host line as bytes: ``encode(3, "MOVE", (1, "B", "Q16"))``."""
-    w = Writer(MAX_LINE)
-    w.begin(seq, kind)
-    for f in fields:
-        if isinstance(f, int):
-            w.num(f)
-        else:
-            w.raw(f)
-    w.finish()
-    return bytes(w.view())
-
-
 def encode_command(text):
-    """One host-to-board command line as bytes, with its CRC."""
+    """One host-to-board command line as bytes, with its CRC (the host's: here for the
+    bench's device harness, which imports it from this module)."""
     body = text.encode("utf-8") if isinstance(text, str) else bytes(text)
     return body + b" *" + crc_hex(body) + b"\n"
 
@@ -215,23 +254,6 @@ def check_crc(line):
         body = line[:n - 10]
         return body, crc_hex(body) == bytes(line[n - 8:])
     return line, None
-
-
-def decode(line):
-    """Parse a board-to-host line (bytes, no newline) into
-    ``(seq, kind, fields)`` with fields as str; None when the CRC is missing
-    or wrong or the line is not a message."""
-    body, ok = check_crc(line)
-    if not ok:
-        return None
-    try:
-        parts = bytes(body).decode("ascii").split(" ")
-        seq = int(parts[0])
-    except (ValueError, UnicodeError, IndexError):
-        return None
-    if len(parts) < 2 or seq < 0:
-        return None
-    return seq, parts[1], parts[2:]
 
 
 def fields_dict(fields):
@@ -265,8 +287,6 @@ class LineParser:
         self.skipping = False
         self.oversized = 0
         self.garbage = 0
-        self._lines = bytearray(capacity)  # the line being handed out
-        self._lmv = memoryview(self._lines)
         self._pending = bytearray(512)  # bytes fed but not yet split
         self._p0 = 0
         self._p1 = 0
@@ -310,9 +330,8 @@ class LineParser:
                     self.n = 0
                     return OVERSIZED
                 n = self.n
-                self.n = 0
-                self._lines[:n] = self.mv[:n]
-                return self._lmv[:n]
+                self.n = 0  # (the next line is split into the buffer after this one is used)
+                return self.mv[:n]
             if ch == 13:
                 continue
             if ch < 32 or ch > 126:
@@ -337,12 +356,14 @@ def parse_command(line):
     """Parse a host command line (bytes or memoryview, no newline).
 
     Returns ``(name, args)`` with args a list of str, or ``(None, (code,
-    detail))`` naming the problem. A signed command's ``~<counter>:<tag>``
-    comes last in args. Bounded: the line is at most
-    MAX_COMMAND bytes, so is everything allocated here."""
-    if line is OVERSIZED:
-        return None, (E_OVERSIZED, "line longer than %d bytes" % MAX_COMMAND)
-    if len(line) > MAX_COMMAND:
+    detail))`` naming the problem: a line too long, a bad CRC, an unknown
+    command, arguments to ``hello``, ``state`` or ``mem``, a bad ``resend``
+    and ``new``'s fields (no code is loaded for it: the next game needs the
+    heap). The other commands' arguments are checked by the link with
+    firmware/host/arguments.py, loaded only when one comes. A signed
+    command's ``~<counter>:<tag>`` comes last in args. Bounded: the line is at
+    most MAX_COMMAND bytes, so is everything allocated here."""
+    if line is OVERSIZED or len(line) > MAX_COMMAND:
         return None, (E_OVERSIZED, "line longer than %d bytes" % MAX_COMMAND)
     body, ok = check_crc(line)
     if ok is False:
@@ -359,15 +380,12 @@ def parse_command(line):
     signed = args.pop() if args and args[-1][:1] == "~" else None  # the venue's signature (firmware/host/seal.py)
     if name not in COMMANDS:
         return None, (E_UNKNOWN, "unknown command " + quote(parts[0][:24]))
-    if name in ("hello", "state", "mem", "replay"):
+    if name in ("hello", "state", "mem"):
         if args:
             return None, (E_MALFORMED, name + " takes no arguments")
     elif name == "resend":
-        if len(args) != 1 or not _is_uint(args[0]):
+        if len(args) != 1 or not is_uint(args[0]):
             return None, (E_MALFORMED, "resend needs one sequence number")
-    elif name == "mode":
-        if not 1 <= len(args) <= 2 or args[0] not in MODES or args[1:] not in ([], ["agreed"], ["referee"]):
-            return None, (E_MALFORMED, "mode needs casual, teaching or tournament [agreed|referee]")
     elif name == "new":
         for a in args:
             i = a.find("=")
@@ -377,44 +395,13 @@ def parse_command(line):
                 unquote(a[i + 1:])
             except (ValueError, UnicodeError):
                 return None, (E_MALFORMED, "new: bad escape in " + a[:i])
-    elif name == "show":
-        if not args or args[0] not in ("hint", "mark", "clear"):
-            return None, (E_MALFORMED, "show needs hint, mark or clear")
-    elif name == "end":
-        if len(args) > 1:
-            return None, (E_MALFORMED, "end takes at most a result")
-    elif name == "time":
-        if len(args) not in (2, 4):
-            return None, (E_MALFORMED, "time needs 2 or 4 numbers")
-        for a in args:
-            if not _is_uint(a):
-                return None, (E_MALFORMED, "time needs 2 or 4 numbers")
-    elif name == "referee":
-        if (len(args) not in (2, 3) or (args[0] not in PENALTY_KINDS and args[0] != "order")
-                or args[1] not in ("B", "W") or (len(args) == 3) != (args[0] == "points")
-                or (len(args) == 3 and not _is_uint(args[2]))):
-            return None, (E_MALFORMED, "referee needs caution|warning|forfeit|order B|W, or points B|W N")
-    elif name == "clock":
-        what = args[0] if args else ""
-        if not ((what in ("pause", "resume") and len(args) == 1)
-                or (what == "away" and len(args) == 2 and args[1] in ("B", "W"))
-                or (what == "late" and len(args) == 3 and args[1] in ("B", "W") and _is_uint(args[2]))):
-            return None, (E_MALFORMED, "clock needs pause, resume, away B|W or late B|W <seconds>")
-    elif name == "diag":
-        if len(args) != 1 or args[0] not in ("on", "off"):
-            return None, (E_MALFORMED, "diag needs on or off")
-    elif name == "key":
-        if len(args) != 1 or len(args[0]) != 64 or args[0].strip("0123456789abcdef"):
-            return None, (E_MALFORMED, "key needs 64 lowercase hex digits (32 bytes)")
-    elif name == "lock":
-        if len(args) != 1 or args[0] not in ("on", "off"):
-            return None, (E_MALFORMED, "lock needs on or off")
     if signed:
         args.append(signed)  # (last: the link checks and removes it)
     return name, args
 
 
-def _is_uint(text):
+def is_uint(text):
+    """Whether ``text`` is a decimal number of at most 9 digits (str)."""
     if not text or len(text) > 9:
         return False
     for ch in text:

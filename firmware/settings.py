@@ -86,7 +86,10 @@ def is_pair(players):
 
 
 def from_fields(fields):
-    """Settings from the host's ``new`` fields (a dict of text); ValueError for a bad number."""
-    komi = fields.get("komi")
-    return Settings(int(fields.get("size", "19")), fields.get("rules", "japanese"), None if komi is None else float(komi),
-                    int(fields.get("handicap", "0")), fields.get("time", "none"), fields)
+    """Settings from the host's ``new`` fields (a dict of text, taken: the settings' own fields
+    leave it, its other fields are ``players``); ValueError for a bad number."""
+    komi = fields.pop("komi", None)
+    size = int(fields.pop("size", "19"))
+    handicap = int(fields.pop("handicap", "0"))
+    return Settings(size, fields.pop("rules", "japanese"), None if komi is None else float(komi), handicap,
+                    fields.pop("time", "none"), fields or None)

@@ -46,10 +46,10 @@ class Clauses:
             return False
         ok = self.capture_policy == CAPTURE_ALWAYS and stones > 0
         if self.capture_policy == CAPTURE_THAI:
-            v = clock.snap.black if side == BLACK else clock.snap.white
+            v = clock.snap.sides[side]
             clock._view(side, clock._elapsed(now_ms), v)
             if clock.tc.has_overtime() or clock.tc.system == SIMPLE:
-                ok = clock.in_byoyomi(v) and stones >= self.capture_min_stones
+                ok = in_byoyomi(clock, v) and stones >= self.capture_min_stones
             else:
                 ok = clock.tc.system != NONE and v.main_ms + v.delay_ms <= self.capture_last_ms
         if not ok:
@@ -64,9 +64,9 @@ class Clauses:
         running = clock.turn
         if not running or clock.paused or clock.stopped or clock._check_flag(now_ms):
             return False
-        v = clock.snap.black if side == BLACK else clock.snap.white
+        v = clock.snap.sides[side]
         clock._view(side, 0, v)
-        ok = running != side and clock.in_byoyomi(v) and clock.away_used[side] < self.away_pauses
+        ok = running != side and in_byoyomi(clock, v) and clock.away_used[side] < self.away_pauses
         if not ok:
             clock._log(EV_AWAY_REFUSED, side, now_ms, 0)
             return False
@@ -79,7 +79,7 @@ class Clauses:
             return 0
         if clock.flag is not None and (clock.flag == "B") == (side == BLACK):
             return clock.tc.periods * self.ing_points
-        v = clock.snap.black if side == BLACK else clock.snap.white
+        v = clock.snap.sides[side]
         clock._view(side, clock._elapsed(now_ms) if side == clock.turn else 0, v)
         if not v.overtime:
             return 0
@@ -97,6 +97,12 @@ class Clauses:
             late_ms = cut
         clock._log(EV_LATE, side, now_ms, late_ms)
         return True
+
+
+def in_byoyomi(clock, v):
+    """Is the side of ``clock``'s view v in byo-yomi (its main time spent, or none to spend)?"""
+    s = clock.tc.system
+    return v.overtime or s == SIMPLE or s == TV or (s == BYOYOMI and clock.tc.main_ms == 0)
 
 
 def replay(clock, now_ms, other=None):

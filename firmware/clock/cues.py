@@ -8,7 +8,6 @@ second's tick): an idle board spends its time scanning, not recounting.
 """
 
 from ..micro import const, ticks_add, ticks_diff
-from ..rules.position import BLACK
 
 CUE_NONE = const(0)
 CUE_TEN = const(1)  # another 10 s of the period used
@@ -59,7 +58,7 @@ class Cues:
         s = clock.tc.system
         if not side or snap.paused or s == _NONE:
             return CUE_NONE
-        v = snap.black if side == BLACK else snap.white
+        v = snap.sides[side]
         last = clock.in_last_period(v)
         if s == _SIMPLE or (s == _TV and not v.overtime):
             left = v.main_ms

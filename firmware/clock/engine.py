@@ -223,7 +223,7 @@ class Clock:
         e = self._elapsed(now_ms)
         tc = self.tc
         s = tc.system
-        v = self.snap.black if side == BLACK else self.snap.white
+        v = self.snap.sides[side]
         self._view(side, e, v)
         self.main[side] = v.main_ms
         self.periods[side] = v.periods
@@ -321,11 +321,6 @@ class Clock:
         snap.running = turn
         snap.paused = self.paused or self.stopped
         return snap
-
-    def in_byoyomi(self, v):
-        """Is the side of view v in byo-yomi (its main time spent, or none to spend)?"""
-        s = self.tc.system
-        return v.overtime or s == _SIMPLE or s == _TV or (s == _BYOYOMI and self.tc.main_ms == 0)
 
     def in_last_period(self, v):
         """Is the side of view v in its last period (the LAST mark and cue)?"""

@@ -1,7 +1,6 @@
 """What a clock display shows: each side's time as digits (drivers/clock_display.py draws them)."""
 
 from ..micro import const
-from ..rules.position import BLACK
 from .control import CANADIAN
 
 BLANK = const(10)  # a blank digit in digits() output
@@ -13,7 +12,7 @@ def digits(clock, side, out):
     or Canadian stones, BLANK when none), out[7] bit 0: the big digits show a period or delay,
     bit 1: the LAST period.
     Seconds are rounded up; an hour or more shows H:MM. Allocation-free."""
-    v = clock.snap.black if side == BLACK else clock.snap.white
+    v = clock.snap.sides[side]
     ms = v.main_ms
     out[7] = 0
     out[5] = out[6] = BLANK

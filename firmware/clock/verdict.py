@@ -1,7 +1,8 @@
 """What the clock display says when a game is over: the result in two short lines.
 
-Loaded only when a game ends, and dropped after (code costs a Pico's heap);
-the page and the record say it in full (firmware/referee/words.py).
+Loaded only while a result is put into words (App.show_clock, call_briefly:
+code costs a Pico's heap); the page and the record say it in full
+(firmware/referee/words.py).
 """
 
 from ..rules.result import BOTH_LOSE, DRAW, FOUL, RESIGN, SCORE, TIME

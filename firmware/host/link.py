@@ -16,40 +16,43 @@ most one command per call, and writes at most ``burst`` lines. A transport is
 any object with ``read_into(buf) -> int`` (0 or None: nothing now) and ``write(data)
 -> int`` (drivers/serial_link.py: USB CDC and UART; twins/link.py: the twin).
 
-Commands that change the game (new, mode, show, end, time, diag) go to a
-``control`` object (the app): ``control.command(name, args, now_ms)``
+The link answers ``hello``, ``state``, ``resend`` and ``mem`` itself. The
+commands that change something (new, mode, show, end, time, diag...) have
+their arguments checked by firmware/host/arguments.py, loaded for the command
+and let go after (a heartbeat ``hello`` every 1.5 s loads nothing), then go
+to a ``control`` object (the app): ``control.command(name, args, now_ms)``
 returns None (done: OK reply) or an ``(error_code, detail)`` pair; what it
 changed is told by the follower before the reply. See docs/protocol.md.
 """
 
 import gc
-from array import array
 
 from .. import protocol as pr
 from ..micro import const, mem_alloc, mem_free
 from ..modes import NAMES as MODE_NAMES
+from ..rules.const import call_briefly
 from ..rules.coords import PASS, col_row
 from ..rules.ending import PENALTY_KINDS
 from ..rules.history import LOST_TURN, move_colour, move_point
 from ..version import VERSION
 from .seal import Seal
 
+# A line's index entry: two bytes, its kind (the first's high 4 bits), then a 12-bit argument.
 _K_SKIP = const(0)  # a reply no longer available: resent as SKIP
 _K_HELLO = const(1)
-_K_GAME = const(2)
-K_MOVE = const(3)
-K_UNDO = const(4)
-K_END = const(5)
+_K_GAME = const(2)  # arg: the game id's low 12 bits (the GAME fields are kept for the last 4 games)
+_K_MOVE = const(3)  # arg: the move number
+_K_UNDO = const(4)  # arg: the moves kept
+_K_END = const(5)  # arg: as _K_GAME
 _K_REPLY = const(6)
 _K_STATE = const(7)
-K_MODE = const(8)
-K_PENALTY = const(9)
+_K_MODE = const(8)
+_K_PENALTY = const(9)  # arg: its place in the game's penalty log
 _K_ALERT = const(10)  # arg 1: the journal cannot write; 0: it writes again
 
-_READ_ONLY = ("hello", "state", "resend", "mem")  # taken from anyone, locked or not
 _OWN_FIELDS = ("rules", "size", "komi", "handicap", "time")  # the GAME line's fields from the game itself
 
-_LETTERS = "abcdefghijklmnopqrs"
+_BUFFER = const(96)  # the line buffer: a MOVE line fits whole (the seal hashes its fields there)
 
 
 class Link:
@@ -68,8 +71,7 @@ class Link:
         self.control = control
         self.burst = burst
         self.capacity = capacity
-        self.kind = bytearray(capacity)
-        self.arg = array("H", bytes(2 * capacity))  # move number / game id
+        self.index = bytearray(2 * capacity)  # each line's entry (above)
         self.game_seq = 0  # the current game's GAME line: MOVE lines before it are an earlier game's
         self.next = 0  # sequence number of the next new line
         self.cursor = 0  # next sequence number to write
@@ -80,8 +82,8 @@ class Link:
         self._state_seq = -1
         self._hello_seq = 0  # the last HELLO: an earlier one is resent as SKIP (a host takes a HELLO
         # below the numbers it holds for a board that started its numbering again)
-        self.writer = pr.Writer(pr.MAX_LINE)
-        self.seal = Seal(board_id, self._move_fields, pr.Writer(64))  # the game's running hash, its signature
+        self.writer = pr.Writer(_BUFFER, transport)  # (longer lines go out through it in pieces)
+        self.seal = Seal(board_id, self._move_fields, self.writer)  # the game's running hash, its signature
         self.parser = pr.LineParser(pr.MAX_COMMAND)
         self._rbuf = bytearray(64)
         self.errors = 0  # commands answered with an error
@@ -94,8 +96,9 @@ class Link:
         """Go on numbering from ``seq`` (the board recovered its journal,
         firmware/journal/recovery.py): the host keeps this boot's lines and its
         resync fills the gap; lines from before the power cut are SKIP."""
-        for i in range(self.capacity):
-            self.kind[i] = _K_SKIP
+        index = self.index
+        for i in range(len(index)):
+            index[i] = 0  # _K_SKIP
         self.next = self.cursor = self._hello_seq = seq
         self._add(_K_HELLO, 0)
 
@@ -108,10 +111,12 @@ class Link:
         fields = ["rules=" + game.rules.name, "size=%d" % game.size,
                   "komi=" + pr.quote(str(game.komi)), "handicap=%d" % game.handicap, "boot=%d" % f.game_boot]
         black, white = game.setup_stones
-        if black:
-            fields.append("ab=" + "".join(self._sgf(p) for p in black))
-        if white:
-            fields.append("aw=" + "".join(self._sgf(p) for p in white))
+        for key, stones in (("ab=", black), ("aw=", white)):
+            if stones:
+                points = bytearray(2 * len(stones))
+                for i in range(len(stones)):
+                    self._sgf(points, 2 * i, stones[i])
+                fields.append(key + points.decode())
         settings = f.settings
         if settings.time_spec != "none":
             fields.append("time=" + pr.quote(settings.time_spec))
@@ -136,50 +141,71 @@ class Link:
     def undone(self, keep):
         # The taken-back moves' lines are resent as SKIP: their move numbers now name other moves.
         seq = self.next - 1
+        index = self.index
         while seq > self.game_seq and seq >= self.next - self.capacity:
-            i = seq % self.capacity
-            if self.kind[i] == K_MOVE and self.arg[i] >= keep:
-                self.kind[i] = _K_SKIP
+            i = 2 * (seq % self.capacity)
+            if index[i] >> 4 == _K_MOVE and (index[i] & 15) << 8 | index[i + 1] >= keep:
+                index[i] = 0  # _K_SKIP
             seq -= 1
         self.seal.rewind()
-        self._add(K_UNDO, keep - 1)
+        self._add(_K_UNDO, keep - 1)
 
     def moved(self, k):
-        self._add(K_MOVE, k)
+        self._add(_K_MOVE, k)
 
-    def ended(self):  # (a count's dead stones too: the host writes the territory from them)
+    def ended(self):
+        """The result: the END line's fields, kept; after a count, the stones counted dead
+        (the host writes the territory from them), written in place as SGF points: the
+        heap is at its fullest when a game is counted."""
         f = self.follower
         result = f.result
-        dead = f.game._counter.dead if result.reason == "score" and f.game._counter else b""
-        dead = "".join(self._sgf(p) for p in range(len(dead)) if dead[p])
         re = pr.quote(result.sgf())
-        self._results[f.gid] = ("re=" + re + (" why=" + pr.quote(result.detail) if result.detail else "")
-                                + (" dead=" + dead if dead else "") + " " + self.seal.end(f.known - 1, re))
-        self._add(K_END, f.gid)
+        head = ("re=" + re + (" why=" + pr.quote(result.detail) if result.detail else "")).encode()
+        tail = (" " + self.seal.end(f.known - 1, re)).encode()
+        dead = f.game._counter.dead if result.reason == "score" and f.game._counter else b""
+        count = 0
+        for p in range(len(dead)):
+            if dead[p]:
+                count += 1
+        fields = bytearray(len(head) + (6 + 2 * count if count else 0) + len(tail))
+        n = len(head)
+        fields[:n] = head
+        if count:
+            fields[n:n + 6] = b" dead="
+            n += 6
+            for p in range(len(dead)):
+                if dead[p]:
+                    self._sgf(fields, n, p)
+                    n += 2
+        fields[n:] = tail
+        self._results[f.gid] = fields
+        self._add(_K_END, f.gid)
 
     def mode_changed(self):
-        self._add(K_MODE, 0)
+        self._add(_K_MODE, 0)
 
     def penalised(self, i):
-        self._add(K_PENALTY, i)
+        self._add(_K_PENALTY, i)
 
     def alert(self, journal_failing):
         """The journal cannot keep the game (flash full or failing), or can again."""
         self.journal_failing = journal_failing
         self._add(_K_ALERT, 1 if journal_failing else 0)
 
-    def _sgf(self, pt):
+    def _sgf(self, out, n, pt):
+        # Point ``pt`` as SGF letters, written into ``out`` at ``n``.
         col, row = col_row(self.follower.game.size, pt)
-        return _LETTERS[col] + _LETTERS[row]
+        out[n] = 97 + col
+        out[n + 1] = 97 + row
 
     def _add(self, kind, arg):
-        i = self.next % self.capacity
-        self.kind[i] = kind
-        self.arg[i] = arg
+        # (a move number or a penalty's place past 4095: not in a game of Go)
+        i = 2 * (self.next % self.capacity)
+        self.index[i] = kind << 4 | (arg >> 8 & 15)
+        self.index[i + 1] = arg & 255
         self.next += 1
         if self.next - self.cursor > self.capacity:
             self.cursor = self.next - self.capacity
-        return i
 
     # -- the loop ------------------------------------------------------------
 
@@ -227,10 +253,7 @@ class Link:
             if args and args[-1][:1] == "~":  # the venue's signature, last (protocol.parse_command)
                 token = args[-1]
                 args = args[:-1]
-            if name not in _READ_ONLY and (self.locked or name == "lock") and not self.seal.accepts(token, name, args):
-                self._error(pr.E_STATE, name + (": locked by the venue: its signed commands only" if self.locked
-                                                else ": only with the venue's signature"))
-            elif name == "hello":
+            if name == "hello":
                 self._hello_seq = self.next
                 self._add(_K_HELLO, 0)
             elif name == "resend":
@@ -249,10 +272,8 @@ class Link:
             elif name == "mem":  # the heap as the board sees it (after a collection: what is really free)
                 gc.collect()
                 self._reply_line(b"MEM free=%d used=%d" % (mem_free(), mem_alloc()))
-            elif self.control is None:
-                self._error(pr.E_STATE, name + ": this board takes no commands")
             else:
-                err = self.control.command(name, args, now_ms)
+                err = self._change(name, args, token, now_ms)
                 if err is None:
                     self._ok(name)
                 else:
@@ -261,6 +282,25 @@ class Link:
             self._error(pr.E_MEMORY, "not enough memory")
         except Exception as e:  # noqa: BLE001 - a command must never stop the board
             self._error(pr.E_MALFORMED, "failed: " + pr.quote(str(e)[:40]))
+
+    def _change(self, name, args, token, now_ms):
+        # A command that changes something: its arguments checked (their code loaded for it and
+        # let go before the command runs: a Pico's heap; new's, checked with the command's name,
+        # load nothing, for the next game needs the heap), the venue's signature when the round
+        # is locked, then the control carries it out.
+        if name != "new":
+            err = call_briefly("firmware.host.arguments", "check", name, args)
+            if err is not None:
+                return err
+        if self.locked or name == "lock":
+            from .signing import accepts  # (loaded when used: code costs a Pico's heap)
+
+            if not accepts(self.seal, token, name, args):
+                return pr.E_STATE, name + (": locked by the venue: its signed commands only" if self.locked
+                                           else ": only with the venue's signature")
+        if self.control is None:
+            return pr.E_STATE, name + ": this board takes no commands"
+        return self.control.command(name, args, now_ms)
 
     def _ok(self, name):
         self._reply_line(b"OK " + name.encode())
@@ -278,11 +318,13 @@ class Link:
     # -- writing lines from their entries --------------------------------------
 
     def _write(self, seq):
-        i = seq % self.capacity
-        kind = self.kind[i]
+        i = 2 * (seq % self.capacity)
+        index = self.index
+        kind = index[i] >> 4
+        arg = (index[i] & 15) << 8 | index[i + 1]
         w = self.writer
-        if kind == K_MOVE and seq > self.game_seq:
-            self._move_line(seq, self.arg[i])
+        if kind == _K_MOVE and seq > self.game_seq:
+            self._move_line(seq, arg)
         elif kind == _K_HELLO and seq == self._hello_seq:
             w.begin(seq, b"HELLO")
             w.raw("proto=%d fw=%s board=%s sensor=%s boot=%d" % (
@@ -295,35 +337,31 @@ class Link:
                 w.raw(b"sign=1")
             if f.game is not None:
                 w.raw("size=%d moves=%d" % (f.game.size, f.game.hist.length - 1))
-        elif kind == _K_GAME:
-            header = self._headers.get(self.arg[i])
-            if header is None:
+        elif kind == _K_GAME or kind == _K_END:
+            gid = self.follower.gid
+            gid -= (gid - arg) & 4095  # (one of the last four games, whose fields are kept)
+            fields = (self._headers if kind == _K_GAME else self._results).get(gid)
+            if fields is None:
                 w.begin(seq, b"SKIP")
             else:
-                w.begin(seq, b"GAME")
-                w.num(self.arg[i])
-                w.raw(header)
-        elif kind == K_UNDO:
+                w.begin(seq, b"GAME" if kind == _K_GAME else b"END")
+                w.num(gid)
+                w.raw(fields)
+        elif kind == _K_UNDO:
             w.begin(seq, b"UNDO")
-            w.num(self.arg[i])
-        elif kind == K_END:
-            w.begin(seq, b"END")
-            w.num(self.arg[i])
-            w.raw(self._results.get(self.arg[i], "re=?"))
+            w.num(arg)
         elif kind == _K_REPLY and seq == self._reply_seq:
             w.begin(seq, self._reply)
-        elif kind == _K_STATE and seq == self._state_seq:
-            from .snapshot import write_state  # (loaded when asked: code costs a Pico's heap)
-
-            write_state(w, seq, self.follower, self.next)
+        elif kind == _K_STATE and seq == self._state_seq:  # (its code loaded for the line: a Pico's heap)
+            call_briefly("firmware.host.snapshot", "write_state", w, seq, self.follower, self.next)
         elif kind == _K_ALERT:
             w.begin(seq, b"ALERT")
-            w.raw(b"journal=failing" if self.arg[i] else b"journal=ok")
-        elif kind == K_MODE:
+            w.raw(b"journal=failing" if arg else b"journal=ok")
+        elif kind == _K_MODE:
             w.begin(seq, b"MODE")
             w.raw(MODE_NAMES[self.follower.mode])
-        elif kind == K_PENALTY and seq > self.game_seq:
-            k, colour, what, value, reason = self.follower.game.penalties[self.arg[i]]
+        elif kind == _K_PENALTY and seq > self.game_seq:
+            k, colour, what, value, reason = self.follower.game.penalties[arg]
             w.begin(seq, b"PENALTY")
             w.num(k)
             w.raw(b"B" if colour == 1 else b"W")
@@ -333,14 +371,15 @@ class Link:
         else:
             w.begin(seq, b"SKIP")
         w.finish()
-        self.transport.write(w.view())
 
     def _move_line(self, seq, k):
         w = self.writer
+        seal = self.seal
+        seal.after(k - 1)  # (first: the moves before are hashed from their fields in the same buffer)
         w.begin(seq, b"MOVE")
         start = w.n + 1  # (after the space)
         self._move_fields(w, k)
-        w.hex(b"h=", self.seal.after(k, w.mv[start:w.n]), 8)  # the game's running hash after this move
+        w.hex(b"h=", seal.after(k, w.mv[start:w.n]), 8)  # the game's running hash after this move
 
     def _move_fields(self, w, k):
         # "<k> <B|W> <point> [<ms_left> <periods>]": the line's fields, and what the seal hashes.

@@ -12,7 +12,7 @@ the END line carries dE whole (``hash=``) and, on a board given a secret at
 registration (the host's ``key`` command), ``sig=`` HMAC-SHA256(secret, dE).
 Moves taken back leave the chain: it is always the game as it stands. A
 board whose round the venue locked takes only commands signed with the same
-secret (``Seal.accepts``: ``~<counter>:<tag>``, docs/venue.md). The
+secret (``~<counter>:<tag>``, docs/venue.md; firmware/host/signing.py ``accepts``). The
 host side (host_tools/records.py) computes the same chain from the lines or
 from the SGF. The signing itself is in firmware/host/signing.py, loaded when
 first used. CPython and MicroPython alike.
@@ -39,17 +39,18 @@ def fold(digest, fields):
 
 class Seal:
     """The current game's chain on the board. ``fields_of(w, k)`` writes move k's
-    MOVE fields into the Writer ``w`` (the link's own, so the hash is of the very
-    text the line carries); the last digest is kept, so the moves of a game or
-    of a resync cost one fold each, and going back (an undo, a resend) starts
-    again from d0. ``key``: the board's secret (bytes), or None."""
+    MOVE fields into the Writer ``w``, the link's own (so the hash is of the very
+    text the line carries; the seal writes in it between lines only); the last
+    digest is kept, so the moves of a game or of a resync cost one fold each,
+    and going back (an undo, a resend) starts again from d0. ``key``: the
+    board's secret (bytes), or None."""
 
     key: "bytes | None"
 
     def __init__(self, board, fields_of, writer):
         self.board = board.encode() if isinstance(board, str) else board
         self.fields_of = fields_of
-        self.writer = writer  # a small Writer of its own (recomputing must not touch a line being written)
+        self.writer = writer
         self.key = None
         self.counter = 0  # the last signed command's: one signed command is taken once
         self.d0 = b""
@@ -67,7 +68,8 @@ class Seal:
 
     def after(self, k, fields=None):
         """dk, the digest after move k; ``fields``: move k's text when the caller has it written
-        already (the MOVE line being written: its own bytes are hashed, not a second copy)."""
+        already (the MOVE line being written: its own bytes are hashed, not a second copy; the
+        digest after move k - 1 is then caught up with first, before the line began)."""
         if k < self.k:
             self.rewind()
         w = self.writer
@@ -76,28 +78,11 @@ class Seal:
             if self.k == k and fields is not None:
                 text = fields
             else:
-                w.n = 0
+                w.clear()
                 self.fields_of(w, self.k)
                 text = w.view()
             self.digest = fold(self.digest, text)
         return self.digest
-
-    def accepts(self, token, name, args):
-        """Whether ``token`` (``~<counter>:<tag>``, or None) signs this command with the board's
-        secret, with a counter above the last one taken (a copied command is refused)."""
-        if not token or not self.key:
-            return False
-        counter, _, tag = token[1:].partition(":")
-        try:
-            n = int(counter)
-        except ValueError:
-            return False
-        from .signing import signed  # (loaded when used: code costs a Pico's heap)
-
-        if n <= self.counter or tag != signed(self.key, n, " ".join([name] + args)):
-            return False
-        self.counter = n
-        return True
 
     def end(self, moves, result):
         """The END line's ``hash=`` and ``sig=`` fields (str) after ``moves`` moves;

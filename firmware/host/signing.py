@@ -1,5 +1,6 @@
 """The board's signatures: HMAC-SHA256 with its secret (a result, a venue's command), and keeping
-small files on flash (the secret, the lock). Loaded when first used (firmware/host/seal.py)."""
+small files on flash (the secret, the lock). Loaded when first used (firmware/host/seal.py,
+link.py, commands.py): code costs a Pico's heap, and most boards sign nothing."""
 
 import hashlib
 from binascii import hexlify
@@ -22,6 +23,23 @@ def hmac_sha256(key, message):
 def signed(key, counter, text):
     """A venue's signature of a host command (its text, no CRC): the tag of ``~<counter>:<tag>``."""
     return hexlify(hmac_sha256(key, ("%d %s" % (counter, text)).encode())[:8]).decode()
+
+
+def accepts(seal, token, name, args):
+    """Whether ``token`` (``~<counter>:<tag>``, or None) signs command ``name`` with the board's
+    secret (``seal.key``), with a counter above the last one taken (``seal.counter``: a copied
+    command is refused)."""
+    if not token or not seal.key:
+        return False
+    counter, _, tag = token[1:].partition(":")
+    try:
+        n = int(counter)
+    except ValueError:
+        return False
+    if n <= seal.counter or tag != signed(seal.key, n, " ".join([name] + args)):
+        return False
+    seal.counter = n
+    return True
 
 
 def keep(storage, name, data):

@@ -19,6 +19,7 @@ import time
 from sgfmill import sgf as sgfmill
 
 from firmware import protocol as pr
+from firmware.protocol_host import decode
 from host_tools.logger.connection import BoardConnection
 from host_tools.logger.games import GameLog
 
@@ -182,7 +183,7 @@ def _remember(audit_path: str, mqtt) -> None:
                 board, raw, seq = entry.get("board"), entry.get("line"), entry.get("seq")
                 if entry.get("event") != "in" or not board or raw is None or seq is None:
                     continue
-                msg = pr.decode(raw.encode())
+                msg = decode(raw.encode())
                 if msg is not None and msg[1] == "HELLO":
                     boot[board] = int(pr.fields_dict(msg[2]).get("boot", 0))
                 mqtt.remember(board, boot.get(board, 0), seq, raw)

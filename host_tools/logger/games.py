@@ -10,7 +10,7 @@ import time
 from sgfmill import sgf as sgfmill
 
 from firmware import protocol as pr
-from firmware.clock.spec import BYOYOMI, CANADIAN, FISCHER, ING, SIMPLE, TV
+from firmware.clock.control import BYOYOMI, CANADIAN, FISCHER, ING, SIMPLE, TV
 from firmware.clock.spec import parse as parse_spec
 from firmware.referee.words import result_words
 from firmware.rules.coords import PASS, check_size, point, vertex

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from firmware import protocol as pr
+from firmware.protocol_host import decode
 
 RESEND_WAIT_S = 0.3  # ask again if a resend brought nothing
 SILENT_S = 5.0  # a board this long silent is reported offline (MQTT)
@@ -103,7 +104,7 @@ class LinkSync:
                 audit("oversized", None)
                 continue
             raw = bytes(line).decode("ascii", "replace")
-            msg = pr.decode(bytes(line))
+            msg = decode(bytes(line))
             if msg is None:
                 self.crc_errors += 1
                 audit("corrupt", raw)

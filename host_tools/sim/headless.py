@@ -22,7 +22,8 @@ from __future__ import annotations
 from firmware import protocol as pr
 from firmware.app import App
 from firmware.drivers.buttons import B_BLACK
-from firmware.events import EV_END, EV_ILLEGAL, EV_PENALTY, EV_REFEREE, EV_WARNING, NAMES
+from firmware.event_log import NAMES, first, slot
+from firmware.events import EV_END, EV_ILLEGAL, EV_PENALTY, EV_REFEREE, EV_WARNING
 from firmware.modes import CASUAL
 from firmware.referee.fouls import REASONS
 from firmware.rules.coords import PASS, vertex
@@ -138,9 +139,9 @@ class Simulation:
         None), point (a GTP vertex or None), reason and value."""
         ring = self.app.events
         game = self.app.game
-        n = max(self._seen, ring.first())
+        n = max(self._seen, first(ring))
         while n < ring.count:
-            i = ring.slot(n)
+            i = slot(ring, n)
             kind, value, pt = ring.kind[i], ring.value[i], ring.point[i]
             name, reason = _KINDS.get(NAMES[kind], NAMES[kind]), None
             if kind == EV_ILLEGAL or kind == EV_WARNING:

@@ -17,10 +17,11 @@ import time
 from collections import deque
 
 from firmware.app import App
-from firmware.clock.spec import canonical
+from firmware.clock.canonical import canonical
 from firmware.drivers.buttons import B_BLACK, B_MENU, B_PAUSE, B_WHITE
 from firmware.drivers.storage import FileStorage
-from firmware.events import NAMES as EVENT_NAMES
+from firmware.event_log import NAMES as EVENT_NAMES
+from firmware.event_log import first, slot
 from firmware.leds.tables import KINDS, NAMES
 from firmware.modes import NAMES as MODE_NAMES
 from firmware.protocol import fields_dict, quote
@@ -282,10 +283,10 @@ class LiveBoard:
     def _log_events(self):
         # What the referee and the clock wrote to the app's event ring since the last look.
         events = self.app.events
-        start = max(self._events_seen, events.first())
+        start = max(self._events_seen, first(events))
         size = self.app.game.size
         for i in range(start, events.count):
-            k = events.slot(i)
+            k = slot(events, i)
             kind = EVENT_NAMES[events.kind[k]]
             colour = ("", "Black", "White")[events.colour[k]] if events.colour[k] < 3 else ""
             point = events.point[k]

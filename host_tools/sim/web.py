@@ -23,7 +23,7 @@ import json
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from firmware.clock.spec import PRESETS
+from firmware.clock.canonical import presets
 from firmware.modes import NAMES as MODE_NAMES
 from firmware.rules.catalog import ALL
 
@@ -134,7 +134,7 @@ def make_handler(live, extra_state=None):
             elif path == "/state":
                 self._json(state())
             elif path == "/options":
-                self._json({"rules": [r.name for r in ALL], "presets": PRESETS, "modes": list(MODE_NAMES),
+                self._json({"rules": [r.name for r in ALL], "presets": presets(), "modes": list(MODE_NAMES),
                             "sizes": [9, 13, 19]})
             elif path == "/events":
                 self._events()

@@ -8,6 +8,7 @@ lines, the delayed one later. No I/O here.
 from __future__ import annotations
 
 from firmware import protocol as pr
+from firmware.protocol_host import decode
 from firmware.rules.coords import PASS, col_row, point
 from firmware.rules.game import COUNTING, Game
 from firmware.rules.position import BLACK
@@ -39,7 +40,7 @@ class BoardView:
 
     def take(self, seq: int, raw: str, at: float) -> None:
         """One line from the board (already checked: CRC, order)."""
-        msg = pr.decode(raw.encode())
+        msg = decode(raw.encode())
         if msg is None:
             self.problem("line %d: bad CRC" % seq)
             return

@@ -20,6 +20,7 @@ import sys
 import time
 
 from firmware import protocol as pr
+from firmware.protocol_host import decode
 from host_tools.records import board_key, verify_sgf
 
 DEFAULT_KEY_FILE = "venue/venue.key"
@@ -58,7 +59,7 @@ def _ask(port, command: str, reply: str, timeout_s: float) -> dict:
     port.write(pr.encode_command(command))
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
-        msg = pr.decode(port.readline().rstrip(b"\r\n"))
+        msg = decode(port.readline().rstrip(b"\r\n"))
         if msg is None:
             continue
         _seq, kind, fields = msg

@@ -27,8 +27,8 @@ import time
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
-from firmware import protocol as pr
 from firmware.host.signing import signed
+from firmware.protocol_host import decode
 from host_tools.records import board_key
 from host_tools.venue.archive import Archive
 from host_tools.venue.boards import BoardView
@@ -204,7 +204,7 @@ class Venue:
                 views[board].boot = max(views[board].boot, boot)
 
     def _keep(self, board, boot, seq, raw):
-        if pr.decode(raw.encode()) is None:
+        if decode(raw.encode()) is None:
             self._view("live", board).problem("line %d arrived damaged (CRC)" % seq)
             self.counts["damaged"] += 1
             return "damaged"

@@ -58,7 +58,8 @@ def linked(storage=None, **options):
 
 def host_says(hw, pipe, app, command, t):
     """The host sends ``command`` at t; the board's lines in the next 40 ms, decoded (kind, fields)."""
-    from firmware.protocol import decode, encode_command
+    from firmware.protocol import encode_command
+    from firmware.protocol_host import decode
 
     pipe.send(encode_command(command))
     run(app, hw, t, t + 40)

@@ -4,6 +4,7 @@ test-only control that runs games itself (the board's real one is firmware/host/
 from firmware import protocol as pr
 from firmware.follower import Follower
 from firmware.host.link import Link
+from firmware.modes import NAMES as MODE_NAMES
 from firmware.rules.game import PLAYING, Game
 from firmware.rules.result import RESIGN, Result
 from firmware.settings import Settings
@@ -59,7 +60,7 @@ class GameControl:
             attach(self.link, new, extra)
             return None
         if name == "mode":
-            follower.set_mode(pr.MODES.index(args[0]))
+            follower.set_mode(MODE_NAMES.index(args[0]))
             return None
         if name == "show":
             self.shown = [] if args[0] == "clear" else [(args[0], v) for v in args[1:9]]

@@ -126,6 +126,39 @@ def test_a_game_that_does_not_fit_a_heap_in_pieces_leaves_the_last_one_playable(
     assert app.game.move_number == 1 and app.errors == 0, (app.game.move_number, app.last_error)
 
 
+class NoRoomForAClock(Settings):
+    """Settings on a heap so full that, once ``full``, their clock does not fit."""
+
+    full = False
+
+    def clock(self, events):
+        if NoRoomForAClock.full:
+            raise MemoryError("memory allocation failed, allocating 64 bytes")
+        return Settings.clock(self, events)
+
+
+def test_when_not_even_the_last_game_fits_the_board_plays_it_without_its_clock():
+    # Neither the new game nor the fallback with the last settings fits: the board was left with no
+    # game (every pass of its loop failed). It plays the last settings' game with no clock instead.
+    hw = simulated("presence")
+    app = App(hw, NoRoomForAClock(size=9, rules="korean", time_spec="absolute 10m"))
+    try:
+        NoRoomForAClock.full = True
+        try:
+            app.new_game(Unfit(size=9))
+        except MemoryError:
+            pass
+        else:
+            raise AssertionError("the MemoryError was not raised")
+    finally:
+        NoRoomForAClock.full = False
+    assert app.game is not None and app.game.size == 9 and app.game.rules.name == "korean"
+    assert app.clock is None and app.follower.settings.time_spec == "none"  # (what the journal and host are told)
+    hw.stones.place(point(app, 4, 4), BLACK)
+    run(app, hw, 0, 400)
+    assert app.game.move_number == 1 and app.errors == 0, (app.game.move_number, app.last_error)
+
+
 def test_games_are_made_without_keeping_the_setup_code():
     # The rule-set table, the time-control grammar and the handicap points are loaded
     # while a game is made, then let go: a board plays with the records they made.
@@ -150,6 +183,20 @@ def test_games_are_made_without_keeping_the_setup_code():
             setattr(sys.modules[package], leaf, module)
 
 
+def test_the_result_is_said_without_keeping_its_words_code():
+    saved = sys.modules.pop("firmware.clock.verdict", None)  # (another test's)
+    try:
+        hw, app = board(size=9, time_spec="absolute 10m")
+        app.control("resign_black", 0)
+        run(app, hw, 0, 200)
+        assert hw.display.said() == "WHITE WINS / BY RESIGNATION"
+        assert "firmware.clock.verdict" not in sys.modules
+    finally:
+        if saved is not None:  # as the other tests found it
+            sys.modules["firmware.clock.verdict"] = saved
+            sys.modules["firmware.clock"].verdict = saved
+
+
 def test_no_clock():
     hw, app = board(size=9)
     run(app, hw, 0, 50)
@@ -169,6 +216,7 @@ def test_the_link_streams_moves_and_takes_host_commands():
     replies = host("new size=9 rules=korean pb=Ann handicap=0", 0)
     kinds = [kind for kind, _fields in replies]
     assert "GAME" in kinds and "OK" in kinds and app.game.rules.name == "korean"
+    assert app.follower.settings.players == {"pb": "Ann"}  # the game's own fields are the settings'
     hw.stones.place(point(app, 4, 4), 1)
     run(app, hw, 100, 400)
     moves = [fields for kind, fields in host("hello", 400) if kind == "MOVE"]

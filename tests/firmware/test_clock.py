@@ -2,21 +2,14 @@
 
 from support import TICKS_PERIOD, check
 
+from firmware.clock.canonical import canonical, presets
 from firmware.clock.clauses import CAPTURE_ALWAYS, CAPTURE_NEVER, CAPTURE_THAI, Clauses, replay
+from firmware.clock.control import BYOYOMI, CANADIAN, FISCHER, TimeControl
 from firmware.clock.cues import CUE_COUNT, CUE_FLAG, CUE_LAST, CUE_NONE, CUE_PERIOD, CUE_TEN, Cues
 from firmware.clock.engine import Clock
 from firmware.clock.face import BLANK, digits
-from firmware.clock.spec import (
-    BYOYOMI,
-    CANADIAN,
-    FISCHER,
-    PRESETS,
-    SpecError,
-    TimeControl,
-    canonical,
-    parse,
-    parse_duration,
-)
+from firmware.clock.spec import SpecError, parse, parse_duration
+from firmware.event_log import entries
 from firmware.events import Events
 from firmware.rules.position import BLACK, WHITE
 
@@ -109,15 +102,23 @@ def test_presets_are_valid_specs():
     expect = {"thai-gat": "absolute 45m", "thai-gat-byoyomi": "byoyomi 30m 1x20s",
               "janggi-amateur": "byoyomi 5m 3x30s"}
     failures = []
-    for name in PRESETS:
+    for name in presets():
         tc = parse(name)
         if name in expect and canonical(tc) != expect[name]:
             failures.append("%s: %s" % (name, canonical(tc)))
         Clock(name)
     for name in ("korean-pro", "korean-amateur", "japanese-pro", "chinese", "aga", "egf", "nhk", "blitz"):
-        if name not in PRESETS:
+        if name not in presets():
             failures.append("missing preset " + name)
     check(failures)
+
+
+def test_every_event_kind_is_named_for_the_rings_readers():
+    from firmware import event_log, events
+
+    kinds = {getattr(events, name): name[3:].lower() for name in dir(events) if name.startswith("EV_")}
+    assert len(kinds) == len(event_log.NAMES) - 1
+    assert [k for k in kinds if event_log.NAMES[k] != kinds[k]] == []
 
 
 def test_durations():
@@ -293,7 +294,7 @@ def test_capture_removal_pause():
         if got != pauses:
             failures.append("%s %s at %d, %d stones: %r" % (policy, spec, at, stones, got))
             continue
-        kinds = [e[0] for e in c.events.entries()]
+        kinds = [e[0] for e in entries(c.events)]
         if kinds[-1] != ("capture_pause" if pauses else "capture_refused"):
             failures.append("%s: log %r" % (spec, kinds))
         if pauses:
@@ -335,7 +336,7 @@ def test_away_pause_once_per_player_in_byoyomi():
     c.press(WHITE, 6 * M + 20 * S)
     if Clauses().away_pause(c, WHITE, 6 * M + 21 * S) or not c.snapshot(6 * M + 21 * S).running == BLACK:
         failures.append("a second away pause was allowed")
-    kinds = [e[0] for e in c.events.entries()]
+    kinds = [e[0] for e in entries(c.events)]
     if kinds.count("away_pause") != 1 or kinds.count("away_refused") != 3 or "flag" in kinds:
         failures.append("log: %r" % kinds)
     check(failures)
@@ -356,8 +357,8 @@ def test_lateness_deduction():
         snap = c.snapshot(0)
         if got != ok or snap.black.main_ms != main or snap.white.main_ms != parse(spec).main_ms:
             failures.append("%s late %d: %r, main %d" % (spec, late, got, snap.black.main_ms))
-        if c.events.entries()[0][0] != ("late" if ok else "late_forfeit"):
-            failures.append("%s: log %r" % (spec, c.events.entries()))
+        if entries(c.events)[0][0] != ("late" if ok else "late_forfeit"):
+            failures.append("%s: log %r" % (spec, entries(c.events)))
     c = Clock("byoyomi 5m 3x30s")
     Clauses().late(c, BLACK, 10 * M, 0)
     c.start(0, BLACK)
@@ -374,9 +375,9 @@ def test_referee_log_and_adjust():
     c.pause(2300)
     c.resume(3300)
     c.stop(4300)
-    entries = c.events.entries()
-    check([] if entries == [("adjust", WHITE, 2200, -M), ("pause", WHITE, 2300, 0), ("resume", WHITE, 3300, 1000),
-                            ("stop", WHITE, 4300, 1200)] and c.events.count == 6 else ["log %r" % (entries,)])
+    log = entries(c.events)
+    check([] if log == [("adjust", WHITE, 2200, -M), ("pause", WHITE, 2300, 0), ("resume", WHITE, 3300, 1000),
+                            ("stop", WHITE, 4300, 1200)] and c.events.count == 6 else ["log %r" % (log,)])
     snap = c.snapshot(10 * M)
     assert snap.white.main_ms == 9 * M - 1200 and snap.paused
     assert not c.press(WHITE, 10 * M) and not c.resume(10 * M)
@@ -386,7 +387,7 @@ def test_flag_log_has_the_exact_time():
     c = Clock("byoyomi 10s 1x5s")
     c.start(1000, BLACK)
     c.snapshot(60000)
-    assert c.events.entries()[-1] == ("flag", BLACK, 16000, 15000), c.events.entries()
+    assert entries(c.events)[-1] == ("flag", BLACK, 16000, 15000), entries(c.events)
 
 
 def test_save_and_restore():
@@ -581,8 +582,8 @@ def test_press_with_stones_still_on_the_board_is_logged():
     c = Clock("absolute 10m")
     c.start(0, BLACK)
     assert c.press(BLACK, 5000, stones_left=3)
-    assert c.events.entries()[-2:] == [("press", BLACK, 5000, 5000), ("stones_left", BLACK, 5000, 3)]
-    assert c.press(WHITE, 6000) and c.events.entries()[-1][0] == "press"
+    assert entries(c.events)[-2:] == [("press", BLACK, 5000, 5000), ("stones_left", BLACK, 5000, 3)]
+    assert c.press(WHITE, 6000) and entries(c.events)[-1][0] == "press"
 
 
 def test_replay_with_the_remaining_times():

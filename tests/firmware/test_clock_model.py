@@ -12,8 +12,8 @@ import sys
 from diagrams import Lcg
 from support import TICKS_PERIOD, check
 
-from firmware.clock.engine import Clock
-from firmware.clock.spec import (
+from firmware.clock.canonical import canonical
+from firmware.clock.control import (
     ABSOLUTE,
     BRONSTEIN,
     BYOYOMI,
@@ -25,8 +25,8 @@ from firmware.clock.spec import (
     SIMPLE,
     TV,
     TimeControl,
-    canonical,
 )
+from firmware.clock.engine import Clock
 from firmware.rules.position import BLACK, WHITE
 
 MICRO = sys.implementation.name == "micropython"

@@ -3,7 +3,10 @@
 each field once, the time control included.
 """
 
+import sys
+
 from harness import host_says, linked, point, press, run
+from support import not_loaded
 
 from firmware.drivers.buttons import B_BLACK, B_WHITE
 from firmware.rules.position import BLACK, WHITE
@@ -48,3 +51,13 @@ def test_the_game_line_says_each_field_once_with_the_time_control():
     assert sorted(keys) == sorted(set(keys)) and set(keys) == {"rules", "size", "komi", "handicap", "time", "boot", "pb",
                                                                   "pw"}, game
     assert "time=byoyomi%2010m%203x30s" in game
+
+
+def test_the_commands_code_is_let_go_after_each_command():
+    """A Pico's heap: the code that checks and carries out a command is loaded for it only."""
+    not_loaded("firmware.host.commands", "firmware.host.arguments")
+    hw, pipe, app = linked()
+    run(app, hw, 0, 100)
+    assert _reply(host_says(hw, pipe, app, "new size=13", 100))[0] == "OK" and app.game.size == 13
+    assert _reply(host_says(hw, pipe, app, "mode blitz", 200))[0] == "ERR"
+    assert "firmware.host.commands" not in sys.modules and "firmware.host.arguments" not in sys.modules

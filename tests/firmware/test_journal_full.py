@@ -8,6 +8,7 @@ everyone is told, and a power cut then loses nothing.
 
 from harness import host_says, linked, point, power_up, run
 
+from firmware.event_log import entries
 from firmware.journal.recorder import RETRY_MS
 from twins.storage import SimStorage
 
@@ -31,7 +32,7 @@ def test_a_full_flash_is_told_and_play_goes_on():
     assert app.game.move_number == 24  # play went on
     assert app.journal_failing and app.recorder.errors > 0
     assert hw.display.text().endswith("(INVERSE)")
-    assert [e for e in app.events.entries() if e[0] == "journal"][-1][3] == 1
+    assert [e for e in entries(app.events) if e[0] == "journal"][-1][3] == 1
     said = pipe.take()
     assert b"ALERT journal=failing" in said
     hello = [fields for kind, fields in host_says(hw, pipe, app, "hello", t) if kind == "HELLO"]

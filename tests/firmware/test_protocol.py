@@ -5,13 +5,17 @@ import hashlib
 import sys
 from binascii import hexlify
 
-from diagrams import Lcg
+from diagrams import Lcg, at
+from diagrams import game as diagram_game
 from link_harness import GameControl, attach, link_on
-from support import check
+from support import check, not_loaded
 
 from firmware import protocol as pr
-from firmware.rules.coords import parse_vertex
+from firmware import protocol_host as ph
+from firmware.host import arguments
+from firmware.rules.coords import PASS, parse_vertex
 from firmware.rules.game import Game
+from firmware.rules.result import RESIGN, Result
 from twins.link import Pipe
 
 MP = sys.implementation.name == "micropython"
@@ -30,19 +34,19 @@ def lines_of(data):
 
 
 def decoded(data):
-    return [pr.decode(x) for x in lines_of(data)]
+    return [ph.decode(x) for x in lines_of(data)]
 
 
 def test_encode_fixture():
-    line = pr.encode(7, "MOVE", (12, "B", "pd"))
+    line = ph.encode(7, "MOVE", (12, "B", "pd"))
     body = b"7 MOVE 12 B pd"
     check([] if line == body + b" *" + pr.crc_hex(body) + b"\n" else [repr(line)])
     check([] if pr.crc_hex(b"123456789") == b"cbf43926" else ["crc32 check value"])
-    check([] if pr.decode(line[:-1]) == (7, "MOVE", ["12", "B", "pd"]) else ["decode"])
+    check([] if ph.decode(line[:-1]) == (7, "MOVE", ["12", "B", "pd"]) else ["decode"])
     bad = bytearray(line[:-1])
     bad[3] ^= 2
-    check([] if pr.decode(bytes(bad)) is None else ["corruption not seen"])
-    check([] if pr.decode(b"7 MOVE 12 B pd") is None else ["no crc accepted"])
+    check([] if ph.decode(bytes(bad)) is None else ["corruption not seen"])
+    check([] if ph.decode(b"7 MOVE 12 B pd") is None else ["no crc accepted"])
 
 
 def test_quote_roundtrip():
@@ -89,6 +93,9 @@ def test_command_errors_name_the_problem():
     failures = []
     for line, want in cases:
         name, args = pr.parse_command(line)
+        if name not in (None, "hello", "state", "resend", "mem", "new"):  # the link has the others checked
+            problem = arguments.check(name, args)
+            name, args = (name, args) if problem is None else (None, problem)
         got = name if name is not None else args[0]
         if got != want:
             failures.append("%r: %r %r" % (line, name, args))
@@ -149,6 +156,18 @@ def test_commands_waiting_in_the_queue_are_answered_with_nothing_new_read():
     assert [m[1] for m in decoded(pipe.take())] == ["HELLO"] and link.idle()
 
 
+def test_the_commands_code_is_loaded_only_while_such_a_command_is_handled():
+    not_loaded("firmware.host.arguments")
+    pipe, link = board()
+    pipe.send(b"mode teaching\n")
+    assert [m[1] for m in decoded(pump(pipe, link))] == ["HELLO", "MODE", "OK"]
+    assert "firmware.host.arguments" not in sys.modules  # let go after the command
+    pipe.send(b"hello\nstate\nmem\nresend 0\nmode blitz\n")
+    replies = [m[1] for m in decoded(pump(pipe, link))]
+    assert replies[:3] == ["HELLO", "STATE", "MEM"] and replies[-1] == "ERR", replies
+    assert "firmware.host.arguments" not in sys.modules
+
+
 def test_link_streams_moves_and_resends():
     pipe, link = board()
     pipe.send(pr.encode_command("new rules=japanese size=9 komi=6.5 pb=Black%20One"))
@@ -197,6 +216,44 @@ def test_link_streams_moves_and_resends():
     if [m[1] for m in end] != ["END", "OK"] or end[0][2] != ["1", "re=W+R", "hash=" + final]:
         failures.append(repr(end))
     check(failures)
+
+
+def test_the_game_line_tells_the_setup_stones_and_the_end_line_the_stones_counted_dead():
+    pipe, link = board(control=False)
+    game = diagram_game([".XO..",
+                         ".XO..",
+                         "XXO.X",
+                         ".XO..",
+                         ".XO.."])
+    attach(link, game)
+    for colour in (1, 2):
+        game.play(colour, PASS)
+    game.mark_dead(at(5, "E3"))
+    game.finish()
+    lines = decoded(pump(pipe, link))
+    fields = pr.fields_dict([m for m in lines if m[1] == "GAME"][0][2])
+    assert fields["ab"] == "babbacbcecbdbe" and fields["aw"] == "cacbcccdce", fields
+    end = [m for m in lines if m[1] == "END"][0][2]
+    assert end[1:3] == ["re=W+13.5", "dead=ec"] and end[3].startswith("hash="), end
+    pipe.send(b"resend 0\n")
+    assert [m for m in decoded(pump(pipe, link)) if m[1] == "END"][0][2] == end  # kept as it was
+
+
+def test_a_resend_tells_the_last_four_games_and_their_results_past_game_4095():
+    pipe, link = board(control=False)
+    link.follower.gid = 4093  # a board's games numbered past what an index entry holds (12 bits)
+    for _ in range(5):
+        game = Game(9)
+        attach(link, game)
+        game.play(1, parse_vertex(9, "E5"))
+        game.end(Result(2, RESIGN))
+        pump(pipe, link)
+    pipe.take()
+    pipe.send(b"resend 0\n")
+    lines = [m[1:] for m in decoded(pump(pipe, link)) if m[1] in ("GAME", "END", "SKIP")]
+    told = [(kind, fields[0]) for kind, fields in lines if kind != "SKIP"]
+    assert told == [(kind, str(gid)) for gid in (4095, 4096, 4097, 4098) for kind in ("GAME", "END")], lines
+    assert [kind for kind, _ in lines[:2]] == ["SKIP", "SKIP"]  # game 4094's: older than the last four
 
 
 def test_host_arrives_late():
@@ -308,6 +365,53 @@ def test_move_line_allocation():
     link._write(link.cursor)
     used = gc.mem_alloc() - before
     check([] if used <= 400 else ["a move line allocated %d bytes" % used])
+
+
+class _Pieces:
+    """A transport that keeps each write apart (the link's are pieces of its lines)."""
+
+    def __init__(self):
+        self.writes = []
+        self.inbox = bytearray()
+
+    def read_into(self, buf):
+        n = min(len(buf), len(self.inbox))
+        buf[:n] = self.inbox[:n]
+        self.inbox[:n] = b""
+        return n
+
+    def write(self, data):
+        self.writes.append(bytes(data))
+        return len(data)
+
+
+def test_long_lines_go_out_in_pieces_with_one_crc():
+    """A STATE line of a 19x19 game and a GAME line with long names are longer than the link's
+    buffer: they go out a piece at a time, and each is one line with a good CRC."""
+    out = _Pieces()
+    link = link_on(out, board_id="t1")
+    game = Game(19)
+    name = "Very Long Name " * 8
+    attach(link, game, {"pb": name, "pw": name, "ev": name})
+    rng = Lcg(99)
+    played = 0
+    while played < 250:
+        pt = parse_vertex(19, "ABCDEFGHJKLMNOPQRST"[rng.below(19)] + str(1 + rng.below(19)))
+        if game.is_legal(game.to_move, pt):
+            game.play(game.to_move, pt)
+            played += 1
+    link.follower.follow()
+    out.inbox.extend(b"state\n")
+    for now in range(100):
+        link.poll(now)
+    lines = lines_of(b"".join(out.writes))
+    got = [ph.decode(x) for x in lines]
+    assert None not in got and [m[1] for m in got[-2:]] == ["MOVE", "STATE"], got[-2:]
+    assert pr.fields_dict(got[1][2])["pb"] == name
+    state = pr.fields_dict(got[-1][2])
+    assert got[-1][2][1] == "250" and len(state["moves"].split(",")) == 250
+    assert len(state["board"].split("/")) == 19
+    assert len(lines[-1]) > 10 * len(link.writer.buf) and len(out.writes) > len(lines) + 10
 
 
 def test_a_command_that_runs_out_of_memory_is_answered_memory_and_the_link_goes_on():

@@ -7,13 +7,13 @@ flash, cable and stones, as at power-up.
 import sys
 
 from harness import board, linked, point, power_up, press, run
+from support import not_loaded
 
 from firmware.journal.recorder import CHECKPOINT_MS
 from firmware.leds.marks import PUT_BACK
 from firmware.modes import TOURNAMENT
-from firmware.protocol import decode
+from firmware.protocol_host import decode
 from firmware.referee.states import PLAY, SYNC
-from firmware.rules.const import drop
 from twins.storage import SimStorage
 
 
@@ -43,8 +43,7 @@ def test_a_power_cut_mid_game_comes_back_paused_then_time_runs_again():
     before = _times(app.clock, t)
     assert app.clock.snap.running == 2 and app.game.move_number == 3
     del app  # the power is cut
-    if "firmware.journal.recovery" in sys.modules:  # (a test before imported it: a fresh board has not)
-        drop("firmware.journal.recovery")
+    not_loaded("firmware.journal.recovery")
     again = power_up(hw, size=19, now_ms=5)  # power-up: the journal's settings win
     game = again.game
     assert "firmware.journal.recovery" not in sys.modules  # its code is let go once it has run

@@ -1,5 +1,6 @@
 """The referee, driven by settled frames: moves, captures, mistakes, modes, handicap, counting."""
 
+from firmware.event_log import first, slot
 from firmware.events import EV_MOVE
 from firmware.leds import marks as mk
 from firmware.leds.marks import Marks
@@ -284,9 +285,9 @@ def test_events():
     t = Table(size=9)
     t.place("E5")
     ev = t.ref.events
-    kinds = [ev.kind[ev.slot(i)] for i in range(ev.first(), ev.count)]
+    kinds = [ev.kind[slot(ev, i)] for i in range(first(ev), ev.count)]
     assert kinds == [EV_MOVE]
-    assert ev.point[ev.slot(ev.count - 1)] == parse_vertex(9, "E5")
+    assert ev.point[slot(ev, ev.count - 1)] == parse_vertex(9, "E5")
 
 
 def test_teaching_warns_before_the_stone_is_let_go():

@@ -7,7 +7,8 @@ from binascii import hexlify, unhexlify
 from harness import host_says, linked, point, power_up, run
 
 from firmware.host.signing import hmac_sha256, signed
-from firmware.protocol import decode, fields_dict, unquote
+from firmware.protocol import fields_dict, unquote
+from firmware.protocol_host import decode
 from firmware.rules.position import BLACK, WHITE
 from twins.storage import SimStorage
 

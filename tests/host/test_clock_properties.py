@@ -5,8 +5,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_clock_model import Model
 
-from firmware.clock.engine import Clock
-from firmware.clock.spec import (
+from firmware.clock.canonical import canonical
+from firmware.clock.control import (
     ABSOLUTE,
     BRONSTEIN,
     BYOYOMI,
@@ -17,11 +17,10 @@ from firmware.clock.spec import (
     NONE,
     SIMPLE,
     TV,
-    SpecError,
     TimeControl,
-    canonical,
-    parse,
 )
+from firmware.clock.engine import Clock
+from firmware.clock.spec import SpecError, parse
 from firmware.rules.position import BLACK, WHITE
 
 

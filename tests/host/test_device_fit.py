@@ -13,13 +13,12 @@ import sys
 
 from .conftest import ROOT
 
-# Measured smallest heap: 284 KB (bench/device_fit.py --find, 64-bit unix port; earlier 288, 292, 296 KB all passed);
-# held at 296 KB because where blocks land shifts by a few KB with any change (once a run failed at
-# 300 KB while 292 KB passed). A stock Pico's ~190-230 KB is not reached yet: README "Memory on the
-# device" says what runs where.
-HEAP_KB = 296
-# With the code in a ROMFS partition (bench/device_fit.py --romfs): measured 212 KB, held with the same margin.
-ROMFS_HEAP_KB = 220
+# Measured smallest heap: 216 KB (bench/device_fit.py --find, 64-bit unix port), held at 224 KB because
+# where blocks land shifts by a few KB with any change. The target, 192 KB, is not reached yet: README
+# "Memory on the device" says what runs where.
+HEAP_KB = 224
+# With the code in a ROMFS partition (bench/device_fit.py --romfs): measured 160 KB, held with the same margin.
+ROMFS_HEAP_KB = 168
 
 
 def device_fit(heap_kb, *options):
@@ -62,6 +61,6 @@ def test_the_device_game_with_its_code_in_romfs_finishes_in_its_budget():
 def test_the_heap_is_really_fixed():
     """The same game in a heap far too small runs out of memory and says so (the WebAssembly
     port, which grows its heap, could not tell)."""
-    done = device_fit(160)
+    done = device_fit(128)
     assert done.returncode == 1
-    assert "MemoryError" in done.stdout and "did NOT finish in 160 KB" in done.stdout, done.stdout[-3000:]
+    assert "MemoryError" in done.stdout and "did NOT finish in 128 KB" in done.stdout, done.stdout[-3000:]

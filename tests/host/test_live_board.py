@@ -2,7 +2,7 @@
 device's own paths, the journal included."""
 
 from firmware.app import App
-from firmware.clock.spec import canonical
+from firmware.clock.canonical import canonical
 from firmware.modes import TOURNAMENT
 from firmware.settings import Settings
 from host_tools.sim.live import LiveBoard

@@ -1,7 +1,7 @@
-"""The logger's sync core without a port: board lines (firmware.protocol.encode) in,
+"""The logger's sync core without a port: board lines (firmware.protocol_host.encode) in,
 commands and accepted lines out, time given as a number."""
 
-from firmware import protocol as pr
+from firmware import protocol_host as ph
 from host_tools.logger.sync import HEARTBEAT_S, RESEND_WAIT_S, SILENT_S, LinkSync
 
 
@@ -30,15 +30,15 @@ class Owner:
 
 
 def hello(seq, boot=5):
-    return pr.encode(seq, "HELLO", ("proto=1", "board=t1", "boot=%d" % boot, "game=1"))
+    return ph.encode(seq, "HELLO", ("proto=1", "board=t1", "boot=%d" % boot, "game=1"))
 
 
 def game(seq):
-    return pr.encode(seq, "GAME", (1, "rules=japanese", "size=9", "komi=6.5", "handicap=0"))
+    return ph.encode(seq, "GAME", (1, "rules=japanese", "size=9", "komi=6.5", "handicap=0"))
 
 
 def move(seq, k):
-    return pr.encode(seq, "MOVE", (k, "B" if k % 2 else "W", "abcdefghi"[k] + "e"))
+    return ph.encode(seq, "MOVE", (k, "B" if k % 2 else "W", "abcdefghi"[k] + "e"))
 
 
 def linked(now=0.0):
@@ -138,9 +138,9 @@ def test_too_old_asks_for_a_snapshot_and_takes_it():
     sync.connect(0.0)
     sync.feed(hello(40), 0.0)  # a logger arriving late: lines 0..39 are gone
     assert owner.sent == ["hello", "resend 0"]
-    sync.feed(pr.encode(41, "ERR", ("too_old", "resend")), 0.01)
+    sync.feed(ph.encode(41, "ERR", ("too_old", "resend")), 0.01)
     assert owner.sent == ["hello", "resend 0", "state"] and sync.recovering
-    snapshot = pr.encode(42, "STATE", (1, 2, "mode=casual", "next=B", "to=B",
+    snapshot = ph.encode(42, "STATE", (1, 2, "mode=casual", "next=B", "to=B",
                                        "board=...../...../..X../...../..O..", "moves=Bcc,Wce"))
     sync.feed(snapshot + move(43, 3), 0.02)
     assert [(seq, kind) for seq, kind, _fields in owner.accepted] == [(42, "STATE"), (43, "MOVE")]

@@ -10,6 +10,7 @@ import zlib
 import pytest
 
 from firmware import protocol as pr
+from firmware import protocol_host as ph
 from firmware.settings import Settings
 from host_tools import sgf
 from host_tools.records import board_key, verify_sgf
@@ -57,8 +58,8 @@ def feed(lines, venue_key=VENUE_KEY, tmp_path=None):
     venue = Venue(Archive("sqlite:///%s" % (tmp_path / ("v%d.db" % id(lines)))), "127.0.0.1:1", key=venue_key)
     venue.client.publish = lambda *args, **kwargs: None
     for i, raw in enumerate(lines):
-        seq = pr.decode(raw.encode())[0]
-        venue.line("t7", 1, seq, raw, pr.decode(lines[i - 1].encode())[0] if i else -1)
+        seq = ph.decode(raw.encode())[0]
+        venue.line("t7", 1, seq, raw, ph.decode(lines[i - 1].encode())[0] if i else -1)
     return venue
 
 
@@ -67,9 +68,9 @@ def edited(lines, kind, change):
     again (a forger's edit, not line noise)."""
     out = list(lines)
     for i, raw in enumerate(out):
-        seq, k, fields = pr.decode(raw.encode())
+        seq, k, fields = ph.decode(raw.encode())
         if k == kind:
-            out[i] = pr.encode(seq, k, change(list(fields))).decode().rstrip("\n")
+            out[i] = ph.encode(seq, k, change(list(fields))).decode().rstrip("\n")
             return out
     raise AssertionError("no %s line" % kind)
 

@@ -4,6 +4,7 @@ order of lines (held, resynced, doubled, edited), the pairing file, the referee'
 import pytest
 
 from firmware import protocol as pr
+from firmware import protocol_host as ph
 from host_tools.venue import pairings
 from host_tools.venue.archive import Archive
 from host_tools.venue.service import Venue
@@ -13,7 +14,7 @@ from .pg_server import postgres_url  # noqa: F401  (the fixture)
 
 
 def line(seq, kind, *fields):
-    return pr.encode(seq, kind, fields).decode().rstrip("\n")
+    return ph.encode(seq, kind, fields).decode().rstrip("\n")
 
 
 GAME = [line(1, "GAME", "1", "rules=japanese", "size=9", "komi=6.5", "handicap=0", "boot=1", "pb=Ann", "pw=Bo"),
