@@ -7,7 +7,7 @@ bench/mp_bench.mjs runs each ``STEPS`` snippet in its own runPython call.
 import gc
 import time
 
-from pro_games import load_games
+from pro_games import longest_game
 
 from firmware.leds.marks import Marks
 from firmware.referee.machine import Referee
@@ -18,7 +18,7 @@ def _longest_record():
     here = __file__.replace("\\", "/").rsplit("/", 2)[0]
     for path in ("/tests/data/pro_games.txt", here + "/tests/data/pro_games.txt"):
         try:
-            return max(load_games(path), key=lambda r: len(r.moves))
+            return longest_game(path)
         except OSError:
             pass
     raise OSError("pro_games.txt not found")

@@ -23,7 +23,7 @@ import time
 
 import micropython
 from harness import board
-from pro_games import load_games
+from pro_games import longest_game
 
 from firmware.drivers.storage import FileStorage
 from firmware.protocol import encode_command
@@ -143,7 +143,7 @@ class Stages:
 def game(moves=200):
     """A professional game played by hands: a stone, its settle, the clock press,
     captures lifted. Every stage and step timed."""
-    record = max(load_games("tests/data/pro_games.txt"), key=lambda r: len(r.moves))
+    record = longest_game("tests/data/pro_games.txt")
     pipe = Pipe()
     for suffix in ("", ".new"):
         try:
@@ -411,6 +411,47 @@ def hall():
     report("HallArray classify, Python path (181 stones)", timed(lambda i, d=driver, b=buf: d.read(b), 200))
 
 
+def rare(hw, app, stages, t):
+    """Rare events whose code is loaded for them (rules/const.py call_briefly, a collection
+    after): a stone where the side to move may not play, refused (referee/fouls.py), then
+    lifted; MENU taking the last move back (referee/buttons.py), the stone then lifted."""
+    game = app.game
+    phys = app.referee.region.phys_of
+    cells = game.pos.cells
+
+    def passes(t, n=40):
+        for _ in range(n):
+            t += 10
+            hw.stones.set_time(t)
+            stages.step(t)
+        return t
+
+    illegal = [p for p in range(len(phys)) if phys[p] != 0xFFFF and not cells[p]
+               and not game.is_legal(game.to_move, p)]
+    if not illegal:
+        raise AssertionError("no point where the side to move may not play")
+    stages.times[0] = []
+    hw.stones.place(phys[illegal[0]], game.to_move)
+    t = passes(t)
+    if app.referee.rejected == 0xFFFF:
+        raise AssertionError("the stone was not refused")
+    report("App.sense refusing a stone (its code loaded for it)", [max(stages.times[0])])
+    hw.stones.lift(phys[illegal[0]])
+    t = passes(t)
+    moves = game.move_number
+    last = game.hist.moves[game.hist.length - 1] & 0x1FF  # (its point: history.move_point)
+    stages.times[1] = []
+    hw.buttons.hold(3)  # MENU: in a casual game, the last move taken back
+    t = passes(t, 6)
+    hw.buttons.release(3)
+    t = passes(t)
+    if game.move_number != moves - 1:
+        raise AssertionError("MENU took nothing back")
+    report("App.tick, MENU taking a move back (its code loaded for it)", [max(stages.times[1])])
+    hw.stones.lift(phys[last])
+    return passes(t)
+
+
 def main():
     scans()
     leds_and_display()
@@ -418,6 +459,7 @@ def main():
     hall()
     hw, app, pipe, stages, t = game()
     t = idle(hw, app, stages, t)
+    t = rare(hw, app, stages, t)
     journal_and_host(app, pipe, t)
     counting(hw, app, stages, t + 1000)
     count(app)

@@ -23,7 +23,16 @@ class ProGame:
 
 
 def load_games(path):
-    games = []
+    return list(games(path))
+
+
+def longest_game(path):
+    """The record with the most moves, the others read and let go (a small heap holds one)."""
+    return max(games(path), key=lambda record: len(record.moves))
+
+
+def games(path):
+    """The records one at a time, as they are read."""
     game = None
     with open(path) as f:
         for line in f:
@@ -32,8 +41,9 @@ def load_games(path):
                 continue
             key, _, rest = line.partition(" ")
             if key == "game":
+                if game is not None:
+                    yield game
                 game = ProGame(rest)
-                games.append(game)
             elif key == "size":
                 game.size = int(rest)
             elif key in ("black", "white"):
@@ -52,7 +62,8 @@ def load_games(path):
                 game.captures = (int(b), int(w))
             elif key == "row":
                 game.rows.append(rest)
-    return games
+    if game is not None:
+        yield game
 
 
 def new_game(record, rules):
