@@ -29,6 +29,7 @@ from array import array
 
 from .clock.control import CANADIAN
 from .modes import CASUAL
+from .rules.const import zeros
 from .rules.history import move_colour
 
 
@@ -74,7 +75,7 @@ class Follower:
         if recovered is not None:  # its clock figures become the follower's: no second copy on the heap
             self.tleft = recovered.tleft
             self.periods = recovered.periods
-            self.record = array("H", bytes(2 * len(self.tleft)))
+            self.record = zeros("H", len(self.tleft))
             self._preset = recovered.known
         if len(self.record) < len(game.hist.moves):
             self._grow(len(game.hist.moves))
@@ -156,8 +157,8 @@ class Follower:
 
     def _grow(self, capacity):
         # Rare, like the history's own growth: a game longer than the arrays.
-        record = array("H", bytes(2 * capacity))
-        tleft = array("i", bytes(4 * capacity))
+        record = zeros("H", capacity)
+        tleft = zeros("i", capacity)
         periods = bytearray(capacity)
         for k in range(len(self.record)):
             record[k] = self.record[k]

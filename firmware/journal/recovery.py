@@ -9,9 +9,8 @@ with no game. It changes nothing else: the app builds its parts from it
 stones match (firmware/timekeeper.py).
 """
 
-from array import array
-
 from ..clock.engine import SAVED
+from ..rules.const import zeros
 from ..rules.ending import FORFEIT
 from ..rules.game import COUNTING, OVER
 from ..rules.history import DAME_FILL, LOST_TURN, move_colour, move_point
@@ -50,7 +49,7 @@ class Recovered:
         self.game = settings.game()
         self.clock_state = None  # type: list | None
         capacity = len(self.game.hist.moves)  # arrays as long as the history's: no list to grow
-        self.tleft = array("i", bytes(4 * capacity))
+        self.tleft = zeros("i", capacity)
         self.tleft[0] = -1
         self.periods = bytearray(capacity)
         self.seq_mark = 0
@@ -137,7 +136,7 @@ def _replay(got, kind, p):
             game.undo()
             return False
         if k >= len(got.tleft):  # the history grew past its first capacity
-            got.tleft.extend(array("i", bytes(4 * len(got.tleft))))
+            got.tleft.extend(zeros("i", len(got.tleft)))
             got.periods.extend(bytes(len(got.periods)))
         got.tleft[k] = i32(p, 4)
         got.periods[k] = p[8]

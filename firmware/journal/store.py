@@ -38,9 +38,8 @@ if n < 0), ``flush(name)``,
 ``remove(name)``; names are ``MAIN`` and ``NEXT``.
 """
 
-from array import array
-
 from ..micro import const
+from ..rules.const import zeros
 
 MAIN = ""  # the journal file
 NEXT = ".new"  # a compaction being written
@@ -52,7 +51,7 @@ _MAX_PAYLOAD = const(600)
 
 
 def _crc_table():
-    table = array("H", bytes(512))
+    table = zeros("H", 256)
     for i in range(256):
         c = i << 8
         for _ in range(8):

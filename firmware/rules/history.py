@@ -13,9 +13,7 @@ nothing. The index has 1.5 slots a position (a third free at the fullest:
 short probe runs, at three quarters of the bytes of a power of two).
 """
 
-from array import array
-
-from .const import const
+from .const import const, zeros
 from .position import EMPTY
 
 # Move encoding: point (9 bits, 0 = pass), colour (2 bits), flags.
@@ -46,10 +44,6 @@ def move_colour(record):
     return (record >> _COLOUR_SHIFT) & 3
 
 
-def _zeros(typecode, n):
-    return array(typecode, bytes(n * (4 if typecode == "I" else 2)))
-
-
 class History:
     """The positions of one game; see the module doc.
 
@@ -64,11 +58,11 @@ class History:
         self.first = first
         self.length = 0
         self.nremoved = 0
-        self.hashes = _zeros("I", capacity)
-        self.moves = _zeros("H", capacity)
-        self.removed_end = _zeros("H", capacity)
-        self.removed = _zeros("H", capacity)
-        self.table = _zeros("H", _slots(capacity))
+        self.hashes = zeros("I", capacity)
+        self.moves = zeros("H", capacity)
+        self.removed_end = zeros("H", capacity)
+        self.removed = zeros("H", capacity)
+        self.table = zeros("H", _slots(capacity))
 
     # -- recording ---------------------------------------------------------
 
@@ -222,7 +216,7 @@ class History:
         self.hashes = _copy(self.hashes, "I", capacity, n)
         self.moves = _copy(self.moves, "H", capacity, n)
         self.removed_end = _copy(self.removed_end, "H", capacity, n)
-        self.table = _zeros("H", _slots(capacity))
+        self.table = zeros("H", _slots(capacity))
         for k in range(n):
             self._index(k)
 
@@ -239,7 +233,7 @@ def _slots(capacity):
 
 
 def _copy(old, typecode, capacity, n):
-    new = _zeros(typecode, capacity)
+    new = zeros(typecode, capacity)
     for i in range(n):
         new[i] = old[i]
     return new

@@ -16,6 +16,7 @@ The product's reading of the seed text (docs/rulesets.md):
 
 from array import array
 
+from .const import zeros
 from .history import move_point
 from .position import ZOBRIST
 from .result import BOTH_LOSE, DRAW, FOUL, NO_POINTS, SCORE, Result
@@ -36,7 +37,7 @@ class Ledger:
         self.isolated = array("H", (0, 0, 0))
         self.placed = array("H", (0, 0, 0))
         cells = len(game.pos.cells)
-        self.placed_at = array("H", bytes(2 * cells))  # move that placed the stone on each point
+        self.placed_at = zeros("H", cells)  # move that placed the stone on each point
         self._seen = bytearray(cells)
         self.chains = []  # every removed chain, oldest first: (colour, hash, points)
         self._undo = []  # per removing move: (move, stones isolated, chains registered)

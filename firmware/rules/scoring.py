@@ -21,7 +21,7 @@ The methods, as docs/rulesets.md reads the rule texts:
 
 from array import array
 
-from .const import const
+from .const import const, zeros
 from .history import is_pass, move_colour
 from .position import EMPTY
 from .rulesets import SCORE_AREA, SCORE_OP, SCORE_TERRITORY
@@ -90,7 +90,7 @@ class Counter:
         self.ndead = 0
         self.score = Score()
         self._buf = pos.stack  # the floods' scratch: the position's (no call of it is under way in a flood here)
-        self._hist = array("H", bytes(2 * 32))  # map values are below 32
+        self._hist = zeros("H", 32)  # map values are below 32
         self._taken = array("H", (0, 0, 0))  # dead stones taken off by the last _label, by colour
         self._dirs = (-w, -1, 1, w)
         self._border = 0
