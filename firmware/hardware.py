@@ -32,7 +32,8 @@ never asks which. Every part but the sensor may be None: not fitted.
     -> bytes read (0 when nothing waits; never blocks), ``write(data)``.
 ``storage``
     The game journal's flash (drivers/storage.py): ``read(name)`` -> bytes or
-    None, ``write(name, data)`` (append), ``flush(name)``, ``replace(src, dst)`` (src made durable first),
+    None, ``reader(name)`` -> it open for reading (``readinto``; closed by ``with``)
+    or None, ``write(name, data)`` (append), ``flush(name)``, ``replace(src, dst)`` (src made durable first),
     ``remove(name)``; an OSError is a storage failure (flash full...).
 ``board_id``
     The board's name on its link and in the logger's file names: a token

@@ -7,6 +7,8 @@ and every later write, rename or removal is lost. ``restore_power()``
 lets a new Board use the same storage.
 """
 
+import io
+
 
 class SimStorage:
     """See the module doc. ``files``: name -> [bytearray, length]."""
@@ -36,6 +38,11 @@ class SimStorage:
 
     def read(self, name):
         return self.data(name)
+
+    def reader(self, name):
+        """The file to read from its start (``readinto``; a ``with`` closes it), or None."""
+        data = self.data(name)
+        return None if data is None else io.BytesIO(data)
 
     def write(self, name, data, n=-1):
         """Append data[:n] (all of it if n < 0), torn where the power fails."""

@@ -20,10 +20,19 @@ class FileStorage:
         self._files = {}  # name -> the file open for appending
 
     def read(self, name):
-        """The whole file, or None if there is none."""
+        """The whole file, or None if there is none (a small one: the whole journal is read
+        with ``reader``, a record at a time)."""
         try:
             with open(self.path + name, "rb") as f:
                 return f.read()
+        except OSError:
+            return None
+
+    def reader(self, name):
+        """The file open for reading from its start (``readinto``; the caller closes it:
+        ``with``), or None if there is none."""
+        try:
+            return open(self.path + name, "rb")  # noqa: SIM115 - the caller reads it and closes it
         except OSError:
             return None
 

@@ -29,10 +29,13 @@ the journal, which goes on from it. ``load()`` at boot: a ``NEXT`` file
 holding a COMMIT is a finished snapshot (the rename is completed), one
 without is a cut compaction (deleted); then the journal is read. The
 journal alone holds the game until the rename, so a cut at any moment
-leaves one complete, readable history.
+leaves one complete, readable history. Files are read a record at a time
+into the journal's one buffer (``walk``): a long game's journal (~16 KB)
+is never one block in the heap at power-up.
 
-Storage (firmware/drivers/storage.py; twins/storage.py): ``read(name)`` ->
-bytes or None, ``write(name, data, n=-1)`` (append ``data[:n]``, all of it
+Storage (firmware/drivers/storage.py; twins/storage.py): ``reader(name)``
+-> the file open for reading from its start (``readinto``; closed by ``with``)
+or None, ``write(name, data, n=-1)`` (append ``data[:n]``, all of it
 if n < 0), ``flush(name)``,
 ``replace(src, dst)`` (src made durable, then renamed over dst atomically),
 ``remove(name)``; names are ``MAIN`` and ``NEXT``.
@@ -81,27 +84,28 @@ def i32(data, i):
     return v - (1 << 32) if v & 0x80000000 else v
 
 
-def walk(data, visit):
-    """Call ``visit(kind, payload)`` for each valid record of a file's bytes, in
-    order (``payload``: a memoryview into ``data``, nothing copied: a long
-    game's records as objects would not fit a Pico's heap at power-up);
-    returns (bytes the valid records take, sequence number of the last or -1)."""
-    mv = memoryview(data)
-    i = 0
+def walk(stream, visit, buf):
+    """Call ``visit(kind, payload)`` for each valid record ``stream`` (a file open for
+    reading: ``readinto``) holds, in order, each read alone into ``buf`` (room for the
+    longest record: a Journal's ``buf``); ``payload`` is a memoryview into ``buf``,
+    valid during the call only. Returns (bytes the valid records take, sequence number
+    of the last or -1)."""
+    mv = memoryview(buf)
+    header = mv[:_HEADER]
+    size = 0
     seq = -1
-    size = len(data)
-    while i + _HEADER + 2 <= size:
-        n = u16(data, i)
-        end = i + _HEADER + n
-        if n > _MAX_PAYLOAD or end + 2 > size:
+    while stream.readinto(header) == _HEADER:
+        n = u16(buf, 0)
+        end = _HEADER + n
+        if n > _MAX_PAYLOAD or stream.readinto(mv[_HEADER:end + 2]) != n + 2:
+            break  # an impossible length, or torn: the file ends inside the record
+        s = u16(buf, 2)
+        if (seq >= 0 and s != (seq + 1) & 0xFFFF) or u16(buf, end) != crc16(buf, end):
             break
-        s = u16(data, i + 2)
-        if (seq >= 0 and s != (seq + 1) & 0xFFFF) or u16(data, end) != crc16(mv[i:], end - i):
-            break
-        visit(data[i + 4], mv[i + _HEADER:end])
+        visit(buf[4], mv[_HEADER:end])
         seq = s
-        i = end + 2
-    return i, seq
+        size += end + 2
+    return size, seq
 
 
 class Journal:
@@ -224,22 +228,27 @@ class Journal:
 
     def load(self, visit):
         """Replay the journal at boot: ``visit(kind, payload)`` for each record
-        (``walk``), COMMIT records left out. Finishes or discards a compaction a
-        power cut interrupted."""
+        (``walk``: the payload is valid during the call only), COMMIT records left
+        out. Finishes or discards a compaction a power cut interrupted."""
         storage = self.storage
-        data = storage.read(NEXT)
-        if data is not None:
+        stream = storage.reader(NEXT)
+        if stream is not None:
             committed = bytearray(1)
 
             def note(kind, _payload):
                 if kind == COMMIT:
                     committed[0] = 1
 
-            walk(data, note)
+            with stream:
+                walk(stream, note, self.buf)
             if committed[0]:
                 storage.replace(NEXT, MAIN)
             else:
                 storage.remove(NEXT)
-        data = storage.read(MAIN) or b""
-        self.size, last = walk(data, lambda kind, payload: kind == COMMIT or visit(kind, payload))
+        self.size = 0
+        last = -1
+        stream = storage.reader(MAIN)
+        if stream is not None:
+            with stream:
+                self.size, last = walk(stream, lambda kind, payload: kind == COMMIT or visit(kind, payload), self.buf)
         self.seq = (last + 1) & 0xFFFF

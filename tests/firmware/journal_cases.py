@@ -8,11 +8,13 @@ figures, result, mode, warnings. ``boundaries[i]`` is (bytes written, state)
 after step i of the game.
 """
 
+import io
+
 from pro_games import load_games
 from support import data_path
 
 from firmware.app import App
-from firmware.journal.store import walk
+from firmware.journal.store import Journal, walk
 from firmware.modes import TOURNAMENT
 from firmware.rules.coords import PASS
 from firmware.rules.game import IllegalMove
@@ -48,7 +50,7 @@ def records_of(data):
     """A file's valid records as a list of (kind, payload bytes), the bytes they take and
     the last sequence number (firmware/journal/store.py ``walk``, collected)."""
     out = []
-    size, last = walk(data, lambda kind, payload: out.append((kind, bytes(payload))))
+    size, last = walk(io.BytesIO(data), lambda kind, payload: out.append((kind, bytes(payload))), Journal(None).buf)
     return out, size, last
 
 

@@ -58,6 +58,50 @@ def test_a_record_out_of_sequence_ends_the_journal():
     assert records_of(first[:8] + storage2.data(MAIN))[0] == [(1, b"a")]  # seq 0 again after seq 0
 
 
+class _Streams(SimStorage):
+    """A SimStorage whose files can only be read as streams; it notes the largest read."""
+
+    def __init__(self):
+        super().__init__()
+        self.largest = 0
+
+    def read(self, name):
+        raise AssertionError("the whole file read at once")
+
+    def reader(self, name):
+        stream = super().reader(name)
+        if stream is None:
+            return None
+        storage = self
+
+        class Noted:
+            def readinto(self, buf):
+                storage.largest = max(storage.largest, len(buf))
+                return stream.readinto(buf)
+
+            def __enter__(self):
+                return self
+
+            def __exit__(self, *_exc):
+                stream.close()
+
+        return Noted()
+
+
+def test_power_up_reads_the_journal_a_record_at_a_time():
+    storage = _Streams()
+    play = Play(storage, limit=1 << 30)
+    for _ in range(60):
+        play.move()
+    assert len(storage.data(MAIN)) > 1500
+    assert state(recover(storage)) == state(play.app)
+    assert 0 < storage.largest <= 5 + 600 + 2  # one record at most (header, payload, CRC)
+    storage, _ = _journal((1, b"a" * 600), (2, b"b"))
+    streams = _Streams()
+    streams.files = storage.files
+    assert loaded(Journal(streams)) == [(1, b"a" * 600), (2, b"b")] and streams.largest == 600 + 2  # (+ its CRC)
+
+
 def _append(j, target, kind, payload):
     j.target = target
     j.begin(kind)
