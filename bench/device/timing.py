@@ -277,9 +277,8 @@ def count(app):
     from firmware.rules.dead import propose
 
     game = app.game  # counting, the dead stones the board proposed marked
-    counter = game.counter()
     report("dead-stone proposal, 19x19 after %d moves (rules/dead.py propose)" % game.move_number,
-           timed(lambda i: propose(game), 20, lambda i: counter.clear_dead()))  # (the same marks left)
+           timed(lambda i: propose(game), 20, lambda i: game.clear_dead()))  # (the same marks left)
     game.count()
     report("count, 19x19 after %d moves (Game.count)" % game.move_number, timed(lambda i: game.count(), 20))
 

@@ -173,7 +173,7 @@ class Referee(Phases):
         game = self.game
         result = game.result
         counted = result is not None and result.reason == "score"  # (a counted game's dead stones stay off)
-        dead = game.counter().dead if game.phase == GAME_COUNTING or counted else None
+        dead = game.dead_marks() if game.phase == GAME_COUNTING or counted else None
         self.seen.compare(self.frame, game.pos.cells, dead)
 
     def _set_state(self):

@@ -29,7 +29,7 @@ from ..modes import TEACHING
 from ..rules.const import call_briefly
 from ..rules.game import IllegalMove
 from .region import NONE, POINTS
-from .states import COUNTING, OVER, OWED_COUNT, PLAY, SETUP, UNKNOWN
+from .states import COUNTING, OVER, OWED_COUNT, OWED_PROPOSE, PLAY, SETUP, UNKNOWN
 
 TYPE_CHECKING = False  # the type checker reads the block below; nothing in it runs
 if TYPE_CHECKING:
@@ -135,6 +135,8 @@ class Painter:
     def _paint_count(self):
         if self.defer:  # counted in a later loop pass (Phases.catch_up); the last count shown meanwhile
             self.owed |= OWED_COUNT
+            if self.owed & OWED_PROPOSE:
+                return  # none yet: the count's code loads after the proposal's is let go
         else:
             self.game.count()
         self.count_map()

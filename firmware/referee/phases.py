@@ -44,17 +44,17 @@ class Phases(Painter):
         lit to lift; lifting one accepts its chain, lifting it and putting it back keeps
         the chain alive, and an agreement with proposals still on the board accepts them."""
         game = self.game
-        counter = game.counter()
-        counter.clear_dead()
+        game.clear_dead()
         self.proposed = proposed = bytearray(POINTS)
         self.votes = 0
         # (Tromp-Taylor and OP count the board as it stands: nothing is taken off at the end)
         if game.rules.scoring != SCORE_TERRITORY and game.rules.scoring != SCORE_AREA:
             return
-        found = call_briefly("firmware.rules.dead", "propose", game)  # (loaded as a count begins: code costs heap)
+        # (loaded as a count begins and let go before the count's code loads: code costs heap)
+        found = call_briefly("firmware.rules.dead", "propose", game)
         if found:
             phys_of = self.region.phys_of
-            marked = counter.dead
+            marked = game.dead_marks()
             for g in range(len(marked)):
                 if marked[g]:
                     proposed[phys_of[g]] = 1

@@ -23,11 +23,10 @@ _DONE = const(8)
 
 
 def propose(game):
-    """Mark the chains that look dead in the game's counter; returns how many stones."""
-    counter = game.counter()
+    """Mark the chains that look dead in the game's dead-stone marks; returns how many stones."""
     pos = game.pos
     cells = pos.cells
-    dead = counter.dead
+    dead = game.dead_marks()
     w = pos.stride
     dirs = (-w, -1, 1, w)
     marks = pos.marks  # the position's, borrowed (its floods are not called here): zeroed, left zero
@@ -59,7 +58,6 @@ def propose(game):
             for i in range(k):
                 dead[buf[i]] = 1
             marked += k
-    counter.ndead += marked
     _zero(marks)
     return marked
 

@@ -71,6 +71,7 @@ class Ending:
     result: "Result | None"
     cycle: bool
     _counter: "Counter | None"  # made at the first count
+    _dead: "bytearray | None"  # the dead-stone marks, made at their first use
 
     @property
     def komi(self):
@@ -81,8 +82,25 @@ class Ending:
     def komi(self, value):
         self.komi2 = komi2_of(value)
 
+    def dead_marks(self):
+        """The dead-stone marks, a byte a point (1: marked dead), made on first use. They
+        are the game's, not its Counter's: the board's proposal (dead.py, loaded for that
+        moment) marks them before the count's code is loaded, so the two codes are never
+        in the heap together (a Pico's heap is tightest as a long game ends)."""
+        if self._dead is None:
+            self._dead = bytearray(len(self.pos.cells))
+        return self._dead
+
+    def clear_dead(self):
+        """Forget every dead-stone mark."""
+        dead = self._dead
+        if dead is not None:
+            for i in range(len(dead)):
+                dead[i] = 0
+
     def counter(self):
-        """The game's Counter (dead-stone marks, count map), made on first use."""
+        """The game's Counter (the count, its map; the dead-stone marks it reads and
+        writes are ``dead_marks``), made on first use."""
         if self._counter is None:
             from .scoring import Counter  # imported at the first count: code costs a Pico's heap
 

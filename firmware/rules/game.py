@@ -62,8 +62,8 @@ class Game(Ending):
     controllers may ask; the board itself always plays strict.
 
     ``spent``: a game of the same size that is done with (the board's last
-    one, let go for this one): this game takes its board and history,
-    emptied, instead of allocating them again. Their arrays are the largest
+    one, let go for this one): this game takes its board and history (and
+    its dead-stone marks, if it had any), emptied, instead of allocating them again. Their arrays are the largest
     blocks a game needs (2 KB each on 19x19), which a heap in pieces may no
     longer hold: the board's next game must not depend on finding them.
     """
@@ -98,6 +98,7 @@ class Game(Ending):
         self.handicap = 0
         self.setup_stones = ((), ())  # (black, white) points placed before the first move
         self._counter = None
+        self._dead = None if spent is None else spent._dead  # (cleared with the play state)
         self._reset_play_state(BLACK)
 
     def _reset_play_state(self, first):
@@ -110,6 +111,7 @@ class Game(Ending):
         self.phase = PLAYING
         self.result = None
         self.cycle = False
+        self.clear_dead()
 
     # -- setting up --------------------------------------------------------
 
@@ -249,8 +251,7 @@ class Game(Ending):
         self.phase = PLAYING
         self.passes = 0
         self.to_move = first
-        if self._counter is not None:
-            self._counter.clear_dead()
+        self.clear_dead()
 
     def is_legal(self, colour, pt):
         """True if ``colour`` may play at ``pt`` now (the game is not changed)."""
@@ -286,8 +287,7 @@ class Game(Ending):
         else:
             hist.pop()
         self._restore_from_history()
-        if self._counter is not None:
-            self._counter.clear_dead()
+        self.clear_dead()
 
     def _take_back(self):
         # Lift the last recorded stone, put back what it removed, forget the

@@ -78,16 +78,15 @@ class Score:
 
 
 class Counter:
-    """Dead-stone marks, the count and the count map of one game."""
+    """The count and the count map of one game, and its dead-stone marks (``dead``: the
+    game's ``dead_marks``)."""
 
     def __init__(self, game):
         self.game = game
         pos = game.pos
-        n = len(pos.cells)
         w = pos.stride
-        self.map = bytearray(n)
-        self.dead = bytearray(n)
-        self.ndead = 0
+        self.dead = game.dead_marks()
+        self.map = bytearray(len(pos.cells))
         self.score = Score()
         self._buf = pos.stack  # the floods' scratch: the position's (no call of it is under way in a flood here)
         self._hist = zeros("H", 32)  # map values are below 32
@@ -107,19 +106,10 @@ class Counter:
         buf = self._buf
         n = pos.chain(pt, buf)
         flag = 1 if dead else 0
+        marks = self.dead
         for i in range(n):
-            p = buf[i]
-            if self.dead[p] != flag:
-                self.dead[p] = flag
-                self.ndead += 1 if dead else -1
+            marks[buf[i]] = flag
         return n
-
-    def clear_dead(self):
-        """Forget every dead-stone mark."""
-        dead = self.dead
-        for i in range(len(dead)):
-            dead[i] = 0
-        self.ndead = 0
 
     # -- the count ---------------------------------------------------------
 

@@ -281,7 +281,7 @@ class Arbiter:
             if error.reason != GAME_OVER and (self.tournament or error.reason == PLACE_REMOVE):
                 game.apply_illegal(colour, error.reason)
             raise GtpError("illegal move: " + error.reason) from None
-        game.counter().clear_dead()
+        game.clear_dead()
         return ""
 
     def undo(self, args):

@@ -131,7 +131,8 @@ def test_stones_placed_during_a_long_step_are_recorded():
 def test_counting_begins_over_passes_each_with_one_long_job():
     # The second clock press stops play. The dead stones the board proposes, the count
     # and its map each take tens of ms on a Pico: each comes in a pass of its own, after
-    # the pass that took the press (README, the device's time budget).
+    # the pass that took the press (README, the device's time budget). The proposal's code
+    # comes and goes before the count's is loaded (the Counter made): never both in the heap.
     from firmware.leds import marks as mk
     from firmware.rules.game import COUNTING
 
@@ -158,6 +159,8 @@ def test_counting_begins_over_passes_each_with_one_long_job():
                 jobs.append((passes[0], "proposal"))
             if game.phase == COUNTING and not any(job == "press" for _, job in jobs):
                 jobs.append((passes[0], "press"))
+            if game._counter is not None and not any(job == "counter" for _, job in jobs):
+                jobs.append((passes[0], "counter"))
             passes[0] += 1
             t += 10
 
@@ -177,7 +180,7 @@ def test_counting_begins_over_passes_each_with_one_long_job():
     step(t + 100)
     assert game.phase == COUNTING
     order = [job for _, job in jobs]
-    assert order[:3] == ["press", "proposal", "count"], order
+    assert order[:4] == ["press", "proposal", "counter", "count"], order
     assert len(set(n for n, _ in jobs)) == len(jobs), jobs  # one long job a pass
     assert app.referee.owed == 0  # nothing left for later
     bits = app.marks.bits

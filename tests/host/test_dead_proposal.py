@@ -38,7 +38,7 @@ def winner(game, komi, with_proposal):
     game.komi = komi
     while game.phase != COUNTING:
         game.play(game.to_move, PASS)
-    game.counter().clear_dead()
+    game.clear_dead()
     if with_proposal:
         propose(game)
     margin2 = game.count().margin2()
