@@ -12,6 +12,8 @@ The product's reading of the seed text (docs/rulesets.md):
   exactly the same points is isolated.
 - Art.5-2, annihilation: a colour with no stone left on the board, after it
   has placed its first, loses. Black passing on the first move loses.
+- Art.8, at the count (``Ledger.unscored``, on scoring.py's map: the count's
+  code for the other rule sets does without it), and Art.9, the result.
 """
 
 from array import array
@@ -20,6 +22,7 @@ from .const import zeros
 from .history import move_point
 from .position import ZOBRIST
 from .result import BOTH_LOSE, DRAW, FOUL, NO_POINTS, SCORE, Result
+from .scoring import DAME, KIND, OWNER, STONE, TERRITORY
 
 
 class Ledger:
@@ -137,6 +140,26 @@ class Ledger:
             self.supply[back] -= n - isolated
             self.isolated[back] -= isolated
             del self.chains[len(self.chains) - chains:]
+
+    def unscored(self, m):
+        """OP Art.8 on a count's map ``m`` (scoring.py's, its regions labelled): a stone
+        touching an opponent stone, or an empty region that reaches anything but its own
+        colour, scores nothing (its entry becomes a stone of nobody's)."""
+        cells = self.game.pos.cells
+        w = self.game.pos.stride
+        dirs = (-w, -1, 1, w)
+        for p in range(len(m)):
+            if m[p] & KIND != STONE:
+                continue
+            colour = cells[p]
+            for d in dirs:
+                q = p + d
+                u = m[q]
+                kind = u & KIND
+                if (kind == DAME or (kind == STONE and cells[q] == 3 - colour)
+                        or (kind == TERRITORY and u & OWNER != colour)):
+                    m[p] = STONE
+                    break
 
     def after_undo(self, k, log, start, n):
         """Restored stones get back the number of the move that placed them."""

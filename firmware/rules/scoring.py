@@ -123,15 +123,20 @@ class Counter:
         if method == SCORE_TERRITORY:
             self._seki()
         elif method == SCORE_OP:
-            self._op_stones()
+            game.op.unscored(self.map)  # (OP's own module: loaded for its games only)
         score = self.score
         self._tally(score, method == SCORE_TERRITORY, method == SCORE_TERRITORY or method == SCORE_AREA)
         score.komi2 = game.komi2
         score.compensation = game.handicap - rules.comp_offset if rules.compensate and game.handicap else 0
         score.penalty[_BLACK] = game.penalty_points(_WHITE)
         score.penalty[_WHITE] = game.penalty_points(_BLACK)
-        if rules.pass_stones:
-            self._pass_stones(score)
+        if rules.pass_stones:  # AGA: each pass hands a stone to the opponent
+            passed = score.pass_stones
+            passed[_BLACK] = passed[_WHITE] = 0
+            moves = game.hist.moves
+            for k in range(1, game.hist.length):
+                if is_pass(moves[k]):
+                    passed[move_colour(moves[k])] += 1
         return score
 
     def classify(self):
@@ -264,25 +269,6 @@ class Counter:
                     buf[n] = q
                     n += 1
 
-    def _op_stones(self):
-        # OP Art.8: a stone touching an opponent stone, or an empty region
-        # that reaches anything but its own colour, scores nothing.
-        m = self.map
-        cells = self.game.pos.cells
-        dirs = self._dirs
-        for p in range(len(m)):
-            if m[p] & KIND != STONE:
-                continue
-            colour = cells[p]
-            for d in dirs:
-                q = p + d
-                u = m[q]
-                kind = u & KIND
-                if (kind == DAME or (kind == STONE and cells[q] == 3 - colour)
-                        or (kind == TERRITORY and u & OWNER != colour)):
-                    m[p] = STONE  # counts for nobody
-                    break
-
     def _tally(self, score, territory_rules, removed_dead):
         game = self.game
         m = self.map
@@ -316,16 +302,6 @@ class Counter:
         else:
             points[_BLACK] = territory[_BLACK] + stones[_BLACK]
             points[_WHITE] = territory[_WHITE] + stones[_WHITE]
-
-    def _pass_stones(self, score):
-        # AGA: each pass hands a stone to the opponent.
-        ps = score.pass_stones
-        ps[_BLACK] = ps[_WHITE] = 0
-        hist = self.game.hist
-        moves = hist.moves
-        for k in range(1, hist.length):
-            if is_pass(moves[k]):
-                ps[move_colour(moves[k])] += 1
 
     # -- dame the players must fill (Korean Art.7-2, Thai 9.2) -------------
 
