@@ -12,9 +12,8 @@ move captures): they are expected on the board until lifted, in any order. A tou
 per clause (fouls.py): the ``CHARGED_*`` bits remember it. Allocation-free.
 """
 
-from array import array
-
 from ..micro import const
+from ..rules.const import zeros
 from .region import NONE, POINTS
 from .states import UNKNOWN
 
@@ -28,9 +27,9 @@ class Comparison:
 
     def __init__(self, region, polarity=False):
         self.region = region
-        self.missing = array("H", bytes(2 * POINTS))
-        self.extra = array("H", bytes(2 * POINTS))
-        self.wrong = array("H", bytes(2 * POINTS if polarity else 0))
+        self.missing = zeros("H", POINTS)
+        self.extra = zeros("H", POINTS)
+        self.wrong = zeros("H", POINTS if polarity else 0)
         self.nmissing = self.nextra = self.nwrong = 0
         self.pending = bytearray(POINTS)
         self.npending = 0
