@@ -1,5 +1,12 @@
 """Power-up: the journal read back into the game it records, handed to the app as a value.
 
+``load(journal, visit)`` reads the journal's files (store.py's format) a
+record at a time into the journal's one buffer (``walk``: a long game's
+journal, ~16 KB, is never one block in the heap), finishing or discarding a
+compaction a power cut interrupted. It is here, not in store.py, because
+only a power-up reads: this module is loaded for it and dropped after
+(journal/__init__.py ``recover_once``), its code with it.
+
 ``recover(journal)`` replays the records (records.py) through the rules core
 (``Game.play``, ``undo``, ``warn``...: a journal can never make the game
 hold what the rules refuse), stopping at the first record that is damaged or
@@ -30,7 +37,69 @@ from .records import (
     REASONS,
     parse_new,
 )
-from .store import i32, u16
+from .store import COMMIT, HEADER, MAIN, MAX_PAYLOAD, NEXT, crc16
+
+
+def u16(data, i):
+    return data[i] | data[i + 1] << 8
+
+
+def i32(data, i):
+    v = data[i] | data[i + 1] << 8 | data[i + 2] << 16 | data[i + 3] << 24
+    return v - (1 << 32) if v & 0x80000000 else v
+
+
+def walk(stream, visit, buf):
+    """Call ``visit(kind, payload)`` for each valid record ``stream`` (a file open for
+    reading: ``readinto``) holds, in order, each read alone into ``buf`` (room for the
+    longest record: a Journal's ``buf``); ``payload`` is a memoryview into ``buf``,
+    valid during the call only. Returns (bytes the valid records take, sequence number
+    of the last or -1)."""
+    mv = memoryview(buf)
+    header = mv[:HEADER]
+    size = 0
+    seq = -1
+    while stream.readinto(header) == HEADER:
+        n = u16(buf, 0)
+        end = HEADER + n
+        if n > MAX_PAYLOAD or stream.readinto(mv[HEADER:end + 2]) != n + 2:
+            break  # an impossible length, or torn: the file ends inside the record
+        s = u16(buf, 2)
+        if (seq >= 0 and s != (seq + 1) & 0xFFFF) or u16(buf, end) != crc16(buf, end):
+            break
+        visit(buf[4], mv[HEADER:end])
+        seq = s
+        size += end + 2
+    return size, seq
+
+
+def load(journal, visit):
+    """Replay the journal at power-up: ``visit(kind, payload)`` for each record (``walk``:
+    the payload is valid during the call only), COMMIT records left out; the journal
+    then goes on after the last valid one. Finishes or discards a compaction a power
+    cut interrupted."""
+    storage = journal.storage
+    stream = storage.reader(NEXT)
+    if stream is not None:
+        committed = bytearray(1)
+
+        def note(kind, _payload):
+            if kind == COMMIT:
+                committed[0] = 1
+
+        with stream:
+            walk(stream, note, journal.buf)
+        if committed[0]:
+            storage.replace(NEXT, MAIN)
+        else:
+            storage.remove(NEXT)
+    journal.size = 0
+    last = -1
+    stream = storage.reader(MAIN)
+    if stream is not None:
+        with stream:
+            journal.size, last = walk(stream, lambda kind, payload: kind == COMMIT or visit(kind, payload), journal.buf)
+    journal.seq = (last + 1) & 0xFFFF
 
 
 class Recovered:
@@ -65,7 +134,7 @@ class Recovered:
 
 
 class _Replay:
-    """Each journal record as ``journal.load`` reads it: the game rebuilt, up to the
+    """Each journal record as ``load`` reads it: the game rebuilt, up to the
     first record that is damaged or that the rules refuse (the rest is ignored)."""
 
     def __init__(self):
@@ -100,7 +169,7 @@ class _Replay:
 def recover(journal):
     """The game the journal holds, or None (see the module doc)."""
     replay = _Replay()
-    journal.load(replay.record)
+    load(journal, replay.record)
     got = replay.got
     if got is not None:
         got.seq_mark = replay.seq_mark

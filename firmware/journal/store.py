@@ -5,11 +5,12 @@ One record (integers little-endian)::
     n:u16  seq:u16  kind:u8  payload[n]  crc:u16
 
 ``crc`` is the CRC-16/CCITT of every byte before it; ``seq`` counts records
-(mod 65536) and must follow on from the previous record. Reading stops at
-the first record that is torn (the file ends inside it), fails its CRC,
-claims an impossible length or breaks the sequence: everything before it is
-kept, nothing after it is trusted. (CRC-16 and not ``binascii.crc32``: a
-32-bit CRC is a big int on MicroPython and would allocate on every append.)
+(mod 65536) and must follow on from the previous record. Reading
+(recovery.py, at power-up) stops at the first record that is torn (the file
+ends inside it), fails its CRC, claims an impossible length or breaks the
+sequence: everything before it is kept, nothing after it is trusted.
+(CRC-16 and not ``binascii.crc32``: a 32-bit CRC is a big int on
+MicroPython and would allocate on every append.)
 
 ``Journal`` writes records from one preallocated buffer (``begin``, then
 ``u8``/``u16``/``i32``/``text``, then ``end``, which appends it; ``flush``
@@ -25,17 +26,16 @@ Compaction: ``begin_snapshot()`` starts a second file (storage name
 ``target`` is ``NEXT`` and to the journal while it is ``MAIN``, so the
 recorder writes a snapshot a slice at a time while the game goes on being
 journalled. ``end_snapshot()`` appends ``COMMIT`` to it and renames it over
-the journal, which goes on from it. ``load()`` at boot: a ``NEXT`` file
-holding a COMMIT is a finished snapshot (the rename is completed), one
-without is a cut compaction (deleted); then the journal is read. The
-journal alone holds the game until the rename, so a cut at any moment
-leaves one complete, readable history. Files are read a record at a time
-into the journal's one buffer (``walk``): a long game's journal (~16 KB)
-is never one block in the heap at power-up.
+the journal, which goes on from it. At power-up (recovery.py ``load``, code
+a board needs only then): a ``NEXT`` file holding a COMMIT is a finished
+snapshot (the rename is completed), one without is a cut compaction
+(deleted); then the journal is read, and goes on after its last valid
+record (``size``, ``seq``). The journal alone holds the game until the
+rename, so a cut at any moment leaves one complete, readable history.
 
 Storage (firmware/drivers/storage.py; twins/storage.py): ``reader(name)``
 -> the file open for reading from its start (``readinto``; closed by ``with``)
-or None, ``write(name, data, n=-1)`` (append ``data[:n]``, all of it
+or None (recovery.py reads with it), ``write(name, data, n=-1)`` (append ``data[:n]``, all of it
 if n < 0), ``flush(name)``,
 ``replace(src, dst)`` (src made durable, then renamed over dst atomically),
 ``remove(name)``; names are ``MAIN`` and ``NEXT``.
@@ -49,8 +49,8 @@ NEXT = ".new"  # a compaction being written
 
 COMMIT = const(255)  # record kind: the snapshot before it is complete
 
-_HEADER = const(5)
-_MAX_PAYLOAD = const(600)
+HEADER = const(5)  # a record's bytes before its payload
+MAX_PAYLOAD = const(600)
 
 
 def _crc_table():
@@ -75,45 +75,12 @@ def crc16(buf, n):
     return c
 
 
-def u16(data, i):
-    return data[i] | data[i + 1] << 8
-
-
-def i32(data, i):
-    v = data[i] | data[i + 1] << 8 | data[i + 2] << 16 | data[i + 3] << 24
-    return v - (1 << 32) if v & 0x80000000 else v
-
-
-def walk(stream, visit, buf):
-    """Call ``visit(kind, payload)`` for each valid record ``stream`` (a file open for
-    reading: ``readinto``) holds, in order, each read alone into ``buf`` (room for the
-    longest record: a Journal's ``buf``); ``payload`` is a memoryview into ``buf``,
-    valid during the call only. Returns (bytes the valid records take, sequence number
-    of the last or -1)."""
-    mv = memoryview(buf)
-    header = mv[:_HEADER]
-    size = 0
-    seq = -1
-    while stream.readinto(header) == _HEADER:
-        n = u16(buf, 0)
-        end = _HEADER + n
-        if n > _MAX_PAYLOAD or stream.readinto(mv[_HEADER:end + 2]) != n + 2:
-            break  # an impossible length, or torn: the file ends inside the record
-        s = u16(buf, 2)
-        if (seq >= 0 and s != (seq + 1) & 0xFFFF) or u16(buf, end) != crc16(buf, end):
-            break
-        visit(buf[4], mv[_HEADER:end])
-        seq = s
-        size += end + 2
-    return size, seq
-
-
 class Journal:
     """Records to a storage; see the module doc."""
 
     def __init__(self, storage):
         self.storage = storage
-        self.buf = bytearray(_HEADER + _MAX_PAYLOAD + 2)
+        self.buf = bytearray(HEADER + MAX_PAYLOAD + 2)
         self.n = 0
         self.seq = 0  # the journal's next sequence number and bytes
         self.size = 0
@@ -129,7 +96,7 @@ class Journal:
 
     def begin(self, kind):
         self.buf[4] = kind
-        self.n = _HEADER
+        self.n = HEADER
 
     def u8(self, v):
         self.buf[self.n] = v & 0xFF
@@ -156,7 +123,7 @@ class Journal:
         if isinstance(data, str):
             data = data.encode()
         n = self.n
-        m = min(len(data), _HEADER + _MAX_PAYLOAD - n)
+        m = min(len(data), HEADER + MAX_PAYLOAD - n)
         self.buf[n:n + m] = data[:m]
         self.n = n + m
 
@@ -164,7 +131,7 @@ class Journal:
         """Seal the record (length, sequence number, CRC) and append it."""
         buf = self.buf
         n = self.n
-        length = n - _HEADER
+        length = n - HEADER
         buf[0] = length & 0xFF
         buf[1] = length >> 8
         main = self.target == MAIN
@@ -225,30 +192,3 @@ class Journal:
                 self.dirty = False  # (what the old file had appended is superseded)
             except OSError:
                 self.failed = True
-
-    def load(self, visit):
-        """Replay the journal at boot: ``visit(kind, payload)`` for each record
-        (``walk``: the payload is valid during the call only), COMMIT records left
-        out. Finishes or discards a compaction a power cut interrupted."""
-        storage = self.storage
-        stream = storage.reader(NEXT)
-        if stream is not None:
-            committed = bytearray(1)
-
-            def note(kind, _payload):
-                if kind == COMMIT:
-                    committed[0] = 1
-
-            with stream:
-                walk(stream, note, self.buf)
-            if committed[0]:
-                storage.replace(NEXT, MAIN)
-            else:
-                storage.remove(NEXT)
-        self.size = 0
-        last = -1
-        stream = storage.reader(MAIN)
-        if stream is not None:
-            with stream:
-                self.size, last = walk(stream, lambda kind, payload: kind == COMMIT or visit(kind, payload), self.buf)
-        self.seq = (last + 1) & 0xFFFF

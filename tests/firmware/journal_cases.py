@@ -14,7 +14,8 @@ from pro_games import load_games
 from support import data_path
 
 from firmware.app import App
-from firmware.journal.store import Journal, walk
+from firmware.journal.recovery import load, walk
+from firmware.journal.store import Journal
 from firmware.modes import TOURNAMENT
 from firmware.rules.coords import PASS
 from firmware.rules.game import IllegalMove
@@ -48,16 +49,16 @@ class TraceStorage(SimStorage):
 
 def records_of(data):
     """A file's valid records as a list of (kind, payload bytes), the bytes they take and
-    the last sequence number (firmware/journal/store.py ``walk``, collected)."""
+    the last sequence number (firmware/journal/recovery.py ``walk``, collected)."""
     out = []
     size, last = walk(io.BytesIO(data), lambda kind, payload: out.append((kind, bytes(payload))), Journal(None).buf)
     return out, size, last
 
 
 def loaded(journal):
-    """The records ``journal.load`` replays, as a list of (kind, payload bytes)."""
+    """The records a power-up replays (recovery.py ``load``), as a list of (kind, payload bytes)."""
     out = []
-    journal.load(lambda kind, payload: out.append((kind, bytes(payload))))
+    load(journal, lambda kind, payload: out.append((kind, bytes(payload))))
     return out
 
 
