@@ -29,7 +29,7 @@ from ..modes import TEACHING
 from ..rules.const import call_briefly
 from ..rules.game import IllegalMove
 from .region import NONE, POINTS
-from .states import COUNTING, OVER, OWED_COUNT, OWED_PROPOSE, PLAY, SETUP, UNKNOWN
+from .states import COUNTING, OVER, OWED_COUNT, PLAY, SETUP, UNKNOWN
 
 TYPE_CHECKING = False  # the type checker reads the block below; nothing in it runs
 if TYPE_CHECKING:
@@ -135,8 +135,6 @@ class Painter:
     def _paint_count(self):
         if self.defer:  # counted in a later loop pass (Phases.catch_up); the last count shown meanwhile
             self.owed |= OWED_COUNT
-            if self.owed & OWED_PROPOSE:
-                return  # none yet: the count's code loads after the proposal's is let go
         else:
             self.game.count()
         self.count_map()
@@ -152,8 +150,10 @@ class Painter:
         m = self.marks
         if clear:
             m.clear(TERRITORY | SEKI | DAME)
+        cmap = self.game.count_map()
+        if cmap is None:
+            return  # nothing counted yet (the count's code loads with the first count, a pass of its own)
         phys_of = self.region.phys_of
-        cmap = self.game.counter().map
         for g in range(len(cmap)):
             v = cmap[g]
             p = phys_of[g] if g < len(phys_of) else NONE

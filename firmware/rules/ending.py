@@ -107,6 +107,11 @@ class Ending:
             self._counter = Counter(self)
         return self._counter
 
+    def count_map(self):
+        """The last count's map (scoring.py's, a byte a point), or None before the first
+        count: showing that nothing was counted loads no code."""
+        return None if self._counter is None else self._counter.map
+
     def mark_dead(self, pt, dead=True):
         """While counting, mark (or unmark) the whole chain at pt as dead.
         Returns the number of stones marked. Raises ValueError outside the
