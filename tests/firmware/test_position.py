@@ -2,7 +2,7 @@
 
 from diagrams import Lcg, at, position
 
-from firmware.rules.position import BLACK, EMPTY, WHITE, ZOBRIST, Position
+from firmware.rules.position import BLACK, EMPTY, WHITE, Position, stone_key
 
 
 def recomputed_hash(pos):
@@ -10,7 +10,7 @@ def recomputed_hash(pos):
     for p in range(len(pos.cells)):
         v = pos.cells[p]
         if v == BLACK or v == WHITE:
-            h ^= ZOBRIST[2 * p + v - 1]
+            h ^= stone_key(p, v)
     return h
 
 
@@ -157,3 +157,13 @@ def test_liberties_up_to_a_limit_and_atari_on_agree_with_a_plain_flood():
                     for limit in (1, 2, 3):
                         assert pos.liberties(q, limit) == min(n, limit)
     assert ataris > 20  # the random games did put chains in atari
+
+
+def test_stone_keys_differ_by_colour():
+    # A white stone's key is its point's key rotated: never the black one's, never 0.
+    keys = set()
+    for p in range(441):
+        black, white = stone_key(p, BLACK), stone_key(p, WHITE)
+        assert black != white and black and white and black < 1 << 30 and white < 1 << 30
+        keys.update((black, white))
+    assert len(keys) == 2 * 441

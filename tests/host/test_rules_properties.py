@@ -12,7 +12,7 @@ from sgfmill import boards
 from firmware.rules.catalog import ALL
 from firmware.rules.coords import PASS, col_row, point
 from firmware.rules.game import Game, IllegalMove
-from firmware.rules.position import BLACK, WHITE, ZOBRIST
+from firmware.rules.position import BLACK, WHITE, stone_key
 
 
 def state(game):
@@ -25,7 +25,7 @@ def board_hash(game):
     h = 0
     for p, v in enumerate(game.pos.cells):
         if v in (BLACK, WHITE):
-            h ^= ZOBRIST[2 * p + v - 1]
+            h ^= stone_key(p, v)
     return h
 
 
