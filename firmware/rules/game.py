@@ -15,7 +15,6 @@ leave the game exactly as it was.
 
 from array import array
 
-from .const import call_briefly
 from .coords import PASS
 from .ending import COUNTING, OVER, PLAYING, Ending  # noqa: F401  (the phases, also game.COUNTING...)
 from .history import SELF_CAPTURE, History, encode, is_pass, move_colour, move_point
@@ -147,12 +146,6 @@ class Game(Ending):
             raise ValueError("a handicap is at least 2 stones")
         self.setup(points, (), WHITE)
         self.handicap = len(points)
-
-    def fixed_handicap(self, stones):
-        """Place ``stones`` handicap stones on the standard points; returns them."""
-        points = call_briefly("firmware.rules.handicap", "fixed_points", self.size, stones)
-        self.place_handicap(points)
-        return points
 
     # -- playing -----------------------------------------------------------
 
@@ -352,25 +345,3 @@ class Game(Ending):
         if a == colour or b == colour or c == colour or d == colour:
             return False
         return (a == EMPTY) + (b == EMPTY) + (c == EMPTY) + (d == EMPTY) == 1
-
-    def rows(self):
-        """The board as text rows, top row first (X black, O white, . empty)."""
-        return self.pos.rows()
-
-
-def colour_name(colour):
-    """ "B" or "W"."""
-    return "B" if colour == BLACK else "W"
-
-
-def parse_colour(text):
-    """BLACK or WHITE from "b", "black", "w", "white" (any case).
-
-    Raises ValueError for anything else.
-    """
-    t = text.strip().lower()
-    if t in ("b", "black"):
-        return BLACK
-    if t in ("w", "white"):
-        return WHITE
-    raise ValueError("bad colour " + repr(text))

@@ -12,7 +12,7 @@ stay MicroPython small ints (no heap allocation).
 from array import array
 
 from .const import const
-from .coords import check_size, point
+from .coords import check_size
 
 EMPTY = const(0)
 BLACK = const(1)
@@ -100,20 +100,6 @@ class Position:
         self.count[1] = 0
         self.count[2] = 0
         self.nremoved = 0
-
-    def rows(self):
-        """The board as text rows, top row first: X black, O white, . empty."""
-        size = self.size
-        out = []
-        for r in range(size):
-            start = (r + 1) * self.stride + 1
-            out.append("".join(".XO"[self.cells[i]] for i in range(start, start + size)))
-        return out
-
-    def points(self):
-        """Every point index on the board, top row first (allocates a list)."""
-        size = self.size
-        return [point(size, c, r) for r in range(size) for c in range(size)]
 
     def add(self, pt, colour):
         """Put a stone on an empty point with no captures (setup, handicap, undo)."""

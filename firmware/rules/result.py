@@ -58,9 +58,6 @@ class Result:
         return (isinstance(other, Result) and self.winner == other.winner
                 and self.reason == other.reason and self.margin2 == other.margin2)
 
-    def __repr__(self):
-        return "<Result " + self.sgf() + " " + self.reason + (" " + self.detail if self.detail else "") + ">"
-
 
 def parse_sgf(text, detail=""):
     """A Result from an SGF RE value ("B+R", "W+3.5", "0", "Void"...), the inverse of

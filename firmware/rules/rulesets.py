@@ -103,9 +103,6 @@ class RuleSet:
         """Default komi in points for a game with this many handicap stones."""
         return (self.komi2_handicap if handicap else self.komi2) / 2
 
-    def __repr__(self):
-        return "<RuleSet " + self.name + ">"
-
 
 def by_name(name):
     """Return the RuleSet called ``name`` (case-insensitive, common aliases too), made
