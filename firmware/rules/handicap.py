@@ -1,4 +1,5 @@
-"""Fixed handicap points, as the GTP specification (section 4.1.1) places them.
+"""Handicaps: which a rule set allows (``check``), and the fixed points, as the GTP
+specification (section 4.1.1) places them. Loaded while a game is set up, and let go.
 
 On 19x19 the points are the 4-4 star points, the side star points and
 tengen: 2 = D4 Q16, 3 = + D16, 4 = + Q4, 5 = + K10, 6 = D4 Q16 D16 Q4 D10
@@ -7,7 +8,11 @@ Q10, 7 = + K10, 8 = + K4 K16, 9 = + K10. Smaller boards use the 3-3 points
 have no fixed handicap.
 """
 
+from .const import const
 from .coords import point
+from .rulesets import HANDICAP_FIXED, HANDICAP_NONE
+
+_MAX_HANDICAP = const(9)  # stones; more is no longer a handicap game (and no SGF reader expects it)
 
 # Pattern letters per stone count: 0 = near edge, 1 = middle, 2 = far edge,
 # as (column, row-from-bottom) pairs.
@@ -30,6 +35,15 @@ def max_fixed(size):
     if size % 2 == 0 or size == 7:
         return 4
     return 9
+
+
+def check(rules, size, stones):
+    """``RuleSet.check_handicap``: ValueError unless a game on ``size`` under ``rules`` may
+    start with ``stones`` handicap stones."""
+    if stones and (rules.handicap == HANDICAP_NONE or not 1 <= stones <= _MAX_HANDICAP):
+        raise ValueError("no handicap of %d stones under %s rules" % (stones, rules.name))
+    if stones > 1 and rules.handicap == HANDICAP_FIXED and stones > max_fixed(size):
+        raise ValueError("no fixed handicap of %d stones on %dx%d" % (stones, size, size))
 
 
 def fixed_points(size, stones):
