@@ -15,6 +15,7 @@ leave the game exactly as it was.
 
 from array import array
 
+from .const import call_briefly
 from .coords import PASS
 from .ending import COUNTING, OVER, PLAYING, Ending  # noqa: F401  (the phases, also game.COUNTING...)
 from .history import SELF_CAPTURE, History, encode, is_pass, move_colour, move_point
@@ -34,7 +35,6 @@ from .position import BLACK, EDGE, EMPTY, WHITE, Position
 from .result import FOUL, Result
 from .rulesets import (
     CYCLE_NONE,
-    HANDICAP_NONE,
     KO_POSITIONAL,
     KO_SITUATIONAL,
     SUICIDE_MULTI,
@@ -68,10 +68,7 @@ class Game(Ending):
     """
 
     def __init__(self, size=19, rules="japanese", komi=None, strict_turns=True, spent=None):
-        self.rules = rules = rules if isinstance(rules, RuleSet) else by_name(rules)
-        self._superko = rules.ko == KO_POSITIONAL or rules.ko == KO_SITUATIONAL
-        self._situational = rules.ko == KO_SITUATIONAL
-        self._cycles = rules.cycle != CYCLE_NONE
+        self.rules = rules if isinstance(rules, RuleSet) else by_name(rules)
         self.size = size
         if spent is None:
             self.pos = Position(size)
@@ -121,31 +118,17 @@ class Game(Ending):
         """Put stones on the board before the first move (SGF AB/AW).
 
         Raises ValueError if moves were played or a point is not empty.
+        (This and ``place_handicap`` are handicap.py's code, loaded for the
+        call: a game is set up once.)
         """
-        if self.hist.length > 1:
-            raise ValueError("setup only before the first move")
-        pos = self.pos
-        for colour, points in ((BLACK, black), (WHITE, white)):
-            for pt in points:
-                if pos.cells[pt] != EMPTY:
-                    raise ValueError("setup point not empty")
-                pos.add(pt, colour)
-                if self.op is not None:
-                    self.op.setup_stone(pt, colour)
-        self.setup_stones = (self.setup_stones[0] + tuple(black), self.setup_stones[1] + tuple(white))
-        self._reset_play_state(self.to_move if to_move is None else to_move)
+        call_briefly("firmware.rules.handicap", "setup", self, black, white, to_move)
 
     def place_handicap(self, points):
         """Place handicap stones (free placement); White moves next.
 
         Raises ValueError if the rule set has no handicap or moves were played.
         """
-        if self.rules.handicap == HANDICAP_NONE:
-            raise ValueError(self.rules.name + " rules have no handicap")
-        if len(points) < 2:
-            raise ValueError("a handicap is at least 2 stones")
-        self.setup(points, (), WHITE)
-        self.handicap = len(points)
+        call_briefly("firmware.rules.handicap", "place", self, points)
 
     # -- playing -----------------------------------------------------------
 
@@ -191,9 +174,11 @@ class Game(Ending):
         if n == 1 and not flags and op is None and self._single_with_one_liberty(pt, colour):
             ko = pos.removed[0]
         seen = self.hist.push(pos.hash, encode(pt, colour, flags), pos.removed, 0, n)
-        if seen and self._superko and self._repeats_earlier(self._situational, 0, 1):
-            self._take_back()
-            raise IllegalMove(SUPERKO, pt)
+        if seen:  # (rare: only then is a repetition possible)
+            rule = self.rules.ko
+            if (rule == KO_POSITIONAL or rule == KO_SITUATIONAL) and self._repeats_earlier(rule == KO_SITUATIONAL, 0, 1):
+                self._take_back()
+                raise IllegalMove(SUPERKO, pt)
         if n and op is not None and op.breaks_place_remove(pt, n):
             self._take_back()
             raise IllegalMove(PLACE_REMOVE, pt)
@@ -203,7 +188,7 @@ class Game(Ending):
         self.passes = 0
         if op is not None:
             op.after_move(pt, colour, n, flags)
-        elif seen and self._cycles:
+        elif seen and self.rules.cycle != CYCLE_NONE:
             self._check_cycle()
         return n
 
