@@ -57,28 +57,3 @@ class Result:
     def __eq__(self, other):
         return (isinstance(other, Result) and self.winner == other.winner
                 and self.reason == other.reason and self.margin2 == other.margin2)
-
-
-def parse_sgf(text, detail=""):
-    """A Result from an SGF RE value ("B+R", "W+3.5", "0", "Void"...), the inverse of
-    ``Result.sgf()``; None when the text is not one."""
-    if text == "Void":
-        return Result(None, CYCLE, 0, detail)
-    if text == "Both lose":
-        return Result(BOTH_LOSE, NO_POINTS, 0, detail)
-    if text in ("0", "Draw", "Jigo"):
-        return Result(DRAW, SCORE, 0, detail)
-    if len(text) < 3 or text[0] not in "BW" or text[1] != "+":
-        return None
-    winner = 1 if text[0] == "B" else 2
-    rest = text[2:]
-    reasons = {"R": RESIGN, "Resign": RESIGN, "T": TIME, "Time": TIME, "F": FOUL, "Forfeit": FOUL}
-    if rest in reasons:
-        return Result(winner, reasons[rest], 0, detail)
-    try:
-        margin = float(rest)
-    except ValueError:
-        return None
-    if not 0 < margin <= 10000:  # a winner's margin (nan and inf fail too)
-        return None
-    return Result(winner, SCORE, round(margin * 2), detail)
