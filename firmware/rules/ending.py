@@ -9,21 +9,19 @@ a Thai lost turn (``lose_turn``) is a penalty, not a pass. Play stops (``COUNTIN
 the passes the rule set needs; the game is ``OVER`` once it has a result.
 """
 
+from array import array
+
 from .const import call_briefly, const
 from .coords import PASS
-from .history import DAME_FILL, LOST_TURN, encode, move_colour, move_point
+from .history import DAME_FILL, LOST_TURN, History, encode, move_colour, move_point
 from .illegal import GAME_OVER, OUT_OF_TURN, IllegalMove
+from .position import Position
 from .result import CYCLE, DRAW, FOUL, RESIGN, SCORE, TIME, Result, half_points
-from .rulesets import CYCLE_AGREE, CYCLE_DRAW, SCORE_OP, SCORE_TERRITORY
+from .rulesets import CYCLE_AGREE, CYCLE_DRAW, SCORE_OP, SCORE_TERRITORY, RuleSet
 
-TYPE_CHECKING = False  # the type checker reads the block below (for annotations only: names cost a board's heap)
+TYPE_CHECKING = False  # the type checker reads the block below; op and scoring load only when a game needs them
 if TYPE_CHECKING:
-    from array import array
-
-    from .history import History
     from .op import Ledger
-    from .position import Position
-    from .rulesets import RuleSet
     from .scoring import Counter
 
 # Penalties (``Game.penalise``; each is logged in ``penalties``).
@@ -56,9 +54,9 @@ class Ending:
     """The end of a game: see the module doc (the methods of ``Game`` that end it)."""
 
     # The game's state these methods share (game.py's Game sets it).
-    rules: "RuleSet"
-    pos: "Position"
-    hist: "History"
+    rules: RuleSet
+    pos: Position
+    hist: History
     op: "Ledger | None"  # under the OP rules
     phase: int
     to_move: int
@@ -68,7 +66,7 @@ class Ending:
     komi2: int
     warnings: bytearray
     cautions: bytearray
-    penalty_pts: "array"
+    penalty_pts: array
     penalties: list
     result: "Result | None"
     cycle: bool
