@@ -4,7 +4,8 @@
 kept apart so that each file has one job: game.py plays, this module ends.
 They read and write the game's state: ``rules``, ``phase``, ``warnings``,
 ``op``, ``to_move``, ``komi2``, ``result``, ``cycle``... (declared below). A
-cycle (the same position for the third time) ends it as the rule set says;
+cycle (the same position for the third time) ends it as the rule set says
+(cycles.py);
 a Thai lost turn (``lose_turn``) is a penalty, not a pass. Play stops (``COUNTING``) after
 the passes the rule set needs; the game is ``OVER`` once it has a result.
 """
@@ -16,8 +17,8 @@ from .coords import PASS
 from .history import DAME_FILL, LOST_TURN, History, encode, move_colour, move_point
 from .illegal import GAME_OVER, OUT_OF_TURN, IllegalMove
 from .position import Position
-from .result import CYCLE, DRAW, FOUL, RESIGN, SCORE, TIME, Result, half_points
-from .rulesets import CYCLE_AGREE, CYCLE_DRAW, SCORE_OP, SCORE_TERRITORY, RuleSet
+from .result import DRAW, FOUL, RESIGN, SCORE, TIME, Result, half_points
+from .rulesets import SCORE_OP, SCORE_TERRITORY, RuleSet
 
 TYPE_CHECKING = False  # the type checker reads the block below; op and scoring load only when a game needs them
 if TYPE_CHECKING:
@@ -217,25 +218,11 @@ class Ending:
         self.result = result
         self.phase = OVER
 
-    def _check_cycle(self):
-        # Simple-ko rule sets: the same position with the same player to move
-        # for the third time since the last pass.
-        if not self._repeats_earlier(True, self.last_pass, 2):
-            return
-        cycle = self.rules.cycle
-        if cycle == CYCLE_DRAW:
-            self.end(Result(DRAW, CYCLE, 0, "repetition"))
-        elif cycle == CYCLE_AGREE:
-            self.cycle = True
-        else:
-            self.end(Result(None, CYCLE, 0, "repetition"))
-
     def agree_draw(self):
         """Thai 11: after a repetition (``cycle``) both players agree to a draw (or the
-        repeating side chooses one, 11.2). ValueError when no repetition stands."""
-        if not self.cycle or self.phase != PLAYING:
-            raise ValueError("no repetition to agree on")
-        self.end(Result(DRAW, CYCLE, 0, "agreed"))
+        repeating side chooses one, 11.2). ValueError when no repetition stands.
+        (cycles.py's code, loaded for the call: cycles are rare.)"""
+        call_briefly("firmware.rules.cycles", "agree_draw", self)
 
     def lose_turn(self, colour):
         """The player to move loses the turn (Thai 28/29 after an illegal

@@ -165,7 +165,9 @@ class Game(Ending):
         flags = 0
         if n < 0:
             suicide = self.rules.suicide
-            if suicide == SUICIDE_NONE or (suicide == SUICIDE_MULTI and self._lone(pt, colour)):
+            w = pos.stride  # (multi: a lone stone's self-capture is still illegal)
+            if suicide == SUICIDE_NONE or (suicide == SUICIDE_MULTI and cells[pt - w] != colour and cells[pt - 1] != colour
+                                           and cells[pt + 1] != colour and cells[pt + w] != colour):
                 pos.lift(pt)
                 raise IllegalMove(SUICIDE, pt)
             n = pos.remove_own_chain(pt)
@@ -188,8 +190,10 @@ class Game(Ending):
         self.passes = 0
         if op is not None:
             op.after_move(pt, colour, n, flags)
-        elif seen and self.rules.cycle != CYCLE_NONE:
-            self._check_cycle()
+        elif seen and self.rules.cycle != CYCLE_NONE and self._repeats_earlier(True, self.last_pass, 2):
+            # Simple ko: the same board with the same player to move for the third time
+            # since the last pass; what that does is cycles.py's, loaded for it.
+            call_briefly("firmware.rules.cycles", "judge", self)
         return n
 
     def _pass(self, colour):
@@ -313,12 +317,6 @@ class Game(Ending):
         if not self._single_with_one_liberty(pt, move_colour(record)):
             return 0
         return hist.removed[start]
-
-    def _lone(self, pt, colour):
-        cells = self.pos.cells
-        w = self.pos.stride
-        return (cells[pt - w] != colour and cells[pt - 1] != colour
-                and cells[pt + 1] != colour and cells[pt + w] != colour)
 
     def _single_with_one_liberty(self, pt, colour):
         cells = self.pos.cells
