@@ -12,8 +12,6 @@ FOUL = "foul"
 CYCLE = "cycle"
 NO_POINTS = "no_points"  # OP Art.9-3: a side with no points loses (RE "B+" / "W+")
 
-_SGF_REASON = {RESIGN: "R", TIME: "T", FOUL: "F"}
-
 
 def half_points(n2):
     """Points from half points: an int when whole (3), a float with its half (3.5)."""
@@ -52,8 +50,5 @@ class Result:
         side = "B+" if self.winner == 1 else "W+"
         if self.reason == SCORE:
             return side + str(self.margin)
-        return side + _SGF_REASON.get(self.reason, "")
-
-    def __eq__(self, other):
-        return (isinstance(other, Result) and self.winner == other.winner
-                and self.reason == other.reason and self.margin2 == other.margin2)
+        reason = self.reason
+        return side + ("R" if reason == RESIGN else "T" if reason == TIME else "F" if reason == FOUL else "")
