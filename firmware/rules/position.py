@@ -41,6 +41,7 @@ def _zobrist_keys():
 
 
 ZOBRIST = _zobrist_keys()
+del _zobrist_keys  # (run once: its code need not stay in a board's heap)
 
 
 def stone_key(pt, colour):
