@@ -60,10 +60,15 @@ class Position:
     Attributes: ``size``, ``stride`` (size + 2), ``cells`` (bytearray, see
     module doc), ``hash`` (Zobrist hash of the stones), ``count`` (stones of
     each colour on the board, indexed by colour), and ``removed`` /
-    ``nremoved``: the points the last ``play`` removed from the board.
-    ``stack`` (size * size entries) is the liberty floods' scratch, which
-    the counter (scoring.py, dead.py) borrows between calls: nothing is kept
-    in it from one call to the next. ``marks`` (a byte a cell) hold the
+    ``nremoved``: the points the last ``play`` removed from the board, in
+    ``removed[:nremoved]``. ``stack`` (size * size entries) is the liberty
+    floods' scratch, which the counter (scoring.py, dead.py) borrows between
+    calls: nothing is kept in it from one call to the next. It is the same
+    array as ``removed``: a move's floods use it from its end down while the
+    stones it removes fill it from the start (the two never meet: together
+    they are at most the stones on the board), so ``removed`` holds the last
+    move's stones until the array is next borrowed (read them right after
+    ``play``). ``marks`` (a byte a cell) hold the
     floods' stamps (1-255); others borrow them between calls too (the
     history's ``board_equals``, dead.py): a borrower zeroes the cells it
     uses first and leaves them zero, which is never a stamp.
@@ -78,11 +83,10 @@ class Position:
         self.cells = bytearray(n)
         self.hash = 0
         self.count = array("H", (0, 0, 0))
-        self.removed = array("H", bytes(2 * size * size))
+        self.stack = self.removed = array("H", bytes(2 * size * size))  # (one array: see above)
         self.nremoved = 0
         self.chain_end = array("H", bytes(8))  # removed[:chain_end[i]] ends chain i
         self.nchains = 0
-        self.stack = array("H", bytes(2 * size * size))
         self.marks = bytearray(n)
         self._stamp = 0
         self.clear()
@@ -134,45 +138,46 @@ class Position:
         colour = cells[pt]
         stamp = self._next_stamp()
         mark = self.marks
-        stack = self.stack
+        stack = self.stack  # (from its end down: a move's removed stones fill its start)
         mark[pt] = stamp
-        stack[0] = pt
-        sp = 1
-        while sp:
-            sp -= 1
+        top = len(stack)
+        sp = top - 1
+        stack[sp] = pt
+        while sp < top:
             p = stack[sp]
+            sp += 1
             q = p - w
             v = cells[q]
             if v == EMPTY:
                 return True
             if v == colour and mark[q] != stamp:
                 mark[q] = stamp
+                sp -= 1
                 stack[sp] = q
-                sp += 1
             q = p - 1
             v = cells[q]
             if v == EMPTY:
                 return True
             if v == colour and mark[q] != stamp:
                 mark[q] = stamp
+                sp -= 1
                 stack[sp] = q
-                sp += 1
             q = p + 1
             v = cells[q]
             if v == EMPTY:
                 return True
             if v == colour and mark[q] != stamp:
                 mark[q] = stamp
+                sp -= 1
                 stack[sp] = q
-                sp += 1
             q = p + w
             v = cells[q]
             if v == EMPTY:
                 return True
             if v == colour and mark[q] != stamp:
                 mark[q] = stamp
+                sp -= 1
                 stack[sp] = q
-                sp += 1
         return False
 
     def atari_on(self, pt, colour):
@@ -187,8 +192,8 @@ class Position:
         cells[pt] = EMPTY
         return found
 
-    def chain(self, pt, out):
-        """Write the points of the chain through pt into ``out``; return how many.
+    def chain(self, pt, out, start=0):
+        """Write the points of the chain through pt into ``out`` from ``start``; return how many.
 
         ``out`` needs room for size * size entries (an ``array('H')``).
         """
@@ -198,9 +203,9 @@ class Position:
         stamp = self._next_stamp()
         mark = self.marks
         mark[pt] = stamp
-        out[0] = pt
-        n = 1
-        i = 0
+        out[start] = pt
+        n = start + 1
+        i = start
         while i < n:
             p = out[i]
             i += 1
@@ -224,7 +229,7 @@ class Position:
                 mark[q] = stamp
                 out[n] = q
                 n += 1
-        return n
+        return n - start
 
     def liberties(self, pt, limit=1000):
         """Number of liberties of the chain through pt, counting up to ``limit``:
@@ -234,14 +239,15 @@ class Position:
         w = self.stride
         stamp = self._next_stamp()
         mark = self.marks
-        stack = self.stack
+        stack = self.stack  # (from its end down, as has_liberty's)
         mark[pt] = stamp
-        stack[0] = pt
-        sp = 1
+        top = len(stack)
+        sp = top - 1
+        stack[sp] = pt
         libs = 0
-        while sp:
-            sp -= 1
+        while sp < top:
             p = stack[sp]
+            sp += 1
             q = p - w
             if mark[q] != stamp:
                 v = cells[q]
@@ -250,8 +256,8 @@ class Position:
                     libs += 1
                 elif v == colour:
                     mark[q] = stamp
+                    sp -= 1
                     stack[sp] = q
-                    sp += 1
             q = p - 1
             if mark[q] != stamp:
                 v = cells[q]
@@ -260,8 +266,8 @@ class Position:
                     libs += 1
                 elif v == colour:
                     mark[q] = stamp
+                    sp -= 1
                     stack[sp] = q
-                    sp += 1
             q = p + 1
             if mark[q] != stamp:
                 v = cells[q]
@@ -270,8 +276,8 @@ class Position:
                     libs += 1
                 elif v == colour:
                     mark[q] = stamp
+                    sp -= 1
                     stack[sp] = q
-                    sp += 1
             q = p + w
             if mark[q] != stamp:
                 v = cells[q]
@@ -280,8 +286,8 @@ class Position:
                     libs += 1
                 elif v == colour:
                     mark[q] = stamp
+                    sp -= 1
                     stack[sp] = q
-                    sp += 1
             if libs >= limit:
                 return limit
         return libs
@@ -300,14 +306,12 @@ class Position:
         colour = cells[pt]
         removed = self.removed
         start = self.nremoved
-        n = self.chain(pt, self.stack)
-        stack = self.stack
+        n = self.chain(pt, removed, start)
         keys = 0  # the black keys of the chain's points (stone_key): rotated once if white
-        for i in range(n):
-            p = stack[i]
+        for i in range(start, start + n):
+            p = removed[i]
             cells[p] = EMPTY
             keys ^= ZOBRIST[p]
-            removed[start + i] = p
         if colour != BLACK:
             keys = ((keys & _LOW23) << 7) | (keys >> 23)
         self.hash ^= keys

@@ -58,6 +58,20 @@ def test_capture_table():
         assert pos.count[3 - colour] == sum(row.count("XO"[2 - colour]) for row in after)
 
 
+def test_removed_stones_and_floods_share_one_array():
+    # The floods run from the array's end while the removed stones fill its start: two
+    # chains of 10 taken on a 5x5 board (20 of its 25 entries), the second flooded after
+    # the first was written, and every removed point right.
+    rows = ["OOXOO"] * 4 + ["OO.OO"]
+    pos = position(rows)
+    assert pos.removed is pos.stack
+    assert pos.play(at(5, "C1"), BLACK) == 20
+    assert diagram(pos) == ["..X.."] * 5
+    assert sorted(pos.removed[:pos.nremoved]) == sorted(p for p in all_points(pos) if p % 7 != 3)
+    assert pos.nchains == 2 and pos.chain_end[0] == 10 and pos.chain_end[1] == 20
+    assert pos.hash == recomputed_hash(pos) and pos.count[WHITE] == 0
+
+
 def test_self_capture_is_reported_not_done():
     pos = position([".O...", "O....", ".....", ".....", "....."])
     before = pos.hash
