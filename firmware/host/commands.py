@@ -17,11 +17,11 @@ from ..leds.marks import HINT
 from ..modes import NAMES as MODE_NAMES
 from ..modes import TOURNAMENT
 from ..protocol import E_MALFORMED, E_STATE, E_UNKNOWN, unquote
+from ..rules.const import call_briefly
 from ..rules.coords import PASS, parse_vertex
 from ..rules.ending import FORFEIT, PENALTY_KINDS, POINTS
 from ..rules.game import OVER, PLAYING
 from ..rules.history import move_colour
-from ..rules.result import parse_sgf
 from ..settings import is_pair
 from .seal import KEY_FILE, LOCK_FILE
 
@@ -46,7 +46,7 @@ def command(app, name, args, now_ms):
     if name == "end":
         if game.phase == OVER:
             return E_STATE, "no game in progress"
-        result = parse_sgf(unquote(args[0]) if args else "Void", "host")
+        result = call_briefly("firmware.rules.result_sgf", "parse_sgf", unquote(args[0]) if args else "Void", "host")
         if result is None:
             return E_MALFORMED, "end: bad result " + (args[0][:12] if args else "")
         game.end(result)

@@ -35,14 +35,6 @@ def col_row(size, pt):
     return pt % stride - 1, pt // stride - 1
 
 
-def on_board(size, pt):
-    """True if index pt is a point of the board (not border, not pass)."""
-    stride = size + 2
-    col = pt % stride
-    row = pt // stride
-    return 1 <= col <= size and 1 <= row <= size
-
-
 def parse_vertex(size, text):
     """Return the point index of a GTP vertex ("D4", "pass").
 

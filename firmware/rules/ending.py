@@ -4,20 +4,21 @@
 kept apart so that each file has one job: game.py plays, this module ends.
 They read and write the game's state: ``rules``, ``phase``, ``warnings``,
 ``op``, ``to_move``, ``komi2``, ``result``, ``cycle``... (declared below). A
-cycle (the same position for the third time) ends it as the rule set says;
+cycle (the same position for the third time) ends it as the rule set says
+(cycles.py);
 a Thai lost turn (``lose_turn``) is a penalty, not a pass. Play stops (``COUNTING``) after
 the passes the rule set needs; the game is ``OVER`` once it has a result.
 """
 
 from array import array
 
-from .const import const
+from .const import call_briefly, const
 from .coords import PASS
 from .history import DAME_FILL, LOST_TURN, History, encode, move_colour, move_point
 from .illegal import GAME_OVER, OUT_OF_TURN, IllegalMove
 from .position import Position
-from .result import CYCLE, DRAW, FOUL, RESIGN, SCORE, TIME, Result, half_points
-from .rulesets import CYCLE_AGREE, CYCLE_DRAW, ILLEGAL_LOSS, ILLEGAL_WARN, SCORE_OP, SCORE_TERRITORY, RuleSet
+from .result import DRAW, FOUL, RESIGN, SCORE, TIME, Result, half_points
+from .rulesets import SCORE_OP, SCORE_TERRITORY, RuleSet
 
 TYPE_CHECKING = False  # the type checker reads the block below; op and scoring load only when a game needs them
 if TYPE_CHECKING:
@@ -201,49 +202,19 @@ class Ending:
         a CAUTION (the rule set's ``cautions_per_warning`` make a warning), a
         WARNING (``warn``), POINTS (``value`` points to the opponent at the count)
         or a FORFEIT (the game). ValueError once the game is over or for a bad
-        kind or value."""
-        if self.phase == OVER:
-            raise ValueError("the game is over")
-        if kind == CAUTION:
-            self.cautions[colour] += 1
-            self._log(colour, CAUTION, self.cautions[colour], reason)
-            per = self.rules.cautions_per_warning
-            if per and self.cautions[colour] % per == 0:
-                self.warn(colour, "cautions")
-        elif kind == WARNING:
-            self.warn(colour, reason)
-        elif kind == POINTS and 0 < value < 1000:
-            self.penalty_pts[colour] += value
-            self._log(colour, POINTS, value, reason)
-        elif kind == FORFEIT:
-            self._log(colour, FORFEIT, 0, reason)
-            self.foul(colour, "forfeit" if reason == "referee" else reason)
-        else:
-            raise ValueError("bad penalty")
+        kind or value. (This and the other penalties are penalties.py's code,
+        loaded for the call: they are rare.)"""
+        call_briefly("firmware.rules.penalties", "penalise", self, colour, kind, value, reason)
 
     def restore_penalty(self, k, colour, kind, value, reason):
         """Put back a logged penalty as it was (a journal's): counts, points and the
         log; what it ended comes back with the result."""
-        if kind == CAUTION:
-            self.cautions[colour] = value
-        elif kind == WARNING:
-            self.warnings[colour] = value
-        elif kind == POINTS:
-            self.penalty_pts[colour] += value
-        self.penalties.append((k, colour, kind, value, reason))
-
-    def _log(self, colour, kind, value, reason):
-        # (move number, colour, kind, value: the count so far or the points, reason)
-        self.penalties.append((self.hist.length - 1, colour, kind, value, reason))
+        call_briefly("firmware.rules.penalties", "restore", self, k, colour, kind, value, reason)
 
     def warn(self, colour, detail=""):
         """Give ``colour`` a warning (Korean Art.18, Thai 39). The rule set
         decides what it costs: points at the count, or the game."""
-        self.warnings[colour] += 1
-        self._log(colour, WARNING, self.warnings[colour], detail or "warnings")
-        loss = self.rules.warning_loss
-        if loss and self.warnings[colour] >= loss and self.phase != OVER:
-            self.foul(colour, detail or "warnings")
+        call_briefly("firmware.rules.penalties", "warn", self, colour, detail)
 
     def apply_illegal(self, colour, reason):
         """Apply the rule set's tournament penalty for an illegal placement by
@@ -251,15 +222,7 @@ class Ending:
         was done: ILLEGAL_LOSS (the game ends W+F / B+F), ILLEGAL_WARN
         (Thai: a warning and the turn is lost) or ILLEGAL_REJECT (nothing).
         """
-        penalty = self.rules.illegal
-        if penalty == ILLEGAL_LOSS or self.op is not None:
-            self.foul(colour, reason)
-            return ILLEGAL_LOSS
-        if penalty == ILLEGAL_WARN:
-            if colour == self.to_move and self.phase == PLAYING:
-                self.lose_turn(colour)
-            self.warn(colour, reason)
-        return penalty
+        return call_briefly("firmware.rules.penalties", "apply_illegal", self, colour, reason)
 
     def resign(self, colour):
         """``colour`` resigns: the opponent wins."""
@@ -278,25 +241,11 @@ class Ending:
         self.result = result
         self.phase = OVER
 
-    def _check_cycle(self):
-        # Simple-ko rule sets: the same position with the same player to move
-        # for the third time since the last pass.
-        if not self._repeats_earlier(True, self.last_pass, 2):
-            return
-        cycle = self.rules.cycle
-        if cycle == CYCLE_DRAW:
-            self.end(Result(DRAW, CYCLE, 0, "repetition"))
-        elif cycle == CYCLE_AGREE:
-            self.cycle = True
-        else:
-            self.end(Result(None, CYCLE, 0, "repetition"))
-
     def agree_draw(self):
         """Thai 11: after a repetition (``cycle``) both players agree to a draw (or the
-        repeating side chooses one, 11.2). ValueError when no repetition stands."""
-        if not self.cycle or self.phase != PLAYING:
-            raise ValueError("no repetition to agree on")
-        self.end(Result(DRAW, CYCLE, 0, "agreed"))
+        repeating side chooses one, 11.2). ValueError when no repetition stands.
+        (cycles.py's code, loaded for the call: cycles are rare.)"""
+        call_briefly("firmware.rules.cycles", "agree_draw", self)
 
     def lose_turn(self, colour):
         """The player to move loses the turn (Thai 28/29 after an illegal

@@ -35,7 +35,6 @@ from .position import BLACK, EDGE, EMPTY, WHITE, Position
 from .result import FOUL, Result
 from .rulesets import (
     CYCLE_NONE,
-    HANDICAP_NONE,
     KO_POSITIONAL,
     KO_SITUATIONAL,
     SUICIDE_MULTI,
@@ -69,10 +68,7 @@ class Game(Ending):
     """
 
     def __init__(self, size=19, rules="japanese", komi=None, strict_turns=True, spent=None):
-        self.rules = rules = rules if isinstance(rules, RuleSet) else by_name(rules)
-        self._superko = rules.ko == KO_POSITIONAL or rules.ko == KO_SITUATIONAL
-        self._situational = rules.ko == KO_SITUATIONAL
-        self._cycles = rules.cycle != CYCLE_NONE
+        self.rules = rules if isinstance(rules, RuleSet) else by_name(rules)
         self.size = size
         if spent is None:
             self.pos = Position(size)
@@ -124,37 +120,17 @@ class Game(Ending):
         """Put stones on the board before the first move (SGF AB/AW).
 
         Raises ValueError if moves were played or a point is not empty.
+        (This and ``place_handicap`` are handicap.py's code, loaded for the
+        call: a game is set up once.)
         """
-        if self.hist.length > 1:
-            raise ValueError("setup only before the first move")
-        pos = self.pos
-        for colour, points in ((BLACK, black), (WHITE, white)):
-            for pt in points:
-                if pos.cells[pt] != EMPTY:
-                    raise ValueError("setup point not empty")
-                pos.add(pt, colour)
-                if self.op is not None:
-                    self.op.setup_stone(pt, colour)
-        self.setup_stones = (self.setup_stones[0] + tuple(black), self.setup_stones[1] + tuple(white))
-        self._reset_play_state(self.to_move if to_move is None else to_move)
+        call_briefly("firmware.rules.handicap", "setup", self, black, white, to_move)
 
     def place_handicap(self, points):
         """Place handicap stones (free placement); White moves next.
 
         Raises ValueError if the rule set has no handicap or moves were played.
         """
-        if self.rules.handicap == HANDICAP_NONE:
-            raise ValueError(self.rules.name + " rules have no handicap")
-        if len(points) < 2:
-            raise ValueError("a handicap is at least 2 stones")
-        self.setup(points, (), WHITE)
-        self.handicap = len(points)
-
-    def fixed_handicap(self, stones):
-        """Place ``stones`` handicap stones on the standard points; returns them."""
-        points = call_briefly("firmware.rules.handicap", "fixed_points", self.size, stones)
-        self.place_handicap(points)
-        return points
+        call_briefly("firmware.rules.handicap", "place", self, points)
 
     # -- playing -----------------------------------------------------------
 
@@ -191,7 +167,9 @@ class Game(Ending):
         flags = 0
         if n < 0:
             suicide = self.rules.suicide
-            if suicide == SUICIDE_NONE or (suicide == SUICIDE_MULTI and self._lone(pt, colour)):
+            w = pos.stride  # (multi: a lone stone's self-capture is still illegal)
+            if suicide == SUICIDE_NONE or (suicide == SUICIDE_MULTI and cells[pt - w] != colour and cells[pt - 1] != colour
+                                           and cells[pt + 1] != colour and cells[pt + w] != colour):
                 pos.lift(pt)
                 raise IllegalMove(SUICIDE, pt)
             n = pos.remove_own_chain(pt)
@@ -200,9 +178,11 @@ class Game(Ending):
         if n == 1 and not flags and op is None and self._single_with_one_liberty(pt, colour):
             ko = pos.removed[0]
         seen = self.hist.push(pos.hash, encode(pt, colour, flags), pos.removed, 0, n)
-        if seen and self._superko and self._repeats_earlier(self._situational, 0, 1):
-            self._take_back()
-            raise IllegalMove(SUPERKO, pt)
+        if seen:  # (rare: only then is a repetition possible)
+            rule = self.rules.ko
+            if (rule == KO_POSITIONAL or rule == KO_SITUATIONAL) and self._repeats_earlier(rule == KO_SITUATIONAL, 0, 1):
+                self._take_back()
+                raise IllegalMove(SUPERKO, pt)
         if n and op is not None and op.breaks_place_remove(pt, n):
             self._take_back()
             raise IllegalMove(PLACE_REMOVE, pt)
@@ -212,8 +192,10 @@ class Game(Ending):
         self.passes = 0
         if op is not None:
             op.after_move(pt, colour, n, flags)
-        elif seen and self._cycles:
-            self._check_cycle()
+        elif seen and self.rules.cycle != CYCLE_NONE and self._repeats_earlier(True, self.last_pass, 2):
+            # Simple ko: the same board with the same player to move for the third time
+            # since the last pass; what that does is cycles.py's, loaded for it.
+            call_briefly("firmware.rules.cycles", "judge", self)
         return n
 
     def _pass(self, colour):
@@ -336,12 +318,6 @@ class Game(Ending):
             return 0
         return hist.removed[start]
 
-    def _lone(self, pt, colour):
-        cells = self.pos.cells
-        w = self.pos.stride
-        return (cells[pt - w] != colour and cells[pt - 1] != colour
-                and cells[pt + 1] != colour and cells[pt + w] != colour)
-
     def _single_with_one_liberty(self, pt, colour):
         cells = self.pos.cells
         w = self.pos.stride
@@ -352,25 +328,3 @@ class Game(Ending):
         if a == colour or b == colour or c == colour or d == colour:
             return False
         return (a == EMPTY) + (b == EMPTY) + (c == EMPTY) + (d == EMPTY) == 1
-
-    def rows(self):
-        """The board as text rows, top row first (X black, O white, . empty)."""
-        return self.pos.rows()
-
-
-def colour_name(colour):
-    """ "B" or "W"."""
-    return "B" if colour == BLACK else "W"
-
-
-def parse_colour(text):
-    """BLACK or WHITE from "b", "black", "w", "white" (any case).
-
-    Raises ValueError for anything else.
-    """
-    t = text.strip().lower()
-    if t in ("b", "black"):
-        return BLACK
-    if t in ("w", "white"):
-        return WHITE
-    raise ValueError("bad colour " + repr(text))

@@ -1,4 +1,7 @@
-"""Fixed handicap points, as the GTP specification (section 4.1.1) places them.
+"""Stones placed before the first move: handicaps and setup stones (``Game.setup``,
+``place_handicap``), which handicaps a rule set allows (``check``), and the fixed points,
+as the GTP specification (section 4.1.1) places them. Loaded while a game is set up,
+and let go.
 
 On 19x19 the points are the 4-4 star points, the side star points and
 tengen: 2 = D4 Q16, 3 = + D16, 4 = + Q4, 5 = + K10, 6 = D4 Q16 D16 Q4 D10
@@ -7,7 +10,12 @@ Q10, 7 = + K10, 8 = + K4 K16, 9 = + K10. Smaller boards use the 3-3 points
 have no fixed handicap.
 """
 
+from .const import const
 from .coords import point
+from .position import BLACK, EMPTY, WHITE
+from .rulesets import HANDICAP_FIXED, HANDICAP_NONE
+
+_MAX_HANDICAP = const(9)  # stones; more is no longer a handicap game (and no SGF reader expects it)
 
 # Pattern letters per stone count: 0 = near edge, 1 = middle, 2 = far edge,
 # as (column, row-from-bottom) pairs.
@@ -30,6 +38,41 @@ def max_fixed(size):
     if size % 2 == 0 or size == 7:
         return 4
     return 9
+
+
+def setup(game, black, white, to_move):
+    """``Game.setup``."""
+    if game.hist.length > 1:
+        raise ValueError("setup only before the first move")
+    pos = game.pos
+    for colour, points in ((BLACK, black), (WHITE, white)):
+        for pt in points:
+            if pos.cells[pt] != EMPTY:
+                raise ValueError("setup point not empty")
+            pos.add(pt, colour)
+            if game.op is not None:
+                game.op.setup_stone(pt, colour)
+    game.setup_stones = (game.setup_stones[0] + tuple(black), game.setup_stones[1] + tuple(white))
+    game._reset_play_state(game.to_move if to_move is None else to_move)
+
+
+def place(game, points):
+    """``Game.place_handicap``."""
+    if game.rules.handicap == HANDICAP_NONE:
+        raise ValueError(game.rules.name + " rules have no handicap")
+    if len(points) < 2:
+        raise ValueError("a handicap is at least 2 stones")
+    setup(game, points, (), WHITE)
+    game.handicap = len(points)
+
+
+def check(rules, size, stones):
+    """``RuleSet.check_handicap``: ValueError unless a game on ``size`` under ``rules`` may
+    start with ``stones`` handicap stones."""
+    if stones and (rules.handicap == HANDICAP_NONE or not 1 <= stones <= _MAX_HANDICAP):
+        raise ValueError("no handicap of %d stones under %s rules" % (stones, rules.name))
+    if stones > 1 and rules.handicap == HANDICAP_FIXED and stones > max_fixed(size):
+        raise ValueError("no fixed handicap of %d stones on %dx%d" % (stones, size, size))
 
 
 def fixed_points(size, stones):

@@ -103,9 +103,9 @@ class Ledger:
         for c in range(pos.nchains):
             end = pos.chain_end[c]
             points = tuple(removed[start:end])
-            h = 0
+            h = 0  # the points' keys: chains are compared by colour too
             for p in points:
-                h ^= ZOBRIST[2 * p + colour - 1]
+                h ^= ZOBRIST[p]
             if self_capture or self._removed_before(colour, h, points):
                 isolated += len(points)
             self.chains.append((colour, h, points))

@@ -12,8 +12,6 @@ FOUL = "foul"
 CYCLE = "cycle"
 NO_POINTS = "no_points"  # OP Art.9-3: a side with no points loses (RE "B+" / "W+")
 
-_SGF_REASON = {RESIGN: "R", TIME: "T", FOUL: "F"}
-
 
 def half_points(n2):
     """Points from half points: an int when whole (3), a float with its half (3.5)."""
@@ -52,36 +50,5 @@ class Result:
         side = "B+" if self.winner == 1 else "W+"
         if self.reason == SCORE:
             return side + str(self.margin)
-        return side + _SGF_REASON.get(self.reason, "")
-
-    def __eq__(self, other):
-        return (isinstance(other, Result) and self.winner == other.winner
-                and self.reason == other.reason and self.margin2 == other.margin2)
-
-    def __repr__(self):
-        return "<Result " + self.sgf() + " " + self.reason + (" " + self.detail if self.detail else "") + ">"
-
-
-def parse_sgf(text, detail=""):
-    """A Result from an SGF RE value ("B+R", "W+3.5", "0", "Void"...), the inverse of
-    ``Result.sgf()``; None when the text is not one."""
-    if text == "Void":
-        return Result(None, CYCLE, 0, detail)
-    if text == "Both lose":
-        return Result(BOTH_LOSE, NO_POINTS, 0, detail)
-    if text in ("0", "Draw", "Jigo"):
-        return Result(DRAW, SCORE, 0, detail)
-    if len(text) < 3 or text[0] not in "BW" or text[1] != "+":
-        return None
-    winner = 1 if text[0] == "B" else 2
-    rest = text[2:]
-    reasons = {"R": RESIGN, "Resign": RESIGN, "T": TIME, "Time": TIME, "F": FOUL, "Forfeit": FOUL}
-    if rest in reasons:
-        return Result(winner, reasons[rest], 0, detail)
-    try:
-        margin = float(rest)
-    except ValueError:
-        return None
-    if not 0 < margin <= 10000:  # a winner's margin (nan and inf fail too)
-        return None
-    return Result(winner, SCORE, round(margin * 2), detail)
+        reason = self.reason
+        return side + ("R" if reason == RESIGN else "T" if reason == TIME else "F" if reason == FOUL else "")

@@ -39,72 +39,66 @@ ILLEGAL_LOSS = const(0)  # the offender loses (Korean Art.19, and most rule sets
 ILLEGAL_WARN = const(1)  # Thai 28/29: stone not accepted, warning, turn lost
 ILLEGAL_REJECT = const(2)  # Tromp-Taylor: the move is simply not played
 
-_MAX_HANDICAP = const(9)  # stones; more is no longer a handicap game (and no SGF reader expects it)
-
 
 class RuleSet:
     """One rule set's answers to every question the firmware asks.
 
-    ``komi2`` / ``komi2_handicap`` are default komi in half points (6.5 -> 13)
-    so counting stays in integers. With ``compensate``, White gets handicap
-    N minus ``comp_offset`` points under area scoring (Chinese N, AGA N - 1).
-    ``warning_points[n]`` is what a player's n warnings give the opponent
-    (the last entry holds for more: Korean Art.18, 2 points a warning; Thai
-    39, 2 points at the second); ``warning_loss`` is the number of warnings
-    that loses (Korean Art.19-1-9: 2; Thai 39: 3; 0: never). With
-    ``fill_dame`` the players fill every dame before the count is accepted
-    (Korean Art.7-2, Thai 9.2). ``cautions_per_warning`` cautions make a
-    warning (Korean regulations 18-1-7: 2; 0: cautions cost nothing).
-    ``capture_pause``: in tournament play PAUSE is only the capture-removal
-    pause, with clock/clauses.py's policy (1: Korean Art.14-2, 2: Thai 24;
-    0: PAUSE stops the clock freely).
+    Every record is catalog.py's (``by_name``), whose table sets its fields:
+    the board keeps its game's record, not the code that makes one.
+    ``name``, ``title``, ``sgf`` (the SGF RU value) and ``kgs`` (GTP's
+    kgs-rules name, or None) name it; ``ko``, ``suicide``, ``scoring``,
+    ``handicap``, ``cycle`` and ``illegal`` take the values above (and
+    catalog.py's). ``komi2`` / ``komi2_handicap`` are default komi in half
+    points (6.5 -> 13) so counting stays in integers. With ``compensate``,
+    White gets handicap N minus ``comp_offset`` points under area scoring
+    (Chinese N, AGA N - 1). ``white_passes_last`` and ``pass_stones``: AGA's
+    passes; ``stone_supply``: OP's stones a side (0: unlimited);
+    ``resume_first_passer``: Thai 12.3. ``warning_points[n]`` is what a
+    player's n warnings give the opponent (the last entry holds for more:
+    Korean Art.18, 2 points a warning; Thai 39, 2 points at the second);
+    ``warning_loss`` is the number of warnings that loses (Korean
+    Art.19-1-9: 2; Thai 39: 3; 0: never). With ``fill_dame`` the players
+    fill every dame before the count is accepted (Korean Art.7-2, Thai 9.2).
+    ``cautions_per_warning`` cautions make a warning (Korean regulations
+    18-1-7: 2; 0: cautions cost nothing). ``capture_pause``: in tournament
+    play PAUSE is only the capture-removal pause, with clock/clauses.py's
+    policy (1: Korean Art.14-2, 2: Thai 24; 0: PAUSE stops the clock freely).
     """
 
-    def __init__(self, name, title, ko, suicide, scoring, handicap, komi2,
-                 cycle, illegal, compensate=False, comp_offset=0,
-                 komi2_handicap=None, white_passes_last=False, pass_stones=False,
-                 stone_supply=0, resume_first_passer=False, warning_points=(0,),
-                 warning_loss=0, fill_dame=False, cautions_per_warning=0, capture_pause=0, sgf=None,
-                 kgs=None):
-        self.name = name
-        self.title = title
-        self.ko = ko
-        self.suicide = suicide
-        self.scoring = scoring
-        self.handicap = handicap
-        self.komi2 = komi2
-        self.komi2_handicap = komi2 if komi2_handicap is None else komi2_handicap
-        self.cycle = cycle
-        self.illegal = illegal
-        self.compensate = compensate
-        self.comp_offset = comp_offset
-        self.white_passes_last = white_passes_last
-        self.pass_stones = pass_stones
-        self.stone_supply = stone_supply
-        self.resume_first_passer = resume_first_passer
-        self.warning_points = warning_points
-        self.warning_loss = warning_loss
-        self.fill_dame = fill_dame
-        self.cautions_per_warning = cautions_per_warning
-        self.capture_pause = capture_pause
-        self.sgf = sgf or title
-        self.kgs = kgs
+    name: str
+    title: str
+    sgf: str
+    kgs: "str | None"
+    ko: int
+    suicide: int
+    scoring: int
+    handicap: int
+    komi2: int
+    komi2_handicap: int
+    cycle: int
+    illegal: int
+    compensate: bool
+    comp_offset: int
+    white_passes_last: bool
+    pass_stones: bool
+    stone_supply: int
+    resume_first_passer: bool
+    warning_points: tuple
+    warning_loss: int
+    fill_dame: bool
+    cautions_per_warning: int
+    capture_pause: int
 
     def check_handicap(self, size, stones):
         """Raise ValueError unless a game on ``size`` may start with ``stones`` handicap stones (0: none;
-        1: no stone placed, Black plays first with the handicap komi, as clubs give one stone)."""
-        if stones and (self.handicap == HANDICAP_NONE or not 1 <= stones <= _MAX_HANDICAP):
-            raise ValueError("no handicap of %d stones under %s rules" % (stones, self.name))
-        if stones > 1 and self.handicap == HANDICAP_FIXED:
-            if stones > call_briefly("firmware.rules.handicap", "max_fixed", size):
-                raise ValueError("no fixed handicap of %d stones on %dx%d" % (stones, size, size))
+        1: no stone placed, Black plays first with the handicap komi, as clubs give one stone).
+        A handicap's check is handicap.py's, loaded for it (a game's setup)."""
+        if stones:
+            call_briefly("firmware.rules.handicap", "check", self, size, stones)
 
     def default_komi(self, handicap=0):
         """Default komi in points for a game with this many handicap stones."""
         return (self.komi2_handicap if handicap else self.komi2) / 2
-
-    def __repr__(self):
-        return "<RuleSet " + self.name + ">"
 
 
 def by_name(name):

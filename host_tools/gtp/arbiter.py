@@ -19,9 +19,10 @@ from pathlib import Path
 
 from firmware.rules.catalog import ALL
 from firmware.rules.coords import MAX_SIZE, MIN_SIZE, PASS, parse_vertex, point, vertex
-from firmware.rules.game import COUNTING, GAME_OVER, PLACE_REMOVE, Game, IllegalMove, parse_colour
+from firmware.rules.game import COUNTING, GAME_OVER, PLACE_REMOVE, Game, IllegalMove
 from firmware.rules.handicap import fixed_points, max_fixed
 from firmware.rules.history import LOST_TURN, move_colour, move_point
+from firmware.rules.host import all_points, diagram, fixed_handicap, parse_colour
 from firmware.rules.position import BLACK, WHITE
 from firmware.rules.rulesets import by_name
 from firmware.rules.scoring import DAME, DEAD, KIND, OWNER, SEKI, TERRITORY
@@ -191,7 +192,7 @@ class Arbiter:
         if n < 2 or n > max_fixed(self.size):
             raise GtpError("invalid number of stones")
         try:
-            points = self.game.fixed_handicap(n)
+            points = fixed_handicap(self.game, n)
         except ValueError as error:
             raise GtpError(str(error)) from None
         return " ".join(vertex(self.size, p) for p in points)
@@ -308,7 +309,7 @@ class Arbiter:
         self._arity(args, 1, "list_stones COLOUR")
         colour = self._colour(args[0])
         cells = self.game.pos.cells
-        return " ".join(vertex(self.size, p) for p in self.game.pos.points() if cells[p] == colour)
+        return " ".join(vertex(self.size, p) for p in all_points(self.game.pos) if cells[p] == colour)
 
     def captures(self, args):
         self._arity(args, 1, "captures COLOUR")
@@ -319,7 +320,7 @@ class Arbiter:
         size = self.size
         letters = "ABCDEFGHJKLMNOPQRST"[:size]
         lines = ["   " + " ".join(letters)]
-        for r, row in enumerate(game.rows()):
+        for r, row in enumerate(diagram(game.pos)):
             n = size - r
             lines.append(f"{n:2d} " + " ".join(row) + f" {n:2d}")
         lines.append("   " + " ".join(letters))
@@ -353,7 +354,7 @@ class Arbiter:
         if wanted not in picks:
             raise GtpError("syntax error, unknown status " + repr(args[0]))
         pick = picks[wanted]
-        return " ".join(vertex(self.size, p) for p in game.pos.points() if pick(p))
+        return " ".join(vertex(self.size, p) for p in all_points(game.pos) if pick(p))
 
     def mark_dead(self, args):
         return self._mark(args, True)

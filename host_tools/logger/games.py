@@ -18,7 +18,8 @@ from firmware.rules.ending import komi2_of
 from firmware.rules.game import COUNTING, Game
 from firmware.rules.pair import partners
 from firmware.rules.position import BLACK, WHITE
-from firmware.rules.result import FOUL, SCORE, parse_sgf
+from firmware.rules.result import FOUL, SCORE
+from firmware.rules.result_sgf import parse_sgf
 from firmware.rules.rulesets import SCORE_TERRITORY, by_name
 from firmware.rules.scoring import DEAD, KIND, OWNER, TERRITORY
 from firmware.settings import is_pair

@@ -6,6 +6,7 @@ from firmware.follower import Follower
 from firmware.host.link import Link
 from firmware.modes import NAMES as MODE_NAMES
 from firmware.rules.game import PLAYING, Game
+from firmware.rules.host import fixed_handicap
 from firmware.rules.result import RESIGN, Result
 from firmware.settings import Settings
 
@@ -50,7 +51,7 @@ class GameControl:
                 new = Game(size, fields.get("rules", "japanese"), komi=None if komi is None else float(komi))
                 handicap = int(fields.get("handicap", "0"))
                 if handicap:
-                    new.fixed_handicap(handicap)
+                    fixed_handicap(new, handicap)
             except (ValueError, KeyError, IndexError) as e:
                 return pr.E_MALFORMED, "new: " + str(e)[:40]
             extra = {}

@@ -8,7 +8,8 @@ messages (empty when the case passes).
 import json
 
 from firmware.rules.coords import PASS, parse_vertex
-from firmware.rules.game import COUNTING, Game, IllegalMove, parse_colour
+from firmware.rules.game import COUNTING, Game, IllegalMove
+from firmware.rules.host import diagram, parse_colour
 from firmware.rules.position import BLACK, WHITE
 from firmware.rules.rulesets import ILLEGAL_LOSS, ILLEGAL_WARN, by_name
 
@@ -92,8 +93,8 @@ def check_case(case):
         got = {"B": game.captures[BLACK], "W": game.captures[WHITE]}
         if got != expect["captures"]:
             fails.append(name + "captures %s, expected %s" % (got, expect["captures"]))
-    if "board" in expect and game.rows() != expect["board"]:
-        fails.append(name + "board\n" + "\n".join(game.rows()))
+    if "board" in expect and diagram(game.pos) != expect["board"]:
+        fails.append(name + "board\n" + "\n".join(diagram(game.pos)))
     if "stones_left" in expect:
         got = {"B": game.op.supply[BLACK], "W": game.op.supply[WHITE]}
         if got != expect["stones_left"]:

@@ -7,6 +7,7 @@ from harness import board, host_says, linked, point, press, run
 from firmware.app import App
 from firmware.referee.states import OVER as OVER_STATE
 from firmware.referee.states import PLAY
+from firmware.rules.host import diagram
 from firmware.rules.position import BLACK
 from firmware.settings import Settings
 from twins.hardware import simulated
@@ -97,7 +98,7 @@ def test_a_new_game_takes_over_the_last_ones_board_and_history_and_plays_afresh(
     hw.stones.lift(point(app, 4, 4))
     app.new_game(Settings(size=9, rules="korean", time_spec="absolute 10m"))
     assert app.game.pos is pos and app.game.hist is hist  # no big block allocated again
-    assert app.game.move_number == 0 and app.game.pos.rows() == ["." * 9] * 9 and app.game.rules.name == "korean"
+    assert app.game.move_number == 0 and diagram(app.game.pos) == ["." * 9] * 9 and app.game.rules.name == "korean"
     hw.stones.place(point(app, 2, 2), BLACK)
     run(app, hw, 400, 800)
     assert app.game.move_number == 1 and app.errors == 0, app.last_error

@@ -1,6 +1,7 @@
 """Point indexes and GTP vertex names."""
 
-from firmware.rules.coords import PASS, col_row, on_board, parse_vertex, point, vertex
+from firmware.rules.coords import PASS, col_row, parse_vertex, point, vertex
+from firmware.rules.position import EDGE, EMPTY, Position
 
 
 def test_corners_and_centre_19():
@@ -13,19 +14,19 @@ def test_corners_and_centre_19():
 
 def test_round_trip_every_size():
     for size in range(5, 20):
+        cells = Position(size).cells
         seen = set()
         for r in range(size):
             for c in range(size):
                 p = point(size, c, r)
-                assert on_board(size, p)
+                assert cells[p] == EMPTY  # a point of the board, not its border
                 assert col_row(size, p) == (c, r)
                 name = vertex(size, p)
                 assert "I" not in name
                 assert parse_vertex(size, name) == p
                 seen.add(p)
         assert len(seen) == size * size
-        assert not on_board(size, 0)
-        assert not on_board(size, point(size, size, 0))
+        assert cells[PASS] == EDGE and cells[point(size, size, 0)] == EDGE
 
 
 def test_pass_and_bad_vertices():

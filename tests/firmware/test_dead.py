@@ -11,6 +11,7 @@ from diagrams import Lcg, at, game
 from firmware.rules.coords import PASS
 from firmware.rules.dead import propose
 from firmware.rules.game import Game, IllegalMove
+from firmware.rules.host import all_points
 from firmware.rules.position import BLACK, EMPTY, WHITE
 
 
@@ -22,7 +23,7 @@ def plain_proposal(g):
     w = pos.stride
     region = {}  # point -> region number
     sides = []  # per region: [0, black sides, white sides]
-    for p in pos.points():
+    for p in all_points(pos):
         if p in region or not (cells[p] == EMPTY or dead[p]):
             continue
         region[p] = len(sides)
@@ -41,7 +42,7 @@ def plain_proposal(g):
     proposed = set()
     looked = set()
     buf = [0] * (g.size * g.size)
-    for p in pos.points():
+    for p in all_points(pos):
         colour = cells[p]
         if (colour != BLACK and colour != WHITE) or dead[p] or p in looked:
             continue
@@ -57,7 +58,7 @@ def proposed_now(g):
     """propose() on the game; returns (its count, the points marked dead after it)."""
     n = propose(g)
     dead = g.counter().dead
-    return n, set(p for p in g.pos.points() if dead[p])
+    return n, set(p for p in all_points(g.pos) if dead[p])
 
 
 def test_a_region_bordered_by_as_many_sides_of_each_colour_is_nobodys():
@@ -85,7 +86,7 @@ def test_chains_touching_no_region_are_not_proposed_and_dead_chains_make_one():
     g = game(full)
     g.counter().set_dead(at(5, "A4"))
     g.counter().set_dead(at(5, "A3"))
-    assert proposed_now(g) == (15, set(g.pos.points()))  # every stone
+    assert proposed_now(g) == (15, set(all_points(g.pos)))  # every stone
 
 
 def test_an_eye_keeps_a_chain_alive_in_the_opponents_area():
@@ -104,7 +105,7 @@ def test_the_proposal_is_the_plain_reading_of_its_rule_on_random_boards():
     for size, moves in ((5, 18), (7, 40), (9, 70), (13, 120), (19, 220)):
         for _ in range(3):
             g = Game(size, "japanese", strict_turns=False)
-            pts = g.pos.points()
+            pts = all_points(g.pos)
             while g.move_number < moves:
                 empties = [p for p in pts if g.pos.cells[p] == EMPTY]
                 try:

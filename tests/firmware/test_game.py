@@ -5,13 +5,14 @@ from diagrams import Lcg, at, game
 from firmware.rules.catalog import ALL
 from firmware.rules.coords import PASS, point
 from firmware.rules.game import COUNTING, OVER, PLAYING, Game, IllegalMove
+from firmware.rules.host import all_points, diagram, fixed_handicap
 from firmware.rules.position import BLACK, EMPTY, WHITE
 from firmware.rules.rulesets import ILLEGAL_LOSS, ILLEGAL_WARN, by_name
 
 
 def snapshot(g):
     op = g.op
-    return (tuple(g.rows()), g.pos.hash, g.to_move, g.ko, g.passes, g.last_pass,
+    return (tuple(diagram(g.pos)), g.pos.hash, g.to_move, g.ko, g.passes, g.last_pass,
             tuple(g.captures), g.move_number, g.phase, g.cycle, tuple(g.warnings),
             None if op is None else (tuple(op.supply), tuple(op.isolated), tuple(op.placed)))
 
@@ -52,7 +53,7 @@ def test_each_illegal_reason_leaves_the_game_untouched():
     expect_illegal(game(rows, "japanese"), BLACK, at(5, "C5"), "suicide")
     g = game(rows, "nz")
     assert g.play(BLACK, at(5, "C5")) == 3
-    assert g.captures[WHITE] == 3 and g.rows()[0] == "...O."
+    assert g.captures[WHITE] == 3 and diagram(g.pos)[0] == "...O."
     # simple ko: the immediate retake
     for rules in ("japanese", "korean", "chinese", "thai", "aga", "nz", "tromp-taylor"):
         g = game(KO, rules, BLACK)
@@ -84,7 +85,7 @@ def test_positional_and_situational_superko():
     g.play(BLACK, at(6, "E6"))
     g.play(WHITE, PASS)
     g.play(BLACK, at(6, "F6"))
-    assert g.rows() == rows
+    assert diagram(g.pos) == rows
 
 
 def test_hash_collision_never_makes_a_legal_move_illegal():
@@ -153,19 +154,19 @@ def test_fixed_handicap_points_and_white_first():
     from firmware.rules.coords import vertex
     for size, n, names in cases:
         g = Game(size, "japanese")
-        points = g.fixed_handicap(n)
+        points = fixed_handicap(g, n)
         assert " ".join(vertex(size, p) for p in points) == names, (size, n)
         assert g.to_move == WHITE and g.handicap == n and g.move_number == 0
         expect_illegal(g, BLACK, at(size, "A1"), "out_of_turn")
     for size, n in ((19, 10), (19, 1), (13, 10), (10, 5), (7, 5), (6, 2), (5, 2)):
         try:
-            Game(size, "japanese").fixed_handicap(n)
+            fixed_handicap(Game(size, "japanese"), n)
         except ValueError:
             pass
         else:
             raise AssertionError((size, n))
     try:
-        Game(19, "op").fixed_handicap(2)
+        fixed_handicap(Game(19, "op"), 2)
     except ValueError as e:
         assert "no handicap" in str(e)
     else:
@@ -259,7 +260,7 @@ def test_op_supply_isolation_and_annihilation():
     assert g.captures[WHITE] == 3
     g.undo()
     assert g.op.isolated[BLACK] == 0 and g.op.supply[BLACK] == supply
-    assert g.rows()[0] == "XX.O."
+    assert diagram(g.pos)[0] == "XX.O."
     # annihilation: White captures Black's only stone
     g = Game(9, "op")
     g.play(BLACK, at(9, "A1"))
@@ -291,7 +292,7 @@ def random_game(rules, size, seed, moves, spent=None):
     rng = Lcg(seed)
     g = Game(size, rules, spent=spent)
     snaps = [snapshot(g)]
-    pts = g.pos.points()
+    pts = all_points(g.pos)
     while g.move_number < moves and g.phase == PLAYING:
         empties = [p for p in pts if g.pos.cells[p] == EMPTY]
         if rng.below(20) == 0 or not empties:

@@ -2,7 +2,8 @@
 
 from diagrams import Lcg, at, position
 
-from firmware.rules.position import BLACK, EMPTY, WHITE, ZOBRIST, Position
+from firmware.rules.host import all_points, diagram
+from firmware.rules.position import BLACK, EMPTY, WHITE, Position, stone_key
 
 
 def recomputed_hash(pos):
@@ -10,16 +11,16 @@ def recomputed_hash(pos):
     for p in range(len(pos.cells)):
         v = pos.cells[p]
         if v == BLACK or v == WHITE:
-            h ^= ZOBRIST[2 * p + v - 1]
+            h ^= stone_key(p, v)
     return h
 
 
 def test_sizes():
     for size in (5, 6, 9, 13, 18, 19):
         pos = Position(size)
-        assert len(pos.rows()) == size
-        assert pos.rows()[0] == "." * size
-        assert len(pos.points()) == size * size
+        assert len(diagram(pos)) == size
+        assert diagram(pos)[0] == "." * size
+        assert len(all_points(pos)) == size * size
     for bad in (4, 20, 0):
         try:
             Position(bad)
@@ -52,9 +53,23 @@ def test_capture_table():
         pos = position(before)
         n = pos.play(at(5, where), colour)
         assert n == captured, (before, where, n)
-        assert pos.rows() == after, (before, where, pos.rows())
+        assert diagram(pos) == after, (before, where, diagram(pos))
         assert pos.hash == recomputed_hash(pos)
         assert pos.count[3 - colour] == sum(row.count("XO"[2 - colour]) for row in after)
+
+
+def test_removed_stones_and_floods_share_one_array():
+    # The floods run from the array's end while the removed stones fill its start: two
+    # chains of 10 taken on a 5x5 board (20 of its 25 entries), the second flooded after
+    # the first was written, and every removed point right.
+    rows = ["OOXOO"] * 4 + ["OO.OO"]
+    pos = position(rows)
+    assert pos.removed is pos.stack
+    assert pos.play(at(5, "C1"), BLACK) == 20
+    assert diagram(pos) == ["..X.."] * 5
+    assert sorted(pos.removed[:pos.nremoved]) == sorted(p for p in all_points(pos) if p % 7 != 3)
+    assert pos.nchains == 2 and pos.chain_end[0] == 10 and pos.chain_end[1] == 20
+    assert pos.hash == recomputed_hash(pos) and pos.count[WHITE] == 0
 
 
 def test_self_capture_is_reported_not_done():
@@ -73,10 +88,10 @@ def test_remove_own_chain_and_unplay():
     p = at(5, "C5")
     assert pos.play(p, BLACK) == -1
     assert pos.remove_own_chain(p) == 3
-    assert pos.rows()[0] == "...O."
+    assert diagram(pos)[0] == "...O."
     assert pos.count[BLACK] == 0
     pos.unplay(p, BLACK, BLACK, pos.removed, 0, 3)
-    assert pos.rows() == rows
+    assert diagram(pos) == rows
     assert pos.hash == recomputed_hash(pos)
 
 
@@ -93,7 +108,7 @@ def test_random_play_keeps_hash_and_unplay_restores():
     rng = Lcg(7)
     for size in (5, 9, 19):
         pos = Position(size)
-        pts = pos.points()
+        pts = all_points(pos)
         for step in range(600):
             empties = [p for p in pts if pos.cells[p] == EMPTY]
             p = empties[rng.below(len(empties))]
@@ -133,7 +148,7 @@ def test_liberties_up_to_a_limit_and_atari_on_agree_with_a_plain_flood():
     ataris = 0
     for size in (5, 9, 19):
         pos = Position(size)
-        pts = pos.points()
+        pts = all_points(pos)
         w = pos.stride
         for step in range(400):
             empties = [p for p in pts if pos.cells[p] == EMPTY]
@@ -157,3 +172,13 @@ def test_liberties_up_to_a_limit_and_atari_on_agree_with_a_plain_flood():
                     for limit in (1, 2, 3):
                         assert pos.liberties(q, limit) == min(n, limit)
     assert ataris > 20  # the random games did put chains in atari
+
+
+def test_stone_keys_differ_by_colour():
+    # A white stone's key is its point's key rotated: never the black one's, never 0.
+    keys = set()
+    for p in range(441):
+        black, white = stone_key(p, BLACK), stone_key(p, WHITE)
+        assert black != white and black and white and black < 1 << 30 and white < 1 << 30
+        keys.update((black, white))
+    assert len(keys) == 2 * 441

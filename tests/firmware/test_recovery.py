@@ -14,6 +14,7 @@ from firmware.leds.marks import PUT_BACK
 from firmware.modes import TOURNAMENT
 from firmware.protocol_host import decode
 from firmware.referee.states import PLAY, SYNC
+from firmware.rules.host import diagram
 from twins.storage import SimStorage
 
 
@@ -38,7 +39,7 @@ def _times(clock, now):
 
 def test_a_power_cut_mid_game_comes_back_paused_then_time_runs_again():
     hw, app, t = _game_in_progress()
-    rows = app.game.rows()
+    rows = diagram(app.game.pos)
     saved = app.clock.save(t)
     before = _times(app.clock, t)
     assert app.clock.snap.running == 2 and app.game.move_number == 3
@@ -47,7 +48,7 @@ def test_a_power_cut_mid_game_comes_back_paused_then_time_runs_again():
     again = power_up(hw, size=19, now_ms=5)  # power-up: the journal's settings win
     game = again.game
     assert "firmware.journal.recovery" not in sys.modules  # its code is let go once it has run
-    assert game.rows() == rows and game.move_number == 3 and game.size == 9
+    assert diagram(game.pos) == rows and game.move_number == 3 and game.size == 9
     assert game.rules.name == "korean" and game.komi == 6.5 and again.referee.mode == TOURNAMENT
     clock = again.clock
     assert clock.paused and again.timekeeper.held and again.timekeeper.started and clock.turn == 2

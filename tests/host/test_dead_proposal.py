@@ -7,7 +7,8 @@ import re
 from firmware.rules.coords import PASS
 from firmware.rules.dead import propose
 from firmware.rules.game import COUNTING
-from firmware.rules.result import SCORE, parse_sgf
+from firmware.rules.result import SCORE
+from firmware.rules.result_sgf import parse_sgf
 
 from .conftest import ROOT
 

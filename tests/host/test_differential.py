@@ -4,6 +4,7 @@ import pytest
 from sgfmill import sgf, sgf_moves
 
 from firmware.rules.game import Game
+from firmware.rules.host import diagram
 from firmware.rules.position import BLACK, WHITE
 from host_tools.sgf import from_sgfmill
 from tests.tools import make_fixtures
@@ -38,5 +39,5 @@ def test_every_position_and_capture_count_equals_sgfmill(path):
         if game.phase != 0:
             game.resume(BLACK if colour == "w" else WHITE)
         game.play(BLACK if colour == "b" else WHITE, from_sgfmill(size, move))
-        assert game.rows() == rows, f"move {i + 1}"
+        assert diagram(game.pos) == rows, f"move {i + 1}"
         assert (game.captures[BLACK], game.captures[WHITE]) == (black_caps, white_caps), f"move {i + 1}"
