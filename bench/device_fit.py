@@ -30,6 +30,7 @@ The unix port is 64-bit: its objects are at least as big as the RP2040's
 import argparse
 import contextlib
 import io
+import os
 import pathlib
 import random
 import subprocess
@@ -170,14 +171,18 @@ def play(script, cut, heap_kb, rom=None):
     output = ""
     heap = "%dK" % heap_kb
     harness = compile_harness()
-    path = [unix_port.MPY, harness]
+
+    def near(path):  # (relative to the harness: the heap's strings the same length in any checkout)
+        return os.path.relpath(path, harness)
+
+    path = [near(unix_port.MPY), "."]
     extra = []
     if rom is not None:
         heap = "%dK" % (heap_kb + (rom.stat().st_size + 1023) // 1024)
         path = path[1:]
-        extra = [rom]
+        extra = [near(rom)]
     for part in ("until:%d" % cut, "from:%d" % cut):
-        done = unix_port.run(("-m", "play"), [script, journal, part, *extra], heap, path, timeout=900,
+        done = unix_port.run(("-m", "play"), [near(script), near(journal), part, *extra], heap, path, timeout=900,
                              cwd=harness)  # (-m puts the working folder first: not the source tree's firmware/)
         output += "[%s]\n%s%s" % (part, done.stdout, done.stderr)
         figures = {}
