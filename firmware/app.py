@@ -148,8 +148,9 @@ class App:
         page). Raises ValueError for settings the rules refuse (a bad time spec
         names its bad part); the current game is then kept. The current game is let
         go before the new one is built: a Pico's heap has room for one. A new game
-        of its size takes over its board and history, the largest blocks a game
-        needs, which a heap in pieces may not hold again. If the new one does not
+        of its size takes over its board and history and where it lies on the
+        board, the largest blocks a game needs, which a heap in pieces may not
+        hold again. If the new one does not
         fit (MemoryError, raised), a game with the last settings, which did, is
         started instead, without its clock if even that does not fit: the board
         always has a game to play."""
@@ -159,28 +160,30 @@ class App:
         mode = self.referee.mode if mode is None else mode
         gid = self.follower.gid + 1
         board = self.game  # the game whose board and history the next one of its size takes over
+        region = self.referee.region  # (and where it lies on the physical board)
         if board.size != settings.size:
-            board = None
+            board = region = None
         self._let_go()
         collect()  # the last game's parts: the next one's are made in their place
         try:
             board = settings.game(board)  # (the rest of the last game goes: only its board was wanted)
-            self._begin(settings, board, mode, gid)
+            self._begin(settings, board, mode, gid, region=region)
         except MemoryError:
             if board is not None and board.size != last.size:
-                board = None  # (not held while the last settings' game is made)
-            self._rebuild(last, board, mode, gid)
+                board = region = None  # (not held while the last settings' game is made)
+            self._rebuild(last, board, region, mode, gid)
             raise
 
-    def _rebuild(self, settings, board, mode, gid):
+    def _rebuild(self, settings, board, region, mode, gid):
         # After a game that did not fit: the last settings' game, which did, on ``board``'s board and
-        # history (None: new ones); if even that does not fit, the same with no clock, the smallest.
+        # history and ``region`` (None: new ones); if even that does not fit, the same with no clock,
+        # the smallest.
         while True:
             self._let_go()  # what was made of the game that did not fit
             collect()
             try:
                 board = settings.game(board)
-                self._begin(settings, board, mode, gid)
+                self._begin(settings, board, mode, gid, region=region)
                 return
             except MemoryError:
                 if settings.time_spec == "none":
@@ -206,9 +209,10 @@ class App:
         self.follower.detach()
         self.game = self.clock = self.referee = self.timekeeper = None  # pyright: ignore[reportAttributeAccessIssue]
 
-    def _begin(self, settings, game, mode, gid, recovered=None):
+    def _begin(self, settings, game, mode, gid, recovered=None, region=None):
         clock = settings.clock(self.events)
-        referee = Referee(game, self.marks, self.events, self.polarity, mode, clock is not None, settings.handicap)
+        referee = Referee(game, self.marks, self.events, self.polarity, mode, clock is not None, settings.handicap,
+                          region)
         referee.pair = is_pair(settings.players)
         referee.defer = True  # (no step of the loop counts and paints the count at once)
         self.marks.clear(HINT)  # the last game's hints (the referee painted its own marks)

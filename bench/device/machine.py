@@ -1,21 +1,26 @@
 """Stand-in for MicroPython's ``machine`` on the unix port: the parts firmware/drivers/pico.py builds.
 
 Only what the device-fit run (bench/device/play.py) needs, on the pins of
-firmware/board_config.py: a ``Pin`` keeps its level (the hands set a
-button's), ``SPI.write_readinto`` hands the 74HC165 chain's bytes
-(``SPI.raw``, set by the hands), ``UART`` is the cable to a host (``rx`` what
-the host sent, ``on_write`` what the board wrote), ``I2C`` and ``PWM`` take
-what a display and a buzzer would. Never deployed: the device has the real
-``machine``.
+firmware/board_config.py. On a Pico ``machine`` is in the firmware's flash,
+so here it is kept small in the heap: one class is every part (``Pin``,
+``SPI``, ``I2C``, ``PWM``, ``ADC``, ``UART``), each using the methods it
+has on a board. A pin keeps its level (the hands set a button's),
+``write_readinto`` hands the 74HC165 chain's bytes (``raw``, set by the
+hands), the UART is the cable to a host (``rx`` what the host sent,
+``on_write`` what the board wrote); a display's and a buzzer's writes go
+nowhere. Never deployed: the device has the real ``machine``.
 """
 
 
-class Pin:
+class Part:
     IN = 0
     OUT = 1
     PULL_UP = 1
+    raw = None  # the chain's bytes as the switches set them (set by the hands)
+    rx = bytearray()  # bytes from the host, not yet read by the board
+    on_write = None  # the host's reader of the board's bytes
 
-    def __init__(self, number, *args, value=None):
+    def __init__(self, *args, value=None, **_):
         self.level = 1 if value is None else value  # a button's pull-up reads 1 until pressed
 
     def value(self, level=None):
@@ -24,65 +29,32 @@ class Pin:
         self.level = level
         return None
 
-
-class SPI:
-    raw = None  # the chain's bytes as the switches set them (set by the hands; at first an empty board)
-
-    def __init__(self, *args, **_):
-        pass
-
     def write_readinto(self, tx, rx):
-        if SPI.raw is None:
-            SPI.raw = bytearray(len(rx))
-        rx[:] = SPI.raw
+        rx[:] = Part.raw
 
-
-class I2C:
-    def __init__(self, *args, **_):
+    def nothing(self, *args):  # I2C.writeto, PWM.freq and duty_u16
         pass
 
-    def writeto(self, *args):
-        pass
-
-
-class PWM:
-    def __init__(self, pin):
-        self.pin = pin
-
-    def freq(self, *args):
-        pass
-
-    def duty_u16(self, *args):
-        pass
-
-
-class ADC:
-    def __init__(self, pin):
-        self.pin = pin
+    writeto = freq = duty_u16 = nothing
 
     def read_u16(self):
         return 32768
 
-
-class UART:
-    rx = bytearray()  # bytes from the host, not yet read by the board
-    on_write = None  # the host's reader of the board's bytes
-
-    def __init__(self, *args, **_):
-        pass
-
     def any(self):
-        return len(UART.rx)
+        return len(Part.rx)
 
     def readinto(self, buf):
-        n = min(len(buf), len(UART.rx))
-        buf[:n] = UART.rx[:n]
-        UART.rx[:n] = b""
+        n = min(len(buf), len(Part.rx))
+        buf[:n] = Part.rx[:n]
+        Part.rx[:n] = b""
         return n
 
     def write(self, data):
-        UART.on_write(data)
+        Part.on_write(data)
         return len(data)
+
+
+Pin = SPI = I2C = PWM = ADC = UART = Part
 
 
 def unique_id():

@@ -4,9 +4,8 @@ Physical points are numbered ``row * 19 + col``, row 0 at the top (the
 scanner's and the LEDs' numbering); game points are the rules core's indexes.
 """
 
-from array import array
-
 from ..micro import const
+from ..rules.const import zeros
 
 _PHYS = const(19)
 POINTS = const(361)
@@ -26,8 +25,8 @@ class Region:
         self.top = top
         self.left = left
         stride = size + 2
-        self.game_of = array("H", b"\xff\xff" * POINTS)  # all NONE (bytes: a list would cost 4x more)
-        self.phys_of = array("H", b"\xff\xff" * (stride * stride))
+        self.game_of = zeros("H", POINTS, NONE)
+        self.phys_of = zeros("H", stride * stride, NONE)
         for r in range(size):
             for c in range(size):
                 p = (top + r) * _PHYS + left + c

@@ -22,8 +22,8 @@ except ImportError:  # CPython
         pass
 
 
-def zeros(typecode, n):
-    """An array of ``n`` zeros of ``typecode`` ("H", "i", "I": small ints), made at its size alone.
+def zeros(typecode, n, value=0):
+    """An array of ``n`` zeros (or ``value``s) of ``typecode`` ("H", "i", "I": small ints), made at its size alone.
 
     ``array(typecode, bytes(k))`` first makes the k zero bytes, a temporary as
     big as the array (and a hole once freed, where a heap in pieces needed
@@ -33,7 +33,7 @@ def zeros(typecode, n):
     """
     zeroed = array(typecode, range(n))
     for i in range(n):
-        zeroed[i] = 0
+        zeroed[i] = value
     return zeroed
 
 

@@ -91,19 +91,21 @@ def test_a_new_game_that_does_not_fit_leaves_a_playable_board():
 
 def test_a_new_game_takes_over_the_last_ones_board_and_history_and_plays_afresh():
     hw, app = board(size=9)
-    pos, hist = app.game.pos, app.game.hist
+    pos, hist, region = app.game.pos, app.game.hist, app.referee.region
     hw.stones.place(point(app, 4, 4), BLACK)
     run(app, hw, 0, 400)
     assert app.game.move_number == 1
     hw.stones.lift(point(app, 4, 4))
     app.new_game(Settings(size=9, rules="korean", time_spec="absolute 10m"))
     assert app.game.pos is pos and app.game.hist is hist  # no big block allocated again
+    assert app.referee.region is region  # (nor where the game lies on the board)
     assert app.game.move_number == 0 and diagram(app.game.pos) == ["." * 9] * 9 and app.game.rules.name == "korean"
     hw.stones.place(point(app, 2, 2), BLACK)
     run(app, hw, 400, 800)
     assert app.game.move_number == 1 and app.errors == 0, app.last_error
     app.new_game(Settings(size=13))  # another size: its own board and history
     assert app.game.pos is not pos and app.game.size == 13
+    assert app.referee.region is not region and app.referee.region.size == 13
 
 
 def test_a_game_that_does_not_fit_a_heap_in_pieces_leaves_the_last_one_playable():

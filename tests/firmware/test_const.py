@@ -20,6 +20,11 @@ def test_zeros_are_an_array_of_zeros_of_the_type_and_length():
     check(failures)
 
 
+def test_an_array_of_a_value_holds_it_everywhere():
+    a = zeros("H", 441, 0xFFFF)  # (a region's "no point")
+    check([] if len(a) == 441 and min(a) == max(a) == 0xFFFF else ["%d entries, %r..." % (len(a), list(a[:4]))])
+
+
 def test_a_zeroed_array_takes_its_own_size_and_no_temporary_under_micropython():
     if sys.implementation.name != "micropython":
         return
