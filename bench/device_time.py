@@ -10,6 +10,14 @@ target. Calibration: an RP2040 running MicroPython bytecode takes about
 the unix port's GC pauses (4 MB heap) and host file I/O: the typical
 column is the one to read.
 
+Code loaded for a moment (rules/const.py call_briefly: a stone refused,
+MENU, counting, the ``state`` command) is followed by a collection, whose
+time grows with the heap: this bench's is 4 MB (its twins and timings),
+the device's 192 KB. So each row's collections are taken out and counted
+again at the time of one of the device's: the device-fit game
+(bench/device_fit.py) is played in the target heap first and times a
+collection at its end (its own row).
+
 The x100 holds for what the interpreter's C code does, not for viper
 code, so a Hall read on the viper path (firmware/drivers/hall_viper.py)
 is bounded as the sum of:
@@ -46,7 +54,7 @@ import sys
 import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "mp")]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "mp"), str(ROOT / "bench")]
 
 import unix_port  # noqa: E402
 
@@ -64,8 +72,21 @@ IDLE_MS = 1  # the 10 ms idle pass: <= 10% CPU
 READ_MS = 10  # a full sensor read
 
 
+def device_collection_us():
+    """A collection of the device's heap, in the unix port: the device-fit game's at its end
+    (bench/device_fit.py, the target heap, the device's own live data), in us."""
+    import device_fit
+
+    unix_port.build_mpy()
+    script, _, _, cut = device_fit.prepare()
+    ok, figures, output = device_fit.play(script, cut, device_fit.TARGET_KB)
+    if not ok:
+        raise SystemExit("the device-fit game did not finish in %d KB:\n%s" % (device_fit.TARGET_KB, output[-3000:]))
+    return int(figures["collect_us"]), device_fit.TARGET_KB
+
+
 def run_timing():
-    """The TASK lines of bench/device/timing.py: [(name, typical, worst, runs, code)]."""
+    """The TASK lines of bench/device/timing.py: [(name, typical, worst, runs, code, collection us, collections)]."""
     unix_port.build_mpy(keep_names=True)  # (the twins and test helpers import its constants)
     with tempfile.TemporaryDirectory() as tmp:
         done = unix_port.run(ROOT / "bench" / "device" / "timing.py", [os.path.join(tmp, "journal.bin")], "4M",
@@ -75,8 +96,8 @@ def run_timing():
     tasks = []
     for line in done.stdout.splitlines():
         if line.startswith("TASK "):
-            name, typical, worst, runs, code = line[5:].split("|")
-            tasks.append((name, float(typical), float(worst), int(runs), code))
+            name, typical, worst, runs, code, collect_us, collects = line[5:].split("|")
+            tasks.append((name, float(typical), float(worst), int(runs), code, float(collect_us), float(collects)))
         else:
             print(line)
     return tasks
@@ -150,8 +171,13 @@ def main():
     calls = by_name["HallArray.read, viper path: its calls and Python (stand-ins)"]
     check = by_name["the clock x 192 from viper code (the viper path's settling: a check more a step)"]
     hardware_ms = POINTS * ADC_US / 1000 + STEPS * HALL_SETTLE_US / 1000  # the Python path waits whole
-    rows = [(name, typical, worst, typical * FACTOR / 1000, worst * FACTOR / 1000, code)
-            for name, typical, worst, _runs, code in tasks]
+    device_us, device_kb = device_collection_us()
+    rows = [("gc.collect(), the device's %d KB heap at the device-fit game's end" % device_kb, device_us, device_us,
+             device_us * FACTOR / 1000, device_us * FACTOR / 1000, "bytecode")]
+    for name, typical, worst, _runs, code, collect_us, collects in tasks:
+        device = collects * device_us - collect_us  # its collections at the device's heap, not this 4 MB one
+        rows.append((name, typical, worst, (typical + device) * FACTOR / 1000, (worst + device) * FACTOR / 1000,
+                     code))
     for settle_us in (HALL_SETTLE_US, 0):
         rows.append(("HallArray read, viper path, settle %d us (calls + viper bound + waits)" % settle_us,
                      calls[1], calls[2], viper_read_ms(calls[1] * FACTOR / 1000, check[1] * FACTOR / 1000, sizes,

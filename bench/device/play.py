@@ -31,6 +31,7 @@ exit status 0 only when the game finished as scripted in this heap.
 
 import gc
 import sys
+import time
 
 import micropython
 from micropython import const
@@ -264,7 +265,9 @@ def main():
     result = game.result
     snap = app.clock.snapshot(world.now) if app.clock is not None else None
     byoyomi = snap is not None and snap.black.overtime and snap.white.overtime
+    t0 = time.ticks_us()
     gc.collect()
+    collect_us = time.ticks_diff(time.ticks_us(), t0)  # (a collection of this heap: device_time.py's)
     data = gc.mem_alloc() - BARE - harness - code
     ok = app.errors == 0 and host.errors == 0
     if part.startswith("until"):  # the game goes on when the power is cut
@@ -281,8 +284,8 @@ def main():
     print("host: the board answered %s" % host.mem)
     print("code: %s" % sys.modules["firmware"].__file__)
     micropython.qstr_info()  # "qstr pool: n_pool=6, n_qstr=...": the names interned for good
-    print("FIT ok=%d base=%d harness=%d code=%d data_start=%d data=%d free=%d ms=%d"
-          % (ok, BARE - len(ROM), harness, code, data_start, data, gc.mem_free(), world.now))
+    print("FIT ok=%d base=%d harness=%d code=%d data_start=%d data=%d free=%d ms=%d collect_us=%d"
+          % (ok, BARE - len(ROM), harness, code, data_start, data, gc.mem_free(), world.now, collect_us))
     return ok
 
 

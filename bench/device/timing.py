@@ -4,8 +4,10 @@
 
 bench/device_time.py runs this on the ``make mpy`` bundle and turns its
 lines into a table with RP2040 estimates. Each line printed is
-``TASK name|typical us|worst us|runs|code``: typical is the median, worst
-the maximum of ``runs`` timings with time.ticks_us; code is ``bytecode``
+``TASK name|typical us|worst us|runs|code|collection us|collections``:
+typical is the median, worst the maximum of ``runs`` timings with
+time.ticks_us, and each timing held on average that many collections
+after code loaded for a moment, taking that long; code is ``bytecode``
 (the x100 calibration holds) or ``calls`` (viper code calling C functions:
 x100 holds for the calls, the driver bounds the viper code itself from
 its instruction counts). Whole stages are timed on a real App on
@@ -27,6 +29,7 @@ from pro_games import longest_game
 
 from firmware.drivers.storage import FileStorage
 from firmware.protocol import encode_command
+from firmware.rules import const as rules_const
 from firmware.rules.game import COUNTING
 from firmware.sensing.scanner import Scanner
 from twins.link import Pipe
@@ -38,9 +41,26 @@ JOURNAL = sys.argv[1]
 excluded = [0, 0]  # twins' time (untimed) inside the stage, the step being timed
 
 
+collections = [0, 0]  # the time (us) and number of call_briefly's collections since the last report
+
+
+def _timed_collect(collect=rules_const.collect):
+    t0 = ticks_us()
+    collect()
+    collections[0] += ticks_diff(ticks_us(), t0)
+    collections[1] += 1
+
+
+rules_const.collect = _timed_collect  # (call_briefly's: a collection of this 4 MB heap is not the device's)
+
+
 def report(name, times, code="bytecode"):
+    """A TASK line; with it, the collections since the last report (code loaded for a moment,
+    rules/const.py call_briefly) a timing: bench/device_time.py counts them at the device's heap."""
     times.sort()
-    print("TASK %s|%.2f|%.2f|%d|%s" % (name, times[len(times) // 2], times[-1], len(times), code))
+    print("TASK %s|%.2f|%.2f|%d|%s|%.2f|%.3f" % (name, times[len(times) // 2], times[-1], len(times), code,
+                                                collections[0] / len(times), collections[1] / len(times)))
+    collections[0] = collections[1] = 0
 
 
 def timed(fn, runs, prepare=None, batch=1):
@@ -153,6 +173,7 @@ def game(moves=200):
     hw, app = board(FileStorage(JOURNAL), pipe.board, size=19, time_spec="byoyomi 5m 3x30s")
     stages = Stages(app, hw)
     phys = app.referee.region.phys_of
+    collections[0] = collections[1] = 0  # (the game's setup: not a stage's)
     t = 0
 
     def run(until):
@@ -190,14 +211,37 @@ def game(moves=200):
     return hw, app, pipe, stages, t
 
 
+class CPin:
+    """A button's pin as the device reads it, a C call (machine.Pin.value): released, the
+    pull-up's level (``micropython.stack_use``: a non-zero count without arguments)."""
+
+    def __init__(self):
+        self.value = micropython.stack_use
+
+
+class CUart:
+    """A UART with nothing received, its ``any`` a C call as on the device (0:
+    ``micropython.opt_level``)."""
+
+    def __init__(self):
+        self.any = micropython.opt_level
+
+
 def idle(hw, app, stages, t):
     """Nothing happening: the 10 ms passes, sense, tick and host, every other one with the
     LEDs' render (20 ms), told apart by what the app has due (the display's pass is in the
-    next row); then the pass with every stage due."""
+    next row); then the pass with every stage due. The buttons and the host's cable are the
+    device's drivers on C calls, as on the device (the twins' pins and pipe are Python)."""
+    from firmware.drivers.serial_link import Uart
+
     quiet, lit = [], []
     due = app._due  # when each stage is next due, in the stages' order (render third, the display fourth)
     timed_stages = app._stages
     app._stages = stages.plain
+    buttons = app.controls.buttons
+    pins, transport = buttons.pins, app.link.transport
+    buttons.pins = [CPin() for _ in pins]
+    app.link.transport = Uart(CUart())
     for _ in range(300):
         t += 10
         hw.stones.set_time(t)
@@ -207,6 +251,7 @@ def idle(hw, app, stages, t):
         else:
             app.step(t)
     app._stages = timed_stages
+    buttons.pins, app.link.transport = pins, transport
     report("App.step idle: sense + tick + link poll (10 ms pass)", quiet)
     report("App.step idle: sense + tick + render + link poll (the other 10 ms pass)", lit)
     stages.steps = []
@@ -253,6 +298,7 @@ def counting(hw, app, stages, t):
     game = app.game
     stages.steps = []
     gc.collect()  # (a collection of the unix port's 4 MB heap inside these passes would count as theirs)
+    collections[0] = collections[1] = 0
 
     def passes(t):
         for _ in range(40):
@@ -430,6 +476,7 @@ def rare(hw, app, stages, t):
     if not illegal:
         raise AssertionError("no point where the side to move may not play")
     stages.times[0] = []
+    collections[0] = collections[1] = 0
     hw.stones.place(phys[illegal[0]], game.to_move)
     t = passes(t)
     if app.referee.rejected == 0xFFFF:
@@ -440,6 +487,7 @@ def rare(hw, app, stages, t):
     moves = game.move_number
     last = game.hist.moves[game.hist.length - 1] & 0x1FF  # (its point: history.move_point)
     stages.times[1] = []
+    collections[0] = collections[1] = 0
     hw.buttons.hold(3)  # MENU: in a casual game, the last move taken back
     t = passes(t, 6)
     hw.buttons.release(3)

@@ -62,7 +62,8 @@ class Phases(Painter):
     def catch_up(self):
         """One piece of the work a deferring referee (``defer``: the app's) leaves to the
         next loop passes, each pass's step kept short: the dead stones proposed as counting
-        begins, the board compared and painted with them (to lift), the count, its map."""
+        begins, the board compared and painted with them (to lift), the count's code loaded
+        (at the game's first count), the count, its map."""
         owed = self.owed
         if self.state != COUNTING and self.state != OVER:
             self.owed = 0  # play resumed meanwhile: nothing to show
@@ -73,8 +74,12 @@ class Phases(Painter):
             self.owed = owed & ~OWED_SHOW
             self._finish()  # the proposal lit to lift (the paint owes the count again)
         elif owed & OWED_COUNT:
-            self.owed = OWED_MAP
-            self.game.count()
+            game = self.game
+            if game.count_map() is None:  # the count's code, loaded in a pass of its own
+                game.counter()
+            else:
+                self.owed = OWED_MAP
+                game.count()
         else:
             self.owed = 0
             self.count_map(True)

@@ -132,8 +132,8 @@ def test_counting_begins_over_passes_each_with_one_long_job():
     # The second clock press stops play. The dead stones the board proposes, the count
     # and its map each take tens of ms on a Pico: each comes in a pass of its own, after
     # the pass that took the press (README, the device's time budget). The proposal's code
-    # comes and goes before the count's is loaded (the Counter made, in the count's pass):
-    # never both in the heap.
+    # comes and goes before the count's is loaded (the Counter made, in a pass of its own
+    # before the count's): never both in the heap.
     from firmware.leds import marks as mk
     from firmware.rules.game import COUNTING
 
@@ -184,7 +184,8 @@ def test_counting_begins_over_passes_each_with_one_long_job():
     assert [job for _, job in long][:3] == ["press", "proposal", "count"], jobs
     assert len(set(n for n, _ in long)) == len(long), jobs  # one long job a pass
     made = [n for n, job in jobs if job == "counter"]
-    assert made == [n for n, job in long if job == "count"][:1], jobs  # the count's code: with the first count
+    first = [n for n, job in long if job == "count"][0]
+    assert made == [first - 1] and first - 1 not in [n for n, _ in long], jobs  # the count's code: a pass of its own
     assert app.referee.owed == 0  # nothing left for later
     bits = app.marks.bits
     assert bits[point(app, 2, 2)] & mk.LIFT and bits[point(app, 6, 6)] & mk.LIFT  # both lone stones proposed dead
