@@ -16,7 +16,7 @@ class Part:
     IN = 0
     OUT = 1
     PULL_UP = 1
-    raw = None  # the chain's bytes as the switches set them (set by the hands)
+    raw = None  # the chain's bytes as the switches set them (set by the hands; at first an empty board)
     rx = bytearray()  # bytes from the host, not yet read by the board
     on_write = None  # the host's reader of the board's bytes
 
@@ -30,6 +30,8 @@ class Part:
         return None
 
     def write_readinto(self, tx, rx):
+        if Part.raw is None:  # (no hands: an empty board)
+            Part.raw = bytearray(len(rx))
         rx[:] = Part.raw
 
     def nothing(self, *args):  # I2C.writeto, PWM.freq and duty_u16
