@@ -74,19 +74,28 @@ class InPieces(Settings):
         return Settings.game(self, spent)
 
 
-def test_a_new_game_that_does_not_fit_leaves_a_playable_board():
-    hw, app = board(size=9, time_spec="absolute 10m")
-    last = app.follower.settings
+def runs_out(app, settings):
+    """``app.new_game(settings)`` raises the MemoryError its game raised (the board left playable)."""
     try:
-        app.new_game(Unfit(size=13))
+        app.new_game(settings)
     except MemoryError:
-        pass
-    else:
-        raise AssertionError("the MemoryError was not raised")
-    assert app.follower.settings is last and app.game.size == 9 and app.clock is not None
+        return
+    raise AssertionError("the MemoryError was not raised")
+
+
+def plays_a_move(app, hw):
+    """A stone put down is played: the board's game goes on."""
     hw.stones.place(point(app, 4, 4), BLACK)
     run(app, hw, 0, 400)
     assert app.game.move_number == 1 and app.errors == 0, (app.game.move_number, app.last_error)
+
+
+def test_a_new_game_that_does_not_fit_leaves_a_playable_board():
+    hw, app = board(size=9, time_spec="absolute 10m")
+    last = app.follower.settings
+    runs_out(app, Unfit(size=13))
+    assert app.follower.settings is last and app.game.size == 9 and app.clock is not None
+    plays_a_move(app, hw)
 
 
 def test_a_new_game_takes_over_the_last_ones_board_and_history_and_plays_afresh():
@@ -115,18 +124,11 @@ def test_a_game_that_does_not_fit_a_heap_in_pieces_leaves_the_last_one_playable(
     app = App(hw, InPieces(size=9, time_spec="absolute 10m"))
     try:
         InPieces.torn = True
-        try:
-            app.new_game(Unfit(size=9))
-        except MemoryError:
-            pass
-        else:
-            raise AssertionError("the MemoryError was not raised")
+        runs_out(app, Unfit(size=9))
     finally:
         InPieces.torn = False
     assert app.game is not None and app.game.size == 9 and app.clock is not None
-    hw.stones.place(point(app, 4, 4), BLACK)
-    run(app, hw, 0, 400)
-    assert app.game.move_number == 1 and app.errors == 0, (app.game.move_number, app.last_error)
+    plays_a_move(app, hw)
 
 
 class NoRoomForAClock(Settings):
@@ -147,19 +149,12 @@ def test_when_not_even_the_last_game_fits_the_board_plays_it_without_its_clock()
     app = App(hw, NoRoomForAClock(size=9, rules="korean", time_spec="absolute 10m"))
     try:
         NoRoomForAClock.full = True
-        try:
-            app.new_game(Unfit(size=9))
-        except MemoryError:
-            pass
-        else:
-            raise AssertionError("the MemoryError was not raised")
+        runs_out(app, Unfit(size=9))
     finally:
         NoRoomForAClock.full = False
     assert app.game is not None and app.game.size == 9 and app.game.rules.name == "korean"
     assert app.clock is None and app.follower.settings.time_spec == "none"  # (what the journal and host are told)
-    hw.stones.place(point(app, 4, 4), BLACK)
-    run(app, hw, 0, 400)
-    assert app.game.move_number == 1 and app.errors == 0, (app.game.move_number, app.last_error)
+    plays_a_move(app, hw)
 
 
 def test_games_are_made_without_keeping_the_setup_code():
