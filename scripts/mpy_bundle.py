@@ -1,6 +1,6 @@
 """The device bundle: firmware/ compiled by mpy-cross into build/mpy (what `make mpy` builds and `make deploy` ships).
 
-Before mpy-cross, two rewrites that change names only, each line kept on
+Before mpy-cross, four rewrites that change names only, each line kept on
 its line (a traceback from the field names the source's lines):
 
 * Constants folded across modules. MicroPython folds ``_NAME = const(3)``
@@ -57,7 +57,6 @@ class BuildError(Exception):
 class Module:
     def __init__(self, name, path, rel):
         self.name = name
-        self.path = path
         self.rel = rel  # path inside the bundle, e.g. firmware/rules/game.py
         self.source = path.read_text(encoding="utf-8")
         self.tree = ast.parse(self.source, str(path))
@@ -241,7 +240,7 @@ def plan_module(module, modules, consts, private, built, keep_names=False):
     for fallback in fallbacks(module.tree):
         plan.set(fallback, KEEP_BODY)
     folded = {}  # local name -> value (imported constants and the module's own)
-    folded_imports = set()  # id() of the import statements whose constants are folded
+    folded_imports = set()  # (id() of an import statement, a local name it binds to a folded constant)
     own = consts.own[module.name]
     for name in own:
         folded[name] = consts.exports[module.name][name]
@@ -275,7 +274,8 @@ def plan_module(module, modules, consts, private, built, keep_names=False):
     for name, value in folded.items():
         for line, what, node in bound.get(name, ()):
             is_import = (id(node), name) in folded_imports
-            is_definition = name in own and isinstance(node, ast.Name) and _defines_const(module.tree, node)
+            is_definition = (name in own and len(bound[name]) == 1 and isinstance(node, ast.Name)
+                             and _defines_const(module.tree, node))
             if not (is_import or is_definition):
                 raise BuildError("%s:%d: %s is a constant (%d) from elsewhere and %s here: rename one"
                                  % (module.rel, line, name, value, what))
@@ -302,9 +302,11 @@ def plan_module(module, modules, consts, private, built, keep_names=False):
 
 
 def _defines_const(tree, name_node):
+    # ``name_node`` is the target of a module-level ``NAME = const(...)``.
     for node in tree.body:
         if isinstance(node, ast.Assign) and node.targets[0] is name_node:
-            return True
+            value = node.value
+            return isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "const"
     return False
 
 
@@ -407,24 +409,6 @@ def passed_by_name(root):
     return names
 
 
-def _binds(scope, name):
-    """Whether ``scope`` (a function, lambda, class or comprehension in a function's body) or a
-    scope inside it binds ``name``: a renamed argument must mean the same name all through."""
-    for node in ast.walk(scope):
-        if isinstance(node, ast.arg) and node.arg == name:
-            return True
-        if isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load):
-            return True
-        if isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names:
-            return True
-        if isinstance(node, (ast.Import, ast.ImportFrom, ast.ExceptHandler)) and name in (
-                [a.asname or a.name for a in node.names] if not isinstance(node, ast.ExceptHandler) else [node.name]):
-            return True
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == name:
-            return True
-    return False
-
-
 def plan_arguments(module, plan, keywords):
     """Rename each argument no call passes by keyword to the first free short name (POSITIONAL):
     free in its function (no name there, nor an enclosing function's renamed argument, is it)."""
@@ -447,12 +431,14 @@ def plan_arguments(module, plan, keywords):
         for outer in enclosing.get(id(func), ()):
             used |= set(taken[id(outer)])
         free = [name for name in POSITIONAL if name not in used]
-        nested = [node for node in inner if isinstance(node, SCOPES)]
+        inside = set()  # the names a scope inside binds: an argument of one of them keeps its name
+        for scope in (node for node in inner if isinstance(node, SCOPES)):
+            inside.update(bindings(scope))
         args = func.args
         for arg in args.posonlyargs + args.args + [args.vararg, args.kwarg]:
             if arg is None or arg.arg == "self" or arg.arg in keywords or arg.arg in POSITIONAL or not free:
                 continue
-            if any(_binds(scope, arg.arg) for scope in nested):
+            if arg.arg in inside:
                 continue
             new = free.pop(0)
             mine.append(new)
@@ -463,7 +449,12 @@ def plan_arguments(module, plan, keywords):
 
 
 def rewrite(root=ROOT, keep_names=False):
-    """{bundle path: rewritten source} for every firmware module. ``keep_names``: the
+    """{bundle path (firmware/rules/game.py): rewritten source}; see rewritten_modules."""
+    return {module.rel: text for module, text in rewritten_modules(root, keep_names).items()}
+
+
+def rewritten_modules(root=ROOT, keep_names=False):
+    """{Module: rewritten source} for every firmware module. ``keep_names``: the
     constants' definitions stay public (for code run beside the bundle: the benchmarks'
     twins and test helpers import them), their uses are folded all the same."""
     modules = find_modules(root)
@@ -477,24 +468,23 @@ def rewrite(root=ROOT, keep_names=False):
         plan_arguments(module, plan, keywords)
         text = apply_text(module, plan)
         check(module, plan, text)
-        out[module.rel] = text
+        out[module] = text
     return out
 
 
 def build(out_dir, mpy_cross, root=ROOT, keep_names=False, opt=3):
     """OUT/src (the rewritten sources) and OUT/mpy (their .mpy files, ``mpy-cross -O<opt>``)."""
     src_dir, mpy_dir = out_dir / "src", out_dir / "mpy"
-    sources = rewrite(root, keep_names)
+    sources = rewritten_modules(root, keep_names)
     for folder in (src_dir, mpy_dir):
         shutil.rmtree(folder, ignore_errors=True)
-    for rel, text in sources.items():
-        src = src_dir / rel
+    for module, text in sources.items():
+        src = src_dir / module.rel
         src.parent.mkdir(parents=True, exist_ok=True)
         src.write_text(text, encoding="utf-8")
-        name = rel[:-3].replace("/", ".").removesuffix(".__init__")
-        mpy = mpy_dir / (rel[:-3] + ".mpy")
+        mpy = mpy_dir / (module.rel[:-3] + ".mpy")
         mpy.parent.mkdir(parents=True, exist_ok=True)
-        subprocess.run([mpy_cross, "-O%d" % opt, "-s", name, "-o", str(mpy), str(src)], check=True)
+        subprocess.run([mpy_cross, "-O%d" % opt, "-s", module.name, "-o", str(mpy), str(src)], check=True)
     return len(sources)
 
 

@@ -152,6 +152,12 @@ def test_a_name_that_is_a_constant_and_something_else_stops_the_build(tmp_path):
             """})
 
 
+def test_a_constant_assigned_again_in_its_own_module_stops_the_build(tmp_path):
+    # (Folded, RED would read 3 everywhere while the module's RED became 5.)
+    with pytest.raises(mpy_bundle.BuildError, match=r"firmware/a.py:\d+: RED is a constant \(3\)"):
+        rewritten(tmp_path, {"a.py": A + "RED = 5\n", "b.py": "from .a import RED\nX = RED\n"})
+
+
 def test_a_constant_in_an_f_string_stops_the_build(tmp_path):
     with pytest.raises(mpy_bundle.BuildError, match="f-string"):
         rewritten(tmp_path, {"a.py": A, "b.py": "from .a import RED\nX = f'{RED}'\n"})
