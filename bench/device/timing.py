@@ -1,9 +1,11 @@
 """The device loop's time budget, task by task, in MicroPython's unix port.
 
-    MICROPYPATH=.frozen:build/mpy:.:tests/firmware micropython -X heapsize=4M bench/device/timing.py JOURNAL
+    MICROPYPATH=.frozen:build/named/mpy:.:tests/firmware micropython -X heapsize=4M bench/device/timing.py JOURNAL
 
-bench/device_time.py runs this on the ``make mpy`` bundle and turns its
-lines into a table with RP2040 estimates. Each line printed is
+bench/device_time.py runs this on the device bundle with its constants'
+names kept (build/named: ``scripts/mpy_bundle.py --keep-names``, the same
+code as ``make mpy``'s, for the twins and test helpers beside it import
+those names) and turns its lines into a table with RP2040 estimates. Each line printed is
 ``TASK name|typical us|worst us|runs|code|collection us|collections``:
 typical is the median, worst the maximum of ``runs`` timings with
 time.ticks_us, and each timing held on average that many collections
@@ -31,6 +33,7 @@ from firmware.drivers.storage import FileStorage
 from firmware.protocol import encode_command
 from firmware.rules import const as rules_const
 from firmware.rules.game import COUNTING
+from firmware.rules.history import move_point
 from firmware.sensing.scanner import Scanner
 from twins.link import Pipe
 from twins.sensors import NullSensor
@@ -292,6 +295,15 @@ def journal_and_host(app, pipe, t):
                timed(answer, 100, lambda i, data=data: (pipe.take(), pipe.send(data))))
 
 
+def passes(hw, stages, t, n=40):
+    """``n`` timed 10 ms loop passes from ``t``; the time after them."""
+    for _ in range(n):
+        t += 10
+        hw.stones.set_time(t)
+        stages.step(t)
+    return t
+
+
 def counting(hw, app, stages, t):
     """Both players press their clock without a stone (two passes): the longest pass from the
     first press until the count is shown (the referee's decision, the count, its map, the LEDs)."""
@@ -299,20 +311,12 @@ def counting(hw, app, stages, t):
     stages.steps = []
     gc.collect()  # (a collection of the unix port's 4 MB heap inside these passes would count as theirs)
     collections[0] = collections[1] = 0
-
-    def passes(t):
-        for _ in range(40):
-            t += 10
-            hw.stones.set_time(t)
-            stages.step(t)
-        return t
-
     for _ in range(2):
         button = game.to_move - 1
         hw.buttons.hold(button)
-        t = passes(t)
+        t = passes(hw, stages, t)
         hw.buttons.release(button)
-        t = passes(t)
+        t = passes(hw, stages, t)
     if game.phase != COUNTING:
         raise AssertionError("two clock presses without a stone did not start the count")
     report("App.step, the longest pass as the count starts (decision, count, map, LEDs)", [max(stages.steps)])
@@ -463,40 +467,32 @@ def rare(hw, app, stages, t):
     game = app.game
     phys = app.referee.region.phys_of
     cells = game.pos.cells
-
-    def passes(t, n=40):
-        for _ in range(n):
-            t += 10
-            hw.stones.set_time(t)
-            stages.step(t)
-        return t
-
-    illegal = [p for p in range(len(phys)) if phys[p] != 0xFFFF and not cells[p]
-               and not game.is_legal(game.to_move, p)]
-    if not illegal:
+    illegal = next((p for p in range(len(phys)) if phys[p] != 0xFFFF and not cells[p]
+                    and not game.is_legal(game.to_move, p)), None)
+    if illegal is None:
         raise AssertionError("no point where the side to move may not play")
     stages.times[0] = []
     collections[0] = collections[1] = 0
-    hw.stones.place(phys[illegal[0]], game.to_move)
-    t = passes(t)
+    hw.stones.place(phys[illegal], game.to_move)
+    t = passes(hw, stages, t)
     if app.referee.rejected == 0xFFFF:
         raise AssertionError("the stone was not refused")
     report("App.sense refusing a stone (its code loaded for it)", [max(stages.times[0])])
-    hw.stones.lift(phys[illegal[0]])
-    t = passes(t)
+    hw.stones.lift(phys[illegal])
+    t = passes(hw, stages, t)
     moves = game.move_number
-    last = game.hist.moves[game.hist.length - 1] & 0x1FF  # (its point: history.move_point)
+    last = move_point(game.hist.moves[game.hist.length - 1])
     stages.times[1] = []
     collections[0] = collections[1] = 0
     hw.buttons.hold(3)  # MENU: in a casual game, the last move taken back
-    t = passes(t, 6)
+    t = passes(hw, stages, t, 6)
     hw.buttons.release(3)
-    t = passes(t)
+    t = passes(hw, stages, t)
     if game.move_number != moves - 1:
         raise AssertionError("MENU took nothing back")
     report("App.tick, MENU taking a move back (its code loaded for it)", [max(stages.times[1])])
     hw.stones.lift(phys[last])
-    return passes(t)
+    return passes(hw, stages, t)
 
 
 def main():
