@@ -19,7 +19,7 @@ from .micro import const
 EV_MOVE = const(1)  # value: stones captured
 EV_PASS = const(2)
 EV_UNDO = const(3)  # point: the move taken back
-EV_ILLEGAL = const(4)  # a stone was refused; value: the reason (referee/fouls.py REASONS index)
+EV_ILLEGAL = const(4)  # a stone was refused; value: the reason (referee/machine.py REASONS index)
 EV_PENALTY = const(5)  # value: the penalty applied (rulesets ILLEGAL_LOSS / ILLEGAL_WARN)
 EV_HANDICAP = const(6)  # value: stones placed
 EV_COUNTING = const(7)  # play stopped: counting begins
@@ -27,7 +27,7 @@ EV_DEAD = const(8)  # point's chain marked dead (value 1) or alive again (value 
 EV_RESUME_PLAY = const(9)  # counting is over: play goes on
 EV_END = const(10)  # the game has a result; colour: the winner (0: none)
 EV_RESIGN = const(11)
-EV_WARNING = const(12)  # value: the reason (referee/fouls.py REASONS index)
+EV_WARNING = const(12)  # value: the reason (referee/machine.py REASONS index)
 # What the clock did (colour: the side concerned; value in ms unless said).
 EV_START = const(13)
 EV_PRESS = const(14)  # value: ms the move took (pauses excluded)

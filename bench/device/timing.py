@@ -461,9 +461,10 @@ def hall():
 
 
 def rare(hw, app, stages, t):
-    """Rare events whose code is loaded for them (rules/const.py call_briefly, a collection
-    after): a stone where the side to move may not play, refused (referee/fouls.py), then
-    lifted; MENU taking the last move back (referee/buttons.py), the stone then lifted."""
+    """A stone where the side to move may not play, refused (a casual game: no penalty,
+    nothing loaded), then lifted; a rare event whose code is loaded for it (rules/const.py
+    call_briefly, a collection after): MENU taking the last move back (referee/buttons.py),
+    the stone then lifted."""
     game = app.game
     phys = app.referee.region.phys_of
     cells = game.pos.cells
@@ -477,7 +478,7 @@ def rare(hw, app, stages, t):
     t = passes(hw, stages, t)
     if app.referee.rejected == 0xFFFF:
         raise AssertionError("the stone was not refused")
-    report("App.sense refusing a stone (its code loaded for it)", [max(stages.times[0])])
+    report("App.sense refusing a stone (casual: nothing loaded)", [max(stages.times[0])])
     hw.stones.lift(phys[illegal])
     t = passes(hw, stages, t)
     moves = game.move_number

@@ -1,7 +1,7 @@
-"""A stone refused, a player charged: the referee's rare decisions, and the reasons it gives.
+"""A tournament's stone refused, a player charged: the referee's rare decisions.
 
-``refuse`` (a stone that is not a legal move: shown, and what the mode's
-rule makes of it) and the tournament clauses on captured and removed stones
+``penalise`` (the rule set's penalty for a stone that is not a legal move,
+the stone shown by the referee) and the tournament clauses on captured and removed stones
 (Korean regulations, Thai rules: a warning or the game; ``pressed``,
 ``left``, ``removed``) are the ``Referee``'s
 (machine.py), which loads this module only while it makes one of these
@@ -10,50 +10,32 @@ while a game is played. Both read and write the referee's state as its own
 methods would.
 """
 
-from ..events import EV_ILLEGAL, EV_PENALTY, EV_WARNING
-from ..modes import TOURNAMENT
+from ..events import EV_PENALTY, EV_WARNING
 from ..rules.coords import PASS
 from ..rules.history import move_colour
 from ..rules.rulesets import ILLEGAL_LOSS, ILLEGAL_REJECT, ILLEGAL_WARN
 from .comparison import CHARGED_LEFT, CHARGED_PRESS
+from .machine import reason_index
 from .region import POINTS
 
-# Why a stone was refused or a player warned (events carry the index).
-REASONS = ("occupied", "suicide", "ko", "superko", "out_of_turn", "off_board", "no_stones",
-           "place_remove", "game_over", "two_stones", "wrong_colour", "press_clock",
-           "captures_left", "removed_stone", "filled_chain")
 
-
-def reason_index(reason):
-    """Index of a reason name in REASONS (len(REASONS): not one of them)."""
-    return REASONS.index(reason) if reason in REASONS else len(REASONS)
-
-
-def refuse(referee, p, colour, reason, now_ms):
-    """A stone at physical point p that is not a legal move: show it, apply the mode's rule."""
+def penalise(referee, p, colour, reason, now_ms):
+    """A tournament's stone at physical point p that is not a legal move (the referee shows
+    it): the rule set's penalty."""
     game = referee.game
-    referee.rejected = p
-    referee.reason = reason
-    g = referee.region.game_of[p]
-    referee.events.add(EV_ILLEGAL, colour, g, reason_index(reason), now_ms)
-    if referee.mode == TOURNAMENT and reason not in ("two_stones", "press_clock"):
-        rules = game.rules
-        if reason == "out_of_turn":
-            # Korean Art.19-1-1, Thai 20: two stones in a row loses.
-            penalty = ILLEGAL_REJECT if rules.illegal == ILLEGAL_REJECT else ILLEGAL_LOSS
-            if penalty == ILLEGAL_LOSS:
-                game.foul(colour, reason)
-        else:
-            penalty = game.apply_illegal(colour, reason)
-        if penalty != ILLEGAL_REJECT:
-            referee.events.add(EV_PENALTY, colour, g, penalty, now_ms)
-        if penalty == ILLEGAL_WARN:
-            # Thai 28, 29: the turn is lost; the offender's press hands the clock over.
-            referee.awaiting_press = colour if referee.timed else 0
-        referee._after_game_change(now_ms)
+    if reason == "out_of_turn":
+        # Korean Art.19-1-1, Thai 20: two stones in a row loses.
+        penalty = ILLEGAL_REJECT if game.rules.illegal == ILLEGAL_REJECT else ILLEGAL_LOSS
+        if penalty == ILLEGAL_LOSS:
+            game.foul(colour, reason)
     else:
-        referee._finish()
-    return True
+        penalty = game.apply_illegal(colour, reason)
+    if penalty != ILLEGAL_REJECT:
+        referee.events.add(EV_PENALTY, colour, referee.region.game_of[p], penalty, now_ms)
+    if penalty == ILLEGAL_WARN:
+        # Thai 28, 29: the turn is lost; the offender's press hands the clock over.
+        referee.awaiting_press = colour if referee.timed else 0
+    referee._after_game_change(now_ms)
 
 
 def pressed(referee, colour, now_ms):

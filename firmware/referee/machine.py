@@ -27,7 +27,7 @@ borrowed between its calls, as the counter does).
 """
 
 
-from ..events import EV_COUNTING, EV_END, EV_MOVE, EV_PASS, EV_UNDO, Events
+from ..events import EV_COUNTING, EV_END, EV_ILLEGAL, EV_MOVE, EV_PASS, EV_UNDO, Events
 from ..modes import CASUAL, TOURNAMENT
 from ..rules.const import call_briefly
 from ..rules.coords import PASS
@@ -39,6 +39,16 @@ from .comparison import Comparison
 from .phases import Phases
 from .region import NONE, POINTS, Region
 from .states import COUNTING, OVER, OWED_PROPOSE, PLAY, REJECT, SETUP, SYNC, UNKNOWN
+
+# Why a stone was refused or a player warned (events carry the index).
+REASONS = ("occupied", "suicide", "ko", "superko", "out_of_turn", "off_board", "no_stones",
+           "place_remove", "game_over", "two_stones", "wrong_colour", "press_clock",
+           "captures_left", "removed_stone", "filled_chain")
+
+
+def reason_index(reason):
+    """Index of a reason name in REASONS (len(REASONS): not one of them)."""
+    return REASONS.index(reason) if reason in REASONS else len(REASONS)
 
 
 class Referee(Phases):
@@ -245,8 +255,17 @@ class Referee(Phases):
         return True
 
     def _refuse(self, p, colour, reason, now_ms):
-        """A stone that is not a legal move: shown, and the mode's rule applied (fouls.py)."""
-        return call_briefly("firmware.referee.fouls", "refuse", self, p, colour, reason, now_ms)
+        """A stone that is not a legal move: shown; in a tournament, the rule set's penalty
+        (fouls.py, loaded for that decision only: a refusal in casual or teaching play,
+        a beginner's everyday, loads nothing)."""
+        self.rejected = p
+        self.reason = reason
+        self.events.add(EV_ILLEGAL, colour, self.region.game_of[p], reason_index(reason), now_ms)
+        if self.mode == TOURNAMENT and reason != "two_stones" and reason != "press_clock":
+            call_briefly("firmware.referee.fouls", "penalise", self, p, colour, reason, now_ms)
+        else:
+            self._finish()
+        return True
 
     def _clauses(self):
         # The tournament clauses on captured and removed stones (Korean, Thai).

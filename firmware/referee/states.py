@@ -1,7 +1,7 @@
 """The referee's states (docs/architecture.md has the state diagram), the work it owes, a frame's unknown colour.
 
 Constants only (folded into their users by the bundle: the device never loads this module);
-the reasons a stone is refused are fouls.py's ``REASONS``.
+the reasons a stone is refused are machine.py's ``REASONS``.
 """
 
 from ..micro import const

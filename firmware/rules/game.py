@@ -70,6 +70,7 @@ class Game(Ending):
     def __init__(self, size=19, rules="japanese", komi=None, strict_turns=True, spent=None):
         self.rules = rules if isinstance(rules, RuleSet) else by_name(rules)
         self.size = size
+        self.komi = self.rules.default_komi() if komi is None else komi  # (a bad one raises before spent is touched)
         if spent is None:
             self.pos = Position(size)
             self.hist = History(size, BLACK)
@@ -79,7 +80,6 @@ class Game(Ending):
             self.pos = spent.pos
             self.pos.clear()
             self.hist = spent.hist  # (_reset_play_state starts it again)
-        self.komi = self.rules.default_komi() if komi is None else komi
         self.strict = strict_turns
         self.captures = array("H", (0, 0, 0))
         self.warnings = bytearray(3)  # penalty warnings per colour (Thai, Korean)
@@ -253,6 +253,7 @@ class Game(Ending):
         k = hist.length - 1
         if k == 0:
             raise ValueError("no move to undo")
+        marked = self.phase != PLAYING  # (dead stones are marked while counting only)
         record = hist.moves[k]
         pt = move_point(record)
         if pt:
@@ -269,7 +270,8 @@ class Game(Ending):
         else:
             hist.pop()
         self._restore_from_history()
-        self.clear_dead()
+        if marked:
+            self.clear_dead()
 
     def _take_back(self):
         # Lift the last recorded stone, put back what it removed, forget the

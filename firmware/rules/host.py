@@ -24,11 +24,6 @@ def all_points(pos):
     return [point(size, c, r) for r in range(size) for c in range(size)]
 
 
-def colour_name(colour):
-    """ "B" or "W"."""
-    return "B" if colour == BLACK else "W"
-
-
 def parse_colour(text):
     """BLACK or WHITE from "b", "black", "w", "white" (any case).
 

@@ -22,7 +22,6 @@ from .const import zeros
 from .history import move_point
 from .position import ZOBRIST
 from .result import BOTH_LOSE, DRAW, FOUL, NO_POINTS, SCORE, Result
-from .scoring import DAME, KIND, OWNER, STONE, TERRITORY
 
 
 class Ledger:
@@ -145,6 +144,8 @@ class Ledger:
         """OP Art.8 on a count's map ``m`` (scoring.py's, its regions labelled): a stone
         touching an opponent stone, or an empty region that reaches anything but its own
         colour, scores nothing (its entry becomes a stone of nobody's)."""
+        from .scoring import DAME, KIND, OWNER, STONE, TERRITORY  # (loaded by now: the count's code, never kept by OP)
+
         cells = self.game.pos.cells
         w = self.game.pos.stride
         dirs = (-w, -1, 1, w)

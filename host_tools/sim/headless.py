@@ -25,7 +25,7 @@ from firmware.drivers.buttons import B_BLACK
 from firmware.event_log import NAMES, first, slot
 from firmware.events import EV_END, EV_ILLEGAL, EV_PENALTY, EV_REFEREE, EV_WARNING
 from firmware.modes import CASUAL
-from firmware.referee.fouls import REASONS
+from firmware.referee.machine import REASONS
 from firmware.rules.coords import PASS, vertex
 from firmware.rules.ending import PENALTY_KINDS
 from firmware.rules.rulesets import ILLEGAL_LOSS, ILLEGAL_WARN

@@ -25,7 +25,7 @@ from firmware.event_log import first, slot
 from firmware.leds.tables import KINDS, NAMES
 from firmware.modes import NAMES as MODE_NAMES
 from firmware.protocol import fields_dict, quote
-from firmware.referee.fouls import REASONS
+from firmware.referee.machine import REASONS
 from firmware.referee.messages import message
 from firmware.referee.states import NAMES as STATE_NAMES
 from firmware.referee.words import game_result_words

@@ -1,6 +1,9 @@
 """Game policy: legality per rule set, repetition, passes, handicap, undo, OP and Thai specifics."""
 
+import sys
+
 from diagrams import Lcg, at, game
+from support import not_loaded
 
 from firmware.rules.catalog import ALL
 from firmware.rules.coords import PASS, point
@@ -70,6 +73,17 @@ def test_each_illegal_reason_leaves_the_game_untouched():
     g.play(WHITE, PASS)
     assert g.phase == COUNTING
     expect_illegal(g, BLACK, at(9, "E5"), "game_over")
+
+
+def test_an_op_game_keeps_no_counting_code_until_it_counts():
+    # OP's ledger (rules/op.py, loaded for OP games) reads the count's map only at the count.
+    not_loaded("firmware.rules.op", "firmware.rules.scoring")
+    g = Game(9, "op")
+    g.play(BLACK, point(9, 2, 2))
+    assert g.op is not None and "firmware.rules.scoring" not in sys.modules
+    g.play(WHITE, PASS)
+    g.play(BLACK, PASS)
+    assert g.phase == COUNTING and g.count() is not None
 
 
 def test_positional_and_situational_superko():

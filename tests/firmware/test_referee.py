@@ -1,7 +1,11 @@
 """The referee, driven by settled frames: moves, captures, mistakes, modes, handicap, counting."""
 
+import sys
+
+from support import not_loaded
+
 from firmware.event_log import first, slot
-from firmware.events import EV_MOVE
+from firmware.events import EV_ILLEGAL, EV_MOVE
 from firmware.leds import marks as mk
 from firmware.leds.marks import Marks
 from firmware.modes import CASUAL, TOURNAMENT
@@ -131,13 +135,17 @@ def test_two_new_stones_at_once():
 
 def test_illegal_placements_by_mode():
     ko = ("D5", "E5", "C4", "D4", "D3", "F4", "A9", "E3", "E4")
-    # casual: refused, shown, waits for the stone to be lifted
+    # casual: refused, shown, waits for the stone to be lifted (no penalty's code loaded)
     t = Table(size=9, rules="korean")
     for v in ko:
         t.place(v)
     t.lift("D4")
+    not_loaded("firmware.referee.fouls")
     t.place("D4")
     assert t.ref.state == REJECT and t.ref.reason == "ko" and t.marked(mk.ERROR) == ["D4"]
+    assert "firmware.referee.fouls" not in sys.modules
+    ev = t.ref.events
+    assert ev.kind[slot(ev, ev.count - 1)] == EV_ILLEGAL  # (told as every refusal is)
     assert t.game.phase == 0 and t.moves().endswith("BE4")
     t.lift("D4")
     assert t.ref.state == PLAY
