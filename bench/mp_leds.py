@@ -102,7 +102,7 @@ def drivers():
 
 
 def retained(nbytes):
-    _report("retained heap, Leds (frame, layout, offsets, colour table): %d bytes" % nbytes)
+    _report("retained heap, Leds (frame, LED offsets, colour table): %d bytes" % nbytes)
 
 
 STEPS = [

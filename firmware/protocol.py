@@ -95,7 +95,7 @@ class Writer:
     size): ``room`` writes out what is there when the next bytes do not fit.
     Without one the line must fit the buffer; ``view()`` is its text so far
     (no copy). A line past MAX_LINE, or a field too big for a sinkless
-    buffer, is cut there: ``overflow``."""
+    buffer, is cut there (its writer checks first: snapshot.py)."""
 
     def __init__(self, capacity=MAX_LINE, sink=None):
         self.buf = bytearray(capacity)
@@ -104,7 +104,6 @@ class Writer:
         self.n = 0  # bytes in the buffer
         self.sent = 0  # bytes of the line written out before them
         self.crc = 0  # the CRC-32 of those
-        self.overflow = False
 
     def begin(self, seq, kind):
         self.clear()
@@ -114,18 +113,15 @@ class Writer:
     def clear(self):
         """Nothing written: a line begins, or fields are written for their bytes alone (the seal's)."""
         self.n = self.sent = self.crc = 0
-        self.overflow = False
 
     def room(self, m):
         """Whether ``m`` more bytes fit at ``buf[n]``, contiguous (what the buffer holds is
         written out first when they do not). The line's CRC and newline always fit after."""
         if self.sent + self.n + m + 11 > MAX_LINE:
-            self.overflow = True
             return False
         if self.n + m + 11 > len(self.buf):
             sink = self.sink
             if sink is None or m + 11 > len(self.buf):
-                self.overflow = True
                 return False
             self._out(sink)
         return True
@@ -156,7 +152,6 @@ class Writer:
         sink = self.sink
         if m + 12 > len(self.buf) and sink is not None:  # longer than the buffer: straight out
             if self.sent + self.n + m + 12 > MAX_LINE:
-                self.overflow = True
                 return
             self._field(0)
             self._out(sink)
@@ -210,7 +205,7 @@ class Writer:
         self.n = n
 
     def finish(self):
-        """The CRC and the newline; with a sink the line's last piece goes out. Returns the line's length."""
+        """The CRC and the newline; with a sink the line's last piece goes out."""
         buf = self.buf
         n = self.n
         crc = binascii.crc32(self.mv[:n], self.crc)
@@ -226,14 +221,11 @@ class Writer:
             buf[n] = _HEX[(half >> shift) & 15]
             n += 1
         buf[n] = 10
-        length = self.sent + n + 1
         if self.sink is None:
             self.n = n + 1
         else:
             self.sink.write(self.mv[:n + 1])
             self.n = 0
-            self.sent = length
-        return length
 
     def view(self):
         return self.mv[:self.n]
@@ -311,9 +303,6 @@ class LineParser:
     def pending(self):
         """Bytes fed and not yet split into lines."""
         return self._p1 - self._p0
-
-    def room(self):
-        return len(self._pending) - self._p1 + self._p0
 
     def line(self):
         """The next complete line (memoryview) or None; ``OVERSIZED`` after

@@ -2,8 +2,9 @@
 ``time``, ``diag``, ``referee``, ``clock``, ``replay``, ``key`` and ``lock``, carried out on the
 app (``new`` is the app's own: ``App.command``, no code loaded while the next game is built).
 
-``command(app, name, args, now_ms)`` runs a command whose arguments the link has checked
-(firmware/host/arguments.py); it returns None when done, or an ``(error_code, detail)`` pair
+``command(app, name, args, now_ms)`` runs a command whose arguments are well formed (the link
+checks a host's first, firmware/host/arguments.py; the simulator's page builds its own); it
+returns None when done, or an ``(error_code, detail)`` pair
 naming the problem, the game as it was. The app's ``App.command`` runs it, for the link and
 for the simulator's page alike, then journals what changed before the link replies; the app
 loads this module for the command and lets it go after (code costs a Pico's heap, and a

@@ -29,8 +29,7 @@ def write_state(w, seq, follower, next_seq):
     # strings would need ~20 KB of a Pico's heap at once.
     size = game.size
     if w.sent + w.n + size * (size + 1) + 4 * hist.length + 64 > MAX_LINE:
-        w.overflow = True
-        return
+        return  # (past a line's limit: the STATE line goes without them)
     w.raw("board=")
     buf = w.buf
     cells = game.pos.cells

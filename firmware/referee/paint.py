@@ -8,7 +8,8 @@ Stones to put back, to lift and of the wrong colour; a refused stone; the
 captured stones still on the board; the ko point, the last move with its
 liberties (atari when it has one); at counting time the count map
 (territory, seki, dame to fill). Teaching mode's preview marks where a stone
-not yet let go would be illegal or in atari. Allocation-free.
+not yet let go would be illegal or in atari. Allocation-free in play; the
+handicap setup's marks are handicap.py's, loaded for the painting.
 """
 
 from ..leds.marks import (

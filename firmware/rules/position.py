@@ -62,8 +62,8 @@ class Position:
     each colour on the board, indexed by colour), and ``removed`` /
     ``nremoved``: the points the last ``play`` removed from the board, in
     ``removed[:nremoved]``. ``stack`` (size * size entries) is the liberty
-    floods' scratch, which the counter (scoring.py, dead.py) borrows between
-    calls: nothing is kept in it from one call to the next. It is the same
+    floods' scratch, which others borrow between calls (the counter, dead.py,
+    the referee's painting and counting phases). It is the same
     array as ``removed``: a move's floods use it from its end down while the
     stones it removes fill it from the start (the two never meet: together
     they are at most the stones on the board), so ``removed`` holds the last

@@ -25,10 +25,9 @@ at power-up takes what lies on the board then as settled at once (those
 stones have been there: after a power cut, the game's).
 """
 
-from array import array
-
 from ..board_config import SENSE_SETTLE_MS
 from ..micro import const, ticks_add
+from ..rules.const import zeros
 
 _UNUSED = const(0xFFFF)
 _UNTRUSTED = const(4)  # candidate value of a point read as untrusted: never settles
@@ -56,9 +55,9 @@ class Scanner:
                 raise ValueError("point_at names a point beyond points")
         self.frame = bytearray(points)
         self._candidate = bytearray(points)  # latest reading of each point
-        self._since = array("H", bytes(2 * points))  # when the candidate was first read (ms, 16 bits)
+        self._since = zeros("H", points)  # when the candidate was first read (ms, 16 bits)
         self._is_pending = bytearray(points)
-        self.pending_at = array("H", bytes(2 * points))
+        self.pending_at = zeros("H", points)
         self.pending = 0
         self.version = 0
 
