@@ -3,6 +3,7 @@
 import sys
 
 from harness import board, host_says, linked, point, press, run
+from support import not_loaded
 
 from firmware.app import App
 from firmware.referee.states import OVER as OVER_STATE
@@ -161,38 +162,27 @@ def test_games_are_made_without_keeping_the_setup_code():
     # The rule-set table, the time-control grammar and the handicap points are loaded
     # while a game is made, then let go: a board plays with the records they made.
     setup = ("firmware.rules.catalog", "firmware.clock.spec", "firmware.rules.handicap")
-    saved = [(name, sys.modules.pop(name)) for name in setup if name in sys.modules]  # (this test's own)
-    try:
-        hw, app = board(size=9, rules="korean", handicap=2, time_spec="byoyomi 10m 3x30s")
-        assert app.game.rules.name == "korean" and app.clock.tc.periods == 3 and app.referee.guide is not None
-        app.new_game(Settings(size=13, rules="aga", handicap=3, time_spec="fischer 5m +10s"))
-        assert app.game.rules.name == "aga" and app.clock.tc.increment_ms == 10000
-        assert app.follower.settings.ruleset() is app.game.rules  # one record each, kept with the game
-        assert app.follower.settings.time_control() is app.clock.tc
-        rules, time = app.game.rules, app.clock.tc
-        app.new_game(Settings(size=13, rules="aga", time_spec="fischer 5m +10s"))  # the next game like the last
-        assert app.game.rules is rules and app.clock.tc is time  # not read again
-        loaded = [name for name in setup if name in sys.modules]
-        assert not loaded, loaded
-    finally:
-        for name, module in saved:  # as the other tests found them
-            sys.modules[name] = module
-            package, _, leaf = name.rpartition(".")
-            setattr(sys.modules[package], leaf, module)
+    not_loaded(*setup)
+    hw, app = board(size=9, rules="korean", handicap=2, time_spec="byoyomi 10m 3x30s")
+    assert app.game.rules.name == "korean" and app.clock.tc.periods == 3 and app.referee.guide is not None
+    app.new_game(Settings(size=13, rules="aga", handicap=3, time_spec="fischer 5m +10s"))
+    assert app.game.rules.name == "aga" and app.clock.tc.increment_ms == 10000
+    assert app.follower.settings.ruleset() is app.game.rules  # one record each, kept with the game
+    assert app.follower.settings.time_control() is app.clock.tc
+    rules, time = app.game.rules, app.clock.tc
+    app.new_game(Settings(size=13, rules="aga", time_spec="fischer 5m +10s"))  # the next game like the last
+    assert app.game.rules is rules and app.clock.tc is time  # not read again
+    loaded = [name for name in setup if name in sys.modules]
+    assert not loaded, loaded
 
 
 def test_the_result_is_said_without_keeping_its_words_code():
-    saved = sys.modules.pop("firmware.clock.verdict", None)  # (another test's)
-    try:
-        hw, app = board(size=9, time_spec="absolute 10m")
-        app.control("resign_black", 0)
-        run(app, hw, 0, 200)
-        assert hw.display.said() == "WHITE WINS / BY RESIGNATION"
-        assert "firmware.clock.verdict" not in sys.modules
-    finally:
-        if saved is not None:  # as the other tests found it
-            sys.modules["firmware.clock.verdict"] = saved
-            sys.modules["firmware.clock"].verdict = saved
+    not_loaded("firmware.clock.verdict")
+    hw, app = board(size=9, time_spec="absolute 10m")
+    app.control("resign_black", 0)
+    run(app, hw, 0, 200)
+    assert hw.display.said() == "WHITE WINS / BY RESIGNATION"
+    assert "firmware.clock.verdict" not in sys.modules
 
 
 def test_no_clock():
