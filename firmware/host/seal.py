@@ -21,6 +21,10 @@ first used. CPython and MicroPython alike.
 import hashlib
 from binascii import hexlify, unhexlify
 
+from ..micro import const
+
+_KEPT = const(4)  # the digests after the last moves folded, kept: an undo or a short resend steps back to one
+
 KEY_FILE = ".key"  # beside the journal (drivers/storage.py names are suffixes)
 LOCK_FILE = ".lock"
 
@@ -41,9 +45,10 @@ class Seal:
     """The current game's chain on the board. ``fields_of(w, k)`` writes move k's
     MOVE fields into the Writer ``w``, the link's own (so the hash is of the very
     text the line carries; the seal writes in it between lines only); the last
-    digest is kept, so the moves of a game or of a resync cost one fold each,
-    and going back (an undo, a resend) starts again from d0. ``key``: the
-    board's secret (bytes), or None."""
+    digest is kept, so the moves of a game or of a resync cost one fold each;
+    going back (an undo, a resend) steps back to one of the last few digests
+    kept, or starts again from d0 (``reaches``: a slice of the folds a loop
+    pass). ``key``: the board's secret (bytes), or None."""
 
     key: "bytes | None"
 
@@ -56,32 +61,58 @@ class Seal:
         self.d0 = b""
         self.k = 0
         self.digest = b""
+        self.kept = bytearray(32 * _KEPT)  # the digest after move m at m % _KEPT, for moves low..k
+        self.low = 1
 
     def start(self, gid, header):
         self.d0 = self.digest = head(self.board, gid, header)
         self.k = 0
+        self.low = 1
 
-    def rewind(self):
-        """Moves were taken back: the next digest is computed from d0 again."""
-        self.k = 0
-        self.digest = self.d0
+    def rewind(self, k):
+        """Back to the digest after move k (moves after it were taken back, or are resent): a
+        digest kept, else d0 (the moves folded again)."""
+        if k >= self.k:
+            return  # (the chain so far is not changed)
+        if k >= self.low:
+            i = 32 * (k % _KEPT)
+            self.digest = bytes(self.kept[i:i + 32])
+            self.k = k
+        else:
+            self.k = 0
+            self.digest = self.d0
+            self.low = 1
+
+    def reaches(self, k, most):
+        """Whether the digest after move k is at most ``most`` folds away; if not, ``most``
+        folds toward it are made (a chain started again after a long undo or resend is caught
+        up over several loop passes, each a slice)."""
+        self.rewind(k)
+        if k - self.k <= most:
+            return True
+        self.after(self.k + most)
+        return False
 
     def after(self, k, fields=None):
         """dk, the digest after move k; ``fields``: move k's text when the caller has it written
         already (the MOVE line being written: its own bytes are hashed, not a second copy; the
         digest after move k - 1 is then caught up with first, before the line began)."""
-        if k < self.k:
-            self.rewind()
+        self.rewind(k)
         w = self.writer
+        kept = self.kept
         while self.k < k:
-            self.k += 1
-            if self.k == k and fields is not None:
+            m = self.k = self.k + 1
+            if m == k and fields is not None:
                 text = fields
             else:
                 w.clear()
-                self.fields_of(w, self.k)
+                self.fields_of(w, m)
                 text = w.view()
             self.digest = fold(self.digest, text)
+            i = 32 * (m % _KEPT)
+            kept[i:i + 32] = self.digest
+            if m - self.low >= _KEPT:
+                self.low = m - _KEPT + 1
         return self.digest
 
     def end(self, moves, result):

@@ -8,7 +8,8 @@ from binascii import hexlify
 from diagrams import Lcg, at
 from diagrams import game as diagram_game
 from link_harness import GameControl, attach, link_on
-from support import check, not_loaded
+from pro_games import games
+from support import check, data_path, not_loaded
 
 from firmware import protocol as pr
 from firmware import protocol_host as ph
@@ -427,3 +428,61 @@ def test_a_command_that_runs_out_of_memory_is_answered_memory_and_the_link_goes_
     assert [m[1:3] for m in lines[1:]] == [("ERR", ["memory", "not%20enough%20memory"])], lines
     pipe.send(pr.encode_command("hello"))
     assert decoded(pump(pipe, link))[-1][1] == "HELLO"
+
+
+def test_the_running_hash_steps_back_on_an_undo_and_a_long_catch_up_is_sliced():
+    # The seal keeps the last few digests (an undo is one step back, nothing folded again) and
+    # folds a chain started again a slice a poll (firmware/host/seal.py reaches): every MOVE's h=
+    # is the chain of the game as it stands, as a host checks it line by line.
+    pipe, link = board()
+    pipe.send(pr.encode_command("new rules=japanese size=19"))
+    lines = decoded(pump(pipe, link))
+    game = link.follower.game
+    moves = [m for m in next(games(data_path("pro_games.txt"))).moves if m[1] != PASS][:160]
+    folds = [0]
+    fields_of = link.seal.fields_of
+
+    def counted(w, k):
+        folds[0] += 1
+        fields_of(w, k)
+
+    def another():  # a move in place of the one taken back
+        game.play(game.to_move, next(p for _, p in moves[game.move_number + 1:] if game.is_legal(game.to_move, p)))
+
+    link.seal.fields_of = counted
+    for colour, pt in moves[:100]:
+        game.play(colour, pt)
+    lines += decoded(pump(pipe, link))
+    failures = []
+    for back in (1, 3):  # within the digests kept: the next line folds its own move only
+        for _ in range(back):
+            game.undo()
+        lines += decoded(pump(pipe, link))
+        folds[0] = 0
+        for _ in range(back):
+            another()
+        lines += decoded(pump(pipe, link))
+        if folds[0]:
+            failures.append("%d moves back: %d moves folded again" % (back, folds[0]))
+    for _ in range(10):  # beyond them: the chain from d0, a slice of its 90 folds a poll
+        game.undo()
+    lines += decoded(pump(pipe, link))
+    another()
+    polls, start = 0, len(lines)
+    while polls < 20 and not [m for m in lines[start:] if m[1] == "MOVE" and m[2][0] == "91"]:
+        link.follower.follow()
+        link.poll(0)
+        lines += decoded(pipe.take())
+        polls += 1
+    if not 3 <= polls < 20:
+        failures.append("90 folds in %d polls" % polls)
+    chain = [sha256(b"GB1 t1 1 " + " ".join(lines[1][2][1:]).encode())]
+    for _seq, kind, fields in lines:
+        if kind == "UNDO":
+            del chain[int(fields[0]) + 1:]
+        elif kind == "MOVE":
+            d = sha256(chain[-1] + " ".join(fields[:-1]).encode())
+            if int(fields[0]) != len(chain) or fields[-1] != "h=" + short(d):
+                failures.append("move %s: %s" % (fields[0], fields[-1]))
+            chain.append(d)
+    check(failures)
