@@ -11,13 +11,16 @@ target. Calibration: an RP2040 running MicroPython bytecode takes about
 the unix port's GC pauses (4 MB heap) and host file I/O: the typical
 column is the one to read.
 
-Code loaded for a moment (rules/const.py call_briefly: a stone refused,
-MENU, counting, the ``state`` command) is followed by a collection, whose
-time grows with the heap: this bench's is 4 MB (its twins and timings),
-the device's 192 KB. So each row's collections are taken out and counted
-again at the time of one of the device's: the device-fit game
+Code loaded for a moment (rules/const.py call_briefly: MENU, counting,
+a host command) is followed by a collection (in play, in the loop's next
+pass: App.step), whose time grows with the heap: this bench's is 4 MB
+(its twins and timings), the device's 192 KB. So the firmware's
+collections are timed at one of the device's: the device-fit game
 (bench/device_fit.py) is played in the target heap first and times a
-collection at its end (its own row).
+collection at its end (its own row); timing.py counts each of the
+firmware's collections at that time. Likewise the journal file's syncs,
+renames and removals (an fsync of this PC's disk, not bytecode) are each
+counted as FLASH_COMMIT_US on the device.
 
 The x100 holds for what the interpreter's C code does, not for viper
 code, so a Hall read on the viper path (firmware/drivers/hall_viper.py)
@@ -69,6 +72,10 @@ POINTS = 361
 NBYTES = (POINTS + 3) // 4  # the read's buffer, cleared byte by byte
 STEPS = 192  # mux settings in a Hall sweep
 ADCS = 2
+# A littlefs append made durable on the RP2040's flash: about two page programs (W25Q16JV: tPP 0.4 ms
+# typical) and their transfer. Not in it: a 4 KB sector erase (tSE 45 ms typical) when littlefs
+# takes a fresh block, once every few KB of journal.
+FLASH_COMMIT_US = 1000
 STEP_MS = 50  # no step longer: a stone placed during it is still seen and settled
 IDLE_MS = 1  # the 10 ms idle pass: <= 10% CPU
 READ_MS = 10  # a full sensor read
@@ -85,19 +92,21 @@ def device_collection_us():
     return int(figures["collect_us"])
 
 
-def run_timing():
-    """The TASK lines of bench/device/timing.py: [(name, typical, worst, runs, code, collection us, collections)]."""
+def run_timing(collect_us):
+    """The TASK lines of bench/device/timing.py, its collections timed at ``collect_us`` and its
+    flash commits at FLASH_COMMIT_US: [(name, typical, worst, runs, code)]."""
     unix_port.build_mpy(keep_names=True)  # (the twins and test helpers import its constants)
     with tempfile.TemporaryDirectory() as tmp:
-        done = unix_port.run(ROOT / "bench" / "device" / "timing.py", [os.path.join(tmp, "journal.bin")], "4M",
+        done = unix_port.run(ROOT / "bench" / "device" / "timing.py", [os.path.join(tmp, "journal.bin"), collect_us,
+                                                                              FLASH_COMMIT_US / FACTOR], "4M",
                              [unix_port.MPY_NAMED, ROOT, ROOT / "tests" / "firmware"], timeout=300)
     if done.returncode:
         raise SystemExit(done.stdout + done.stderr)
     tasks = []
     for line in done.stdout.splitlines():
         if line.startswith("TASK "):
-            name, typical, worst, runs, code, collect_us, collects = line[5:].split("|")
-            tasks.append((name, float(typical), float(worst), int(runs), code, float(collect_us), float(collects)))
+            name, typical, worst, runs, code = line[5:].split("|")
+            tasks.append((name, float(typical), float(worst), int(runs), code))
         else:
             print(line)
     return tasks
@@ -162,7 +171,8 @@ def target(name):
 
 
 def main():
-    tasks = run_timing()
+    device_us = device_collection_us()
+    tasks = run_timing(device_us)
     sizes = viper_regions()
     by_name = {t[0]: t for t in tasks}
     sweep = by_name["HallArray.sample, Python path (mux sweep, 361 ADC reads)"]
@@ -171,13 +181,10 @@ def main():
     calls = by_name["HallArray.read, viper path: its calls and Python (stand-ins)"]
     check = by_name["the clock x 192 from viper code (the viper path's settling: a check more a step)"]
     hardware_ms = POINTS * ADC_US / 1000 + STEPS * HALL_SETTLE_US / 1000  # the Python path waits whole
-    device_us = device_collection_us()
     rows = [("gc.collect(), the device's %d KB heap at the device-fit game's end" % device_fit.TARGET_KB, device_us, device_us,
              device_us * FACTOR / 1000, device_us * FACTOR / 1000, "bytecode")]
-    for name, typical, worst, _runs, code, collect_us, collects in tasks:
-        device = collects * device_us - collect_us  # its collections at the device's heap, not this 4 MB one
-        rows.append((name, typical, worst, (typical + device) * FACTOR / 1000, (worst + device) * FACTOR / 1000,
-                     code))
+    for name, typical, worst, _runs, code in tasks:
+        rows.append((name, typical, worst, typical * FACTOR / 1000, worst * FACTOR / 1000, code))
     for settle_us in (HALL_SETTLE_US, 0):
         rows.append(("HallArray read, viper path, settle %d us (calls + viper bound + waits)" % settle_us,
                      calls[1], calls[2], viper_read_ms(calls[1] * FACTOR / 1000, check[1] * FACTOR / 1000, sizes,

@@ -51,7 +51,7 @@ from .modes import CASUAL, TEACHING, TOURNAMENT
 from .protocol import E_MALFORMED, E_STATE, fields_dict
 from .referee.machine import Referee
 from .referee.states import COUNTING
-from .rules.const import call_briefly, collect
+from .rules.const import call_briefly, collect, uncollected
 from .rules.game import OVER, Game
 from .rules.position import BLACK, WHITE
 from .rules.result import DRAW
@@ -67,7 +67,7 @@ _DISPLAY_MS = const(100)
 _HOST_MS = const(10)
 _PERIODS = (SCAN_MS, _TICK_MS, _LED_MS, _DISPLAY_MS, _HOST_MS)
 _HOST = const(4)  # sync_host's place in the stages
-_HOST_WAITS = const(5)  # passes it may be put off in a row: counting's start and its four long jobs
+_HOST_WAITS = const(9)  # passes it may be put off in a row: counting's start and its long jobs (the seki search in slices)
 
 
 class App:
@@ -280,7 +280,12 @@ class App:
     # -- the loop --------------------------------------------------------------
 
     def step(self, now_ms):
-        """Run every stage due at now_ms, in order (one pass, every 10 ms); the ms until the next is due."""
+        """Run every stage due at now_ms, in order (one pass, every 10 ms); the ms until the next is due.
+        Code let go in the last pass (rules/const.py call_briefly's later) is collected in a pass of its own."""
+        if uncollected[0]:
+            uncollected[0] = 0
+            collect()
+            return 0
         due = self._due
         stages = self._stages
         diff = ticks_diff

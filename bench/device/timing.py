@@ -1,15 +1,14 @@
 """The device loop's time budget, task by task, in MicroPython's unix port.
 
-    MICROPYPATH=.frozen:build/named/mpy:.:tests/firmware micropython -X heapsize=4M bench/device/timing.py JOURNAL
+    MICROPYPATH=.frozen:build/named/mpy:.:tests/firmware micropython -X heapsize=4M bench/device/timing.py JOURNAL COLLECT_US FLASH_US
 
 bench/device_time.py runs this on the device bundle with its constants'
 names kept (build/named: ``scripts/mpy_bundle.py --keep-names``, the same
 code as ``make mpy``'s, for the twins and test helpers beside it import
 those names) and turns its lines into a table with RP2040 estimates. Each line printed is
-``TASK name|typical us|worst us|runs|code|collection us|collections``:
+``TASK name|typical us|worst us|runs|code``:
 typical is the median, worst the maximum of ``runs`` timings with
-time.ticks_us, and each timing held on average that many collections
-after code loaded for a moment, taking that long; code is ``bytecode``
+time.ticks_us; code is ``bytecode``
 (the x100 calibration holds) or ``calls`` (viper code calling C functions:
 x100 holds for the calls, the driver bounds the viper code itself from
 its instruction counts). Whole stages are timed on a real App on
@@ -17,7 +16,9 @@ twins (19x19, byo-yomi, a journal on a real file, a cable to a host); the
 sensor twin's own read (a Python loop over the simulated stones, not the
 device's transfer) and the display twin's drawing (a Python canvas that
 also keeps each frame as text; the device's redraw is its own row, a few
-ms) are left out of the stage timings.
+ms) are left out of the stage timings; the firmware's collections and the
+journal file's syncs, renames and removals are counted at the device's
+times (bench/device_time.py gives them: COLLECT_US, FLASH_US).
 """
 
 import gc
@@ -29,6 +30,7 @@ import micropython
 from harness import board
 from pro_games import longest_game
 
+from firmware import app as app_module
 from firmware.drivers.storage import FileStorage
 from firmware.protocol import encode_command
 from firmware.rules import const as rules_const
@@ -41,29 +43,36 @@ from twins.sensors import NullSensor
 ticks_us = time.ticks_us
 ticks_diff = time.ticks_diff
 JOURNAL = sys.argv[1]
-excluded = [0, 0]  # twins' time (untimed) inside the stage, the step being timed
+DEVICE_COLLECT_US = float(sys.argv[2])  # a collection of the device's heap, in this port (bench/device_time.py)
+FLASH_COMMIT_US = float(sys.argv[3])  # a commit to the device's flash, in this port's time (bench/device_time.py)
+left_out = [0]  # the time left out of the timings so far (as_on_device), growing
 
 
-collections = [0, 0]  # the time (us) and number of call_briefly's collections since the last report
+def as_on_device(fn, us):
+    """``fn``, counted in the timings (``elapsed``) as ``us`` whatever it takes here: 0 for
+    a twin's own work (a Python stand-in of hardware), the device's time for a collection
+    (this 4 MB heap's takes longer) or a flash commit (a file's fsync here)."""
+    def run(*args):
+        t0 = ticks_us()
+        done = fn(*args)
+        left_out[0] += ticks_diff(ticks_us(), t0) - us
+        return done
+    return run
 
 
-def _timed_collect(collect=rules_const.collect):
-    t0 = ticks_us()
-    collect()
-    collections[0] += ticks_diff(ticks_us(), t0)
-    collections[1] += 1
+def elapsed(t0, left0):
+    """The time since ``ticks_us()`` was ``t0`` and ``left_out[0]`` was ``left0``, what was
+    left out meanwhile taken out."""
+    return ticks_diff(ticks_us(), t0) - (left_out[0] - left0)
 
 
-rules_const.collect = _timed_collect  # (call_briefly's: a collection of this 4 MB heap is not the device's)
+rules_const.collect = app_module.collect = as_on_device(gc.collect, DEVICE_COLLECT_US)  # (the firmware's)
 
 
 def report(name, times, code="bytecode"):
-    """A TASK line; with it, the collections since the last report (code loaded for a moment,
-    rules/const.py call_briefly) a timing: bench/device_time.py counts them at the device's heap."""
+    """A TASK line: the median and the maximum of ``times``."""
     times.sort()
-    print("TASK %s|%.2f|%.2f|%d|%s|%.2f|%.3f" % (name, times[len(times) // 2], times[-1], len(times), code,
-                                                collections[0] / len(times), collections[1] / len(times)))
-    collections[0] = collections[1] = 0
+    print("TASK %s|%.2f|%.2f|%d|%s" % (name, times[len(times) // 2], times[-1], len(times), code))
 
 
 def timed(fn, runs, prepare=None, batch=1):
@@ -73,10 +82,10 @@ def timed(fn, runs, prepare=None, batch=1):
     for i in range(runs):
         if prepare is not None:
             prepare(i)
-        t0 = ticks_us()
+        t0, left0 = ticks_us(), left_out[0]
         for _ in range(batch):
             fn(i)
-        times.append(ticks_diff(ticks_us(), t0) / batch)
+        times.append(elapsed(t0, left0) / batch)
     return times
 
 
@@ -111,19 +120,10 @@ class NullI2C:
         return None
 
 
-def untimed(twin, name):
-    """Leave a twin's method (one argument) out of the stage and step timings."""
-    method = getattr(twin, name)
-
-    def run(arg):
-        t0 = ticks_us()
-        done = method(arg)
-        us = ticks_diff(ticks_us(), t0)
-        excluded[0] += us
-        excluded[1] += us
-        return done
-
-    setattr(twin, name, run)
+def on_device(part, names, us):
+    """``part``'s methods ``names`` counted as ``us`` each in the timings (as_on_device)."""
+    for name in names:
+        setattr(part, name, as_on_device(getattr(part, name), us))
 
 
 class Stages:
@@ -135,8 +135,8 @@ class Stages:
         self.steps = []
         self.decisions = []  # sense stages in which a move was recorded
         self.appends = []  # host stages that journalled a record
-        for twin, name in ((hw.sensor, "read"), (hw.display, "update"), (hw.display, "words")):
-            untimed(twin, name)
+        on_device(hw.sensor, ("read",), 0)
+        on_device(hw.display, ("update", "words"), 0)
         self.plain = app._stages  # the idle pass is timed without the per-stage timing around them
         app._stages = tuple(self._wrap(i, stage) for i, stage in enumerate(app._stages))
 
@@ -145,10 +145,9 @@ class Stages:
             app = self.app
             moves = app.game.move_number
             records = app.journal.records
-            excluded[0] = 0
-            t0 = ticks_us()
+            t0, left0 = ticks_us(), left_out[0]
             stage(now_ms)
-            us = ticks_diff(ticks_us(), t0) - excluded[0]
+            us = elapsed(t0, left0)
             self.times[i].append(us)
             if i == 0 and app.game.move_number != moves:
                 self.decisions.append(us)
@@ -157,10 +156,11 @@ class Stages:
         return run
 
     def step(self, now_ms):
-        excluded[1] = 0
-        t0 = ticks_us()
+        if gc.mem_free() < 1 << 20:  # (this 4 MB heap collected before a step, not in one: a device's would be smaller)
+            gc.collect()
+        t0, left0 = ticks_us(), left_out[0]
         self.app.step(now_ms)
-        self.steps.append(ticks_diff(ticks_us(), t0) - excluded[1])
+        self.steps.append(elapsed(t0, left0))
 
 
 def game(moves=200):
@@ -173,10 +173,11 @@ def game(moves=200):
             os.remove(JOURNAL + suffix)
         except OSError:
             pass
-    hw, app = board(FileStorage(JOURNAL), pipe.board, size=19, time_spec="byoyomi 5m 3x30s")
+    storage = FileStorage(JOURNAL)
+    on_device(storage, ("flush", "replace", "remove"), FLASH_COMMIT_US)  # (a file's fsync here)
+    hw, app = board(storage, pipe.board, size=19, time_spec="byoyomi 5m 3x30s")
     stages = Stages(app, hw)
     phys = app.referee.region.phys_of
-    collections[0] = collections[1] = 0  # (the game's setup: not a stage's)
     t = 0
 
     def run(until):
@@ -276,9 +277,9 @@ def journal_and_host(app, pipe, t):
         slices = []
         while not slices or recorder.compacting:
             t += 10
-            t0 = ticks_us()
+            t0, left0 = ticks_us(), left_out[0]
             recorder.record(t, app.clock, app.link.next)
-            slices.append(ticks_diff(ticks_us(), t0))
+            slices.append(elapsed(t0, left0))
             recorder.limit = limit
         longest.append(max(slices))
         totals.append(sum(slices))
@@ -310,7 +311,6 @@ def counting(hw, app, stages, t):
     game = app.game
     stages.steps = []
     gc.collect()  # (a collection of the unix port's 4 MB heap inside these passes would count as theirs)
-    collections[0] = collections[1] = 0
     for _ in range(2):
         button = game.to_move - 1
         hw.buttons.hold(button)
@@ -461,10 +461,10 @@ def hall():
 
 
 def rare(hw, app, stages, t):
-    """A stone where the side to move may not play, refused (a casual game: no penalty,
-    nothing loaded), then lifted; a rare event whose code is loaded for it (rules/const.py
-    call_briefly, a collection after): MENU taking the last move back (referee/buttons.py),
-    the stone then lifted."""
+    """The longest loop pass as a stone where the side to move may not play is refused (a
+    casual game: no penalty, nothing loaded), then lifted; as a rare event whose code is loaded
+    for it (rules/const.py call_briefly's later: collected in the next pass, a pass of its own)
+    is handled: MENU taking the last move back (referee/buttons.py), the stone then lifted."""
     game = app.game
     phys = app.referee.region.phys_of
     cells = game.pos.cells
@@ -472,26 +472,24 @@ def rare(hw, app, stages, t):
                     and not game.is_legal(game.to_move, p)), None)
     if illegal is None:
         raise AssertionError("no point where the side to move may not play")
-    stages.times[0] = []
-    collections[0] = collections[1] = 0
+    stages.steps = []
     hw.stones.place(phys[illegal], game.to_move)
     t = passes(hw, stages, t)
     if app.referee.rejected == 0xFFFF:
         raise AssertionError("the stone was not refused")
-    report("App.sense refusing a stone (casual: nothing loaded)", [max(stages.times[0])])
+    report("App.step, the longest pass as a stone is refused (casual: nothing loaded)", [max(stages.steps)])
     hw.stones.lift(phys[illegal])
     t = passes(hw, stages, t)
     moves = game.move_number
     last = move_point(game.hist.moves[game.hist.length - 1])
-    stages.times[1] = []
-    collections[0] = collections[1] = 0
+    stages.steps = []
     hw.buttons.hold(3)  # MENU: in a casual game, the last move taken back
     t = passes(hw, stages, t, 6)
     hw.buttons.release(3)
     t = passes(hw, stages, t)
     if game.move_number != moves - 1:
         raise AssertionError("MENU took nothing back")
-    report("App.tick, MENU taking a move back (its code loaded for it)", [max(stages.times[1])])
+    report("App.step, the longest pass as MENU takes a move back (its code loaded for it)", [max(stages.steps)])
     hw.stones.lift(phys[last])
     return passes(hw, stages, t)
 

@@ -47,7 +47,7 @@ def command(app, name, args, now_ms):
     if name == "end":
         if game.phase == OVER:
             return E_STATE, "no game in progress"
-        result = call_briefly("firmware.rules.result_sgf", "parse_sgf", unquote(args[0]) if args else "Void", "host")
+        result = call_briefly("firmware.rules.result_sgf", "parse_sgf", unquote(args[0]) if args else "Void", "host", later=True)
         if result is None:
             return E_MALFORMED, "end: bad result " + (args[0][:12] if args else "")
         game.end(result)

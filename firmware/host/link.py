@@ -141,11 +141,14 @@ class Link:
 
     def undone(self, keep):
         # The taken-back moves' lines are resent as SKIP: their move numbers now name other moves.
+        # (The MOVE entries left are in the order of their moves: the walk back ends at one kept.)
         seq = self.next - 1
         index = self.index
         while seq > self.game_seq and seq >= self.next - self.capacity:
             i = 2 * (seq % self.capacity)
-            if index[i] >> 4 == _K_MOVE and (index[i] & 15) << 8 | index[i + 1] >= keep:
+            if index[i] >> 4 == _K_MOVE:
+                if (index[i] & 15) << 8 | index[i + 1] < keep:
+                    break
                 index[i] = 0  # _K_SKIP
             seq -= 1
         self.seal.rewind(keep - 1)
@@ -358,7 +361,7 @@ class Link:
         elif kind == _K_REPLY and seq == self._reply_seq:
             w.begin(seq, self._reply)
         elif kind == _K_STATE and seq == self._state_seq:  # (its code loaded for the line: a Pico's heap)
-            call_briefly("firmware.host.snapshot", "write_state", w, seq, self.follower, self.next)
+            call_briefly("firmware.host.snapshot", "write_state", w, seq, self.follower, self.next, later=True)
         elif kind == _K_ALERT:
             w.begin(seq, b"ALERT")
             w.raw(b"journal=failing" if arg else b"journal=ok")

@@ -13,8 +13,8 @@ flushes once. A new game, a power-up or a storage error makes it write the
 whole game as a snapshot at once (store.py's compaction: a new game's is
 short). A journal past ``limit`` bytes is compacted a slice at a time
 instead, one slice per loop pass (about ``_SLICE`` bytes, so that a step of
-the loop stays short; a host command's record() in the same pass writes
-none): the snapshot's NEW record, then its moves in order, then the rest of
+the loop stays short; a pass that journals a move or another change, or a
+host command's record() in the same pass, writes none): the snapshot's NEW record, then its moves in order, then the rest of
 the game as it is by then (penalties, result, mode, sequence numbers, clock)
 and COMMIT. Meanwhile every change still goes to the journal, and moves
 played meanwhile join the snapshot as it catches up with them; an undo of a
@@ -125,12 +125,13 @@ class Recorder:
                 pass
             self.stale = False
         else:  # each part only when it has something to write: an idle board's stage ends here
+            told = j.dirty  # a change the follower told (a move, an undo...): no slice in its pass
             if clock is not None and (clock.changes != self.clock_changes
                                       or ticks_diff(now_ms, self.clock_at) >= self.checkpoint_ms):
                 self._clock_state(now_ms, clock)
             if seq_next + _SEQ_MARGIN > self.seq_mark:
                 self._seq(seq_next)  # (before a slice: a reservation it makes is in the journal too)
-            if (self.compacting or j.size > self.limit) and now_ms != self._slice_ms:
+            if (self.compacting or j.size > self.limit) and now_ms != self._slice_ms and not told:
                 self._slice_ms = now_ms
                 self._slice(now_ms, clock, seq_next)
         if j.dirty:

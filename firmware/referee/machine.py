@@ -128,7 +128,7 @@ class Referee(Phases):
         if self.awaiting_press == colour:
             if self._clauses() and self.seen.npending:
                 # Korean Art.18-1-4, Thai 24: pressing before the captures are off (fouls.py).
-                call_briefly("firmware.referee.fouls", "pressed", self, colour, now_ms)
+                call_briefly("firmware.referee.fouls", "pressed", self, colour, now_ms, later=True)
             self.awaiting_press = 0
             return True
         if game.to_move == colour and self.state == PLAY and self.awaiting_press == 0:
@@ -141,7 +141,7 @@ class Referee(Phases):
         "ok" (finish counting), "resume", "draw" (a vote for a draw after a
         repetition, Thai 11). Returns True if something happened (buttons.py)."""
         self._settle()
-        return call_briefly("firmware.referee.buttons", "button", self, name, now_ms)
+        return call_briefly("firmware.referee.buttons", "button", self, name, now_ms, later=True)
 
     def note(self, reason):
         """A control was refused for ``reason``: the message says why until the board changes."""
@@ -230,7 +230,7 @@ class Referee(Phases):
         if game.op is not None and self.seen.npending:
             # OP Art.2-4: no placement while a chain without liberties is still on the board.
             return self._refuse(p, colour, "filled_chain", now_ms)
-        if self._clauses() and self.seen.npending and call_briefly("firmware.referee.fouls", "left", self, colour, now_ms):
+        if self._clauses() and self.seen.npending and call_briefly("firmware.referee.fouls", "left", self, colour, now_ms, later=True):
             return True  # Korean regulations 19-1-3: captures left on the board to the next move (fouls.py)
         try:
             n = game.play(colour, g)
@@ -262,7 +262,7 @@ class Referee(Phases):
         self.reason = reason
         self.events.add(EV_ILLEGAL, colour, self.region.game_of[p], reason_index(reason), now_ms)
         if self.mode == TOURNAMENT and reason != "two_stones" and reason != "press_clock":
-            call_briefly("firmware.referee.fouls", "penalise", self, p, colour, reason, now_ms)
+            call_briefly("firmware.referee.fouls", "penalise", self, p, colour, reason, now_ms, later=True)
         else:
             self._finish()
         return True
@@ -280,7 +280,7 @@ class Referee(Phases):
             return False
         if seen.nextra or seen.nwrong or self._removal_charged or self.game.hist.length < 2 or not self._clauses():
             return False
-        return call_briefly("firmware.referee.fouls", "removed", self, now_ms)
+        return call_briefly("firmware.referee.fouls", "removed", self, now_ms, later=True)
 
     def _pass(self, colour, now_ms):
         game = self.game

@@ -143,17 +143,17 @@ class Painter:
     def count_map(self, clear=False):
         """The last count's map as LED marks: territory, seki, dame (``clear``: the marks
         of the count before are taken off first)."""
-        from ..rules.scoring import DAME as MAP_DAME
-        from ..rules.scoring import DEAD, KIND, OWNER
-        from ..rules.scoring import SEKI as MAP_SEKI
-        from ..rules.scoring import TERRITORY as MAP_TERRITORY
-
         m = self.marks
         if clear:
             m.clear(TERRITORY | SEKI | DAME)
         cmap = self.game.count_map()
         if cmap is None:
             return  # nothing counted yet (the count's code loads with the first count, a pass of its own)
+        from ..rules.scoring import DAME as MAP_DAME  # (after: built with names kept, this loads scoring.py)
+        from ..rules.scoring import DEAD, KIND, OWNER
+        from ..rules.scoring import SEKI as MAP_SEKI
+        from ..rules.scoring import TERRITORY as MAP_TERRITORY
+
         phys_of = self.region.phys_of
         for g in range(len(cmap)):
             v = cmap[g]

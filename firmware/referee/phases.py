@@ -7,12 +7,15 @@ referee's state and call its comparison and move methods
 """
 
 from ..events import EV_DEAD, EV_MOVE, EV_RESUME_PLAY, EV_UNDO
+from ..micro import const
 from ..rules.const import call_briefly
 from ..rules.coords import PASS
 from ..rules.rulesets import SCORE_AREA, SCORE_TERRITORY
 from .paint import Painter
 from .region import POINTS
-from .states import COUNTING, OVER, OWED_COUNT, OWED_MAP, OWED_PROPOSE, OWED_SHOW, PLAY, UNKNOWN
+from .states import COUNTING, OVER, OWED_COUNT, OWED_MAP, OWED_PROPOSE, OWED_SEKI, OWED_SHOW, PLAY, UNKNOWN
+
+_SEKI_POINTS = const(147)  # the count's seki search a loop pass: 7 rows of a 19x19 board's map (3 passes)
 
 TYPE_CHECKING = False  # the type checker reads the blocks below; nothing in them runs
 if TYPE_CHECKING:
@@ -51,7 +54,7 @@ class Phases(Painter):
         if game.rules.scoring != SCORE_TERRITORY and game.rules.scoring != SCORE_AREA:
             return
         # (loaded as a count begins and let go before the count's code loads: code costs heap)
-        found = call_briefly("firmware.rules.dead", "propose", game)
+        found = call_briefly("firmware.rules.dead", "propose", game, later=True)
         if found:
             phys_of = self.region.phys_of
             marked = game.dead_marks()
@@ -63,7 +66,8 @@ class Phases(Painter):
         """One piece of the work a deferring referee (``defer``: the app's) leaves to the
         next loop passes, each pass's step kept short: the dead stones proposed as counting
         begins, the board compared and painted with them (to lift), the count's code loaded
-        (at the game's first count), the count, its map."""
+        (at the game's first count), the count (the board labelled, then its seki search a
+        slice a pass), its map."""
         owed = self.owed
         if self.state != COUNTING and self.state != OVER:
             self.owed = 0  # play resumed meanwhile: nothing to show
@@ -78,8 +82,11 @@ class Phases(Painter):
             if game.count_map() is None:  # the count's code, loaded in a pass of its own
                 game.counter()
             else:
+                self.owed = OWED_SEKI
+                game.counter().begin()
+        elif owed & OWED_SEKI:
+            if self.game.counter().more(_SEKI_POINTS):
                 self.owed = OWED_MAP
-                game.count()
         else:
             self.owed = 0
             self.count_map(True)

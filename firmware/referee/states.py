@@ -19,5 +19,6 @@ OWED_PROPOSE = const(1)  # the dead stones to propose as counting begins
 OWED_COUNT = const(2)  # the count
 OWED_MAP = const(4)  # the count's map on the LEDs
 OWED_SHOW = const(8)  # the proposal compared and painted (stones to lift)
+OWED_SEKI = const(16)  # the count begun: its seki search, a slice a pass (rules/scoring.py more)
 
 UNKNOWN = const(3)  # a settled frame's value for a stone whose colour the sensors cannot tell

@@ -37,7 +37,10 @@ def zeros(typecode, n, value=0):
     return zeroed
 
 
-def call_briefly(module, function, *args):
+uncollected = bytearray(1)  # 1: code let go in play (call_briefly's later), the heap not collected since
+
+
+def call_briefly(module, function, *args, later=False):
     """``module.function(*args)`` with the module's code in the heap only for the call.
 
     Code a board runs when it boots or sets a game up (a rule set's table, the
@@ -47,8 +50,11 @@ def call_briefly(module, function, *args):
     already stays, and stays the same (on CPython, its classes keep their
     identity). The heap is collected after a module is dropped: what is made
     next fills its blocks instead of landing beyond them and leaving them as
-    holes. Loading takes milliseconds on a Pico (a collection a few more):
-    fine for setting a game up, never on a move's path.
+    holes. Loading takes milliseconds on a Pico (a collection a few more).
+    ``later``: a rare event in play (a penalty, MENU, the count's proposal, a
+    host command), whose collection is left to the device loop's next pass
+    (``uncollected``; App.step: a pass of its own), so that no pass holds the
+    load, the work and a collection together.
     """
     loaded = module in sys.modules
     try:
@@ -56,7 +62,10 @@ def call_briefly(module, function, *args):
     finally:
         if not loaded and module in sys.modules:
             drop(module)
-            collect()
+            if later:
+                uncollected[0] = 1
+            else:
+                collect()
 
 
 def drop(module):

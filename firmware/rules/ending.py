@@ -204,17 +204,17 @@ class Ending:
         or a FORFEIT (the game). ValueError once the game is over or for a bad
         kind or value. (This and the other penalties are penalties.py's code,
         loaded for the call: they are rare.)"""
-        call_briefly("firmware.rules.penalties", "penalise", self, colour, kind, value, reason)
+        call_briefly("firmware.rules.penalties", "penalise", self, colour, kind, value, reason, later=True)
 
     def restore_penalty(self, k, colour, kind, value, reason):
         """Put back a logged penalty as it was (a journal's): counts, points and the
         log; what it ended comes back with the result."""
-        call_briefly("firmware.rules.penalties", "restore", self, k, colour, kind, value, reason)
+        call_briefly("firmware.rules.penalties", "restore", self, k, colour, kind, value, reason, later=True)
 
     def warn(self, colour, detail=""):
         """Give ``colour`` a warning (Korean Art.18, Thai 39). The rule set
         decides what it costs: points at the count, or the game."""
-        call_briefly("firmware.rules.penalties", "warn", self, colour, detail)
+        call_briefly("firmware.rules.penalties", "warn", self, colour, detail, later=True)
 
     def apply_illegal(self, colour, reason):
         """Apply the rule set's tournament penalty for an illegal placement by
@@ -222,7 +222,7 @@ class Ending:
         was done: ILLEGAL_LOSS (the game ends W+F / B+F), ILLEGAL_WARN
         (Thai: a warning and the turn is lost) or ILLEGAL_REJECT (nothing).
         """
-        return call_briefly("firmware.rules.penalties", "apply_illegal", self, colour, reason)
+        return call_briefly("firmware.rules.penalties", "apply_illegal", self, colour, reason, later=True)
 
     def resign(self, colour):
         """``colour`` resigns: the opponent wins."""
@@ -245,7 +245,7 @@ class Ending:
         """Thai 11: after a repetition (``cycle``) both players agree to a draw (or the
         repeating side chooses one, 11.2). ValueError when no repetition stands.
         (cycles.py's code, loaded for the call: cycles are rare.)"""
-        call_briefly("firmware.rules.cycles", "agree_draw", self)
+        call_briefly("firmware.rules.cycles", "agree_draw", self, later=True)
 
     def lose_turn(self, colour):
         """The player to move loses the turn (Thai 28/29 after an illegal

@@ -195,7 +195,7 @@ class Game(Ending):
         elif seen and self.rules.cycle != CYCLE_NONE and self._repeats_earlier(True, self.last_pass, 2):
             # Simple ko: the same board with the same player to move for the third time
             # since the last pass; what that does is cycles.py's, loaded for it.
-            call_briefly("firmware.rules.cycles", "judge", self)
+            call_briefly("firmware.rules.cycles", "judge", self, later=True)
         return n
 
     def _pass(self, colour):

@@ -93,6 +93,8 @@ class Counter:
         self._taken = array("H", (0, 0, 0))  # dead stones taken off by the last _label, by colour
         self._dirs = (-w, -1, 1, w)
         self._border = 0
+        self._at = 0  # the seki search's next point (begin, more)
+        self._beside = False
 
     # -- dead stones -------------------------------------------------------
 
@@ -116,14 +118,33 @@ class Counter:
     def count(self):
         """Count the board under the game's rule set. Fills ``map`` and
         returns the Score (the same object every time, refilled)."""
+        self.begin()
+        self.more(len(self.map))
+        return self.score
+
+    def begin(self):
+        """A count's first part: the board labelled. ``more`` goes on from there (a count
+        spread over loop passes, each kept short: referee/phases.py catch_up)."""
+        method = self.game.rules.scoring
+        self._label(method == SCORE_TERRITORY or method == SCORE_AREA)
+        self._at = 0 if method == SCORE_TERRITORY else len(self.map)  # the seki search's next point
+        self._beside = False
+
+    def more(self, points):
+        """The count's next part: the seki search (territory rules) over up to ``points``
+        more points of the map; once it has seen them all, the rest. True once ``score``
+        is this count's."""
+        m = self.map
+        end = self._at + points
+        if end < len(m):
+            self._search(end)
+            return False
+        self._search_rest()
         game = self.game
         rules = game.rules
         method = rules.scoring
-        self._label(method == SCORE_TERRITORY or method == SCORE_AREA)
-        if method == SCORE_TERRITORY:
-            self._seki()
-        elif method == SCORE_OP:
-            game.op.unscored(self.map)  # (OP's own module: loaded for its games only)
+        if method == SCORE_OP:
+            game.op.unscored(m)  # (OP's own module: loaded for its games only)
         score = self.score
         self._tally(score, method == SCORE_TERRITORY, method == SCORE_TERRITORY or method == SCORE_AREA)
         score.komi2 = game.komi2
@@ -137,13 +158,15 @@ class Counter:
             for k in range(1, game.hist.length):
                 if is_pass(moves[k]):
                     passed[move_colour(moves[k])] += 1
-        return score
+        return True
 
     def classify(self):
         """Label the board as territory rules see it (dead stones removed,
         seki found), whatever the rule set; for status lists and the LEDs."""
         self._label(True)
-        self._seki()
+        self._at = 0
+        self._beside = False
+        self._search_rest()
         return self.map
 
     def _label(self, remove_dead):
@@ -211,18 +234,20 @@ class Counter:
         self._border = border & OWNER
         return n
 
-    def _seki(self):
+    def _search(self, end):
         # Chains touching a shared liberty are in seki; one-colour regions they
         # border are not territory (Japanese 1989 Art.7, Korean Art.8, Thai 10).
         # A shared liberty is a dame neither player can fill safely; an open
         # ordinary dame is neutral and puts nobody in seki (Korean Art.7-2).
+        # The points from _at to end searched; _beside: a stone in seki beside a
+        # one-colour region (_neutralise_beside then).
         pos = self.game.pos
         cells = pos.cells
         m = self.map
         dirs = self._dirs
         buf = self._buf
-        beside = False  # a stone in seki beside a one-colour region
-        for p in range(len(m)):
+        beside = False
+        for p in range(self._at, end):
             if m[p] != DAME or cells[p] != EMPTY or _fillable(pos, p):
                 continue
             for d in dirs:
@@ -236,8 +261,21 @@ class Counter:
                             kind = m[s + e] & KIND
                             if kind == TERRITORY or kind == DEAD:
                                 beside = True
-        if not beside:
-            return
+        self._at = end
+        if beside:
+            self._beside = True
+
+    def _search_rest(self):
+        # The seki search to the end of the map, then the regions it makes neutral.
+        if self._at < len(self.map):
+            self._search(len(self.map))
+            if self._beside:
+                self._neutralise_beside()
+
+    def _neutralise_beside(self):
+        # The one-colour regions beside stones in seki count for nobody.
+        m = self.map
+        dirs = self._dirs
         for p in range(len(m)):
             v = m[p]
             if v & KIND == SEKI and v & OWNER:  # a stone in seki: the regions beside it count for nobody

@@ -174,6 +174,11 @@ class Play:
             return
         raise AssertionError("the record has no moves left")
 
+    def next_pass(self):
+        """The host stage of the loop pass after: nothing told (a slice of a compaction under way)."""
+        self.t += 10
+        self.app.sync_host(self.t)
+
 
 def recover(storage):
     """A new App on the storage, as at power-up. Its settings come from the journal."""

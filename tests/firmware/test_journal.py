@@ -171,7 +171,9 @@ def test_a_long_journal_is_compacted_a_slice_a_pass_while_play_goes_on():
     while passes == 0 or recorder.compacting:
         before = len(storage.data(NEXT) or b"")
         moves = _kinds(storage, MAIN).count(K_MOVE)
-        play.move()
+        play.move()  # the move journalled, no slice in its pass
+        assert len(storage.data(NEXT) or b"") == before
+        play.next_pass()
         passes += 1
         if recorder.compacting:
             kinds = _kinds(storage, NEXT)
@@ -199,7 +201,8 @@ def test_an_undo_starts_a_compaction_again_only_when_the_snapshot_holds_the_move
     recorder = app.recorder
     for below in (False, True):
         recorder.limit = app.journal.size - 1  # due (and the snapshot will be shorter)
-        play.move()  # the first slice
+        play.move()
+        play.next_pass()  # the first slice
         removals = _next_removals(storage)
         held = recorder.compacting
         assert 10 < held < game.hist.length - 3
@@ -207,12 +210,14 @@ def test_an_undo_starts_a_compaction_again_only_when_the_snapshot_holds_the_move
         while game.hist.length > keep:
             game.undo()
         play.t += 10
-        app.sync_host(play.t)  # the UNDO to the journal; a slice (of a new snapshot when below)
+        app.sync_host(play.t)  # the UNDO to the journal
+        play.next_pass()  # a slice (of a new snapshot when below)
         assert K_UNDO in _kinds(storage, MAIN)[-3:]
         assert _next_removals(storage) == removals + below
         assert (recorder.compacting < held) == below
         while recorder.compacting:
             play.move()
+            play.next_pass()
         assert state(recover(storage)) == state(app)
         app = play.app = recover(storage)  # (the recovered board plays on)
         game = app.game

@@ -206,6 +206,30 @@ def test_dead_stones_go_to_the_captor():
         raise AssertionError("marking dead during play")
 
 
+def test_a_count_in_slices_is_the_whole_count():
+    # The referee counts over loop passes (rules/scoring.py begin, then more a slice of the
+    # seki search a pass): slices of any size give the whole count's map and score.
+    failures = []
+    games = [(name, ended(rows, rules, dead=dead)) for name, rows, rules, dead, _, _, _, _ in TABLE]
+    games += [("playout %d" % seed, playout(9, seed, "korean")) for seed in (3, 8)]
+    for name, g in games:
+        score = g.count()
+        whole = (bytes(g.count_map()), points(score), score.dame, score.seki, score.komi2)
+        counter = g.counter()
+        for points_a_slice in (1, 7, 40):
+            counter.begin()
+            slices = 1
+            while not counter.more(points_a_slice):
+                slices += 1
+            score = counter.score
+            got = (bytes(g.count_map()), points(score), score.dame, score.seki, score.komi2)
+            if got != whole:
+                failures.append("%s, %d points a slice: %r" % (name, points_a_slice, got[1:]))
+            if g.rules.name in TERRITORY_RULES and slices < len(counter.map) // points_a_slice:
+                failures.append("%s: %d slices of %d points" % (name, slices, points_a_slice))
+    check(failures)
+
+
 def playout(size, seed, rules="japanese"):
     """Random play to the end: legal moves that do not fill one's own
     single-point eyes, until both players pass."""
