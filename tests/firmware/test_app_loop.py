@@ -226,3 +226,45 @@ def test_a_settled_stone_is_journalled_and_told_in_the_next_pass():
     hw.stones.set_time(t)
     app.step(t)
     assert app.journal.records > records  # the next pass wrote it
+
+
+def test_code_let_go_in_play_is_collected_in_a_pass_of_its_own():
+    # MENU takes the last move back with referee/buttons.py loaded for it, then let go
+    # (rules/const.py call_briefly's later): the heap is collected in the next pass, a pass
+    # that runs no stage and asks for the next at once, so no pass holds both.
+    from firmware import app as app_module
+
+    hw, app = board(size=9)
+    hw.stones.place(point(app, 2, 2), BLACK)
+    t = 0
+    while app.game.move_number == 0 and t < 1000:
+        hw.stones.set_time(t)
+        app.step(t)
+        t += 10
+    collections = []
+    stages = []
+    collect = app_module.collect
+    app_module.collect = lambda: collections.append(t)
+    app._stages = tuple((lambda now_ms, i=i, stage=stage: (stages.append((t, i)), stage(now_ms)))
+                        for i, stage in enumerate(app._stages))
+    try:
+        hw.buttons.hold(3)  # MENU, let go: in a casual game, the last move taken back
+        for _ in range(6):
+            app.step(t)
+            t += 10
+        hw.buttons.release(3)
+        waits = {}
+        while app.game.move_number and t < 2000:
+            hw.stones.set_time(t)
+            app.step(t)
+            t += 10
+        undone = t - 10
+        while t < undone + 100:
+            waits[t] = app.step(t)
+            t += 10
+    finally:
+        app_module.collect = collect
+    assert app.game.move_number == 0
+    assert collections == [undone + 10], (collections, undone)
+    assert waits[undone + 10] == 0 and not [n for n, _ in stages if n == undone + 10]
+    assert [n for n, _ in stages if n == undone + 20]  # the loop goes on
