@@ -6,9 +6,10 @@ bench/device_time.py runs this on the device bundle with its constants'
 names kept (build/named: ``scripts/mpy_bundle.py --keep-names``, the same
 code as ``make mpy``'s, for the twins and test helpers beside it import
 those names) and turns its lines into a table with RP2040 estimates. Each line printed is
-``TASK name|typical us|worst us|runs|code``:
+``TASK name|typical us|worst us|runs|code|pace us``:
 typical is the median, worst the maximum of ``runs`` timings with
-time.ticks_us; code is ``bytecode``
+time.ticks_us, pace the time of a fixed piece of bytecode just after
+them (this PC's speed then: bench/device_time.py scales by it); code is ``bytecode``
 (the x100 calibration holds) or ``calls`` (viper code calling C functions:
 x100 holds for the calls, the driver bounds the viper code itself from
 its instruction counts). Whole stages are timed on a real App on
@@ -43,18 +44,21 @@ from twins.sensors import NullSensor
 ticks_us = time.ticks_us
 ticks_diff = time.ticks_diff
 JOURNAL = sys.argv[1]
-DEVICE_COLLECT_US = float(sys.argv[2])  # a collection of the device's heap, in this port (bench/device_time.py)
-FLASH_COMMIT_US = float(sys.argv[3])  # a commit to the device's flash, in this port's time (bench/device_time.py)
-left_out = [0]  # the time left out of the timings so far (as_on_device), growing
+DEVICE_COLLECT_US = int(sys.argv[2])  # a collection of the device's heap, in this port (bench/device_time.py)
+FLASH_COMMIT_US = int(sys.argv[3])  # a commit to the device's flash, in this port's time (bench/device_time.py)
+left_out = [0]  # the time left out of the timings so far (as_on_device), growing: ints (a float is
+# an object on the heap: tens of thousands of timings as floats filled this 4 MB heap, and every
+# allocation in a nearly full heap is slow)
+_NO = object()  # an argument not given
 
 
 def as_on_device(fn, us):
     """``fn``, counted in the timings (``elapsed``) as ``us`` whatever it takes here: 0 for
     a twin's own work (a Python stand-in of hardware), the device's time for a collection
     (this 4 MB heap's takes longer) or a flash commit (a file's fsync here)."""
-    def run(*args):
+    def run(a=_NO, b=_NO):  # (no *args: its tuple would be allocated in the timings, at every call)
         t0 = ticks_us()
-        done = fn(*args)
+        done = fn() if a is _NO else fn(a) if b is _NO else fn(a, b)
         left_out[0] += ticks_diff(ticks_us(), t0) - us
         return done
     return run
@@ -69,10 +73,25 @@ def elapsed(t0, left0):
 rules_const.collect = app_module.collect = as_on_device(gc.collect, DEVICE_COLLECT_US)  # (the firmware's)
 
 
+def pace():
+    """The time (us) of a fixed piece of bytecode, the fastest of five: this PC's speed
+    now (it varies by tens of percent from one second to the next: its clock)."""
+    best = 0
+    for _ in range(5):
+        t0 = ticks_us()
+        x = 0
+        for i in range(2000):
+            x += i & 7
+        us = ticks_diff(ticks_us(), t0)
+        if not best or us < best:
+            best = us
+    return best
+
+
 def report(name, times, code="bytecode"):
-    """A TASK line: the median and the maximum of ``times``."""
+    """A TASK line: the median and the maximum of ``times``, and the pace just after them."""
     times.sort()
-    print("TASK %s|%.2f|%.2f|%d|%s" % (name, times[len(times) // 2], times[-1], len(times), code))
+    print("TASK %s|%.2f|%.2f|%d|%s|%d" % (name, times[len(times) // 2], times[-1], len(times), code, pace()))
 
 
 def timed(fn, runs, prepare=None, batch=1):
@@ -156,8 +175,6 @@ class Stages:
         return run
 
     def step(self, now_ms):
-        if gc.mem_free() < 1 << 20:  # (this 4 MB heap collected before a step, not in one: a device's would be smaller)
-            gc.collect()
         t0, left0 = ticks_us(), left_out[0]
         self.app.step(now_ms)
         self.steps.append(elapsed(t0, left0))
@@ -297,10 +314,13 @@ def journal_and_host(app, pipe, t):
 
 
 def passes(hw, stages, t, n=40):
-    """``n`` timed 10 ms loop passes from ``t``; the time after them."""
+    """``n`` timed 10 ms loop passes from ``t``, this 4 MB heap collected before each (its
+    collection inside a pass would count as the pass's: the twins' garbage, not the
+    firmware's); the time after them."""
     for _ in range(n):
         t += 10
         hw.stones.set_time(t)
+        gc.collect()
         stages.step(t)
     return t
 
@@ -310,7 +330,6 @@ def counting(hw, app, stages, t):
     first press until the count is shown (the referee's decision, the count, its map, the LEDs)."""
     game = app.game
     stages.steps = []
-    gc.collect()  # (a collection of the unix port's 4 MB heap inside these passes would count as theirs)
     for _ in range(2):
         button = game.to_move - 1
         hw.buttons.hold(button)
@@ -324,13 +343,30 @@ def counting(hw, app, stages, t):
 
 
 def count(app):
+    """The count as the referee spreads it over loop passes (referee/phases.py catch_up):
+    the board labelled, the seki search a slice a pass, the map on the LEDs, on the board as
+    counting begins (the proposed dead stones lit, none lifted yet: no dead marks); the
+    proposal; the count whole."""
+    from firmware.referee.states import OWED_COUNT, OWED_SEKI
     from firmware.rules.dead import propose
 
-    game = app.game  # counting, the dead stones the board proposed marked
+    game = app.game
+    referee = app.referee
+    parts = ([], [], [])  # the labelling, the seki slices, the map
+    for _ in range(20):
+        referee.owed = OWED_COUNT
+        while referee.owed:
+            part = 0 if referee.owed & OWED_COUNT else 1 if referee.owed & OWED_SEKI else 2
+            t0, left0 = ticks_us(), left_out[0]
+            referee.catch_up()
+            parts[part].append(elapsed(t0, left0))
+    report("count, its first pass: the board labelled (Counter.begin)", parts[0])
+    report("count, a pass of its seki search (Counter.more, %d passes)" % (len(parts[1]) // 20), parts[1])
+    report("count, its map on the LEDs (the referee's count_map)", parts[2])
     report("dead-stone proposal, 19x19 after %d moves (rules/dead.py propose)" % game.move_number,
            timed(lambda i: propose(game), 20, lambda i: game.clear_dead()))  # (the same marks left)
-    game.count()
-    report("count, 19x19 after %d moves (Game.count)" % game.move_number, timed(lambda i: game.count(), 20))
+    report("count, whole (Game.count: a host's end; the referee's spread over passes)",
+           timed(lambda i: game.count(), 20))
 
 
 def leds_and_display():
