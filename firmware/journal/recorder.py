@@ -14,9 +14,9 @@ whole game as a snapshot at once (store.py's compaction: a new game's is
 short). A journal past ``limit`` bytes is compacted a slice at a time
 instead, one slice per loop pass (about ``_SLICE`` bytes, so that a step of
 the loop stays short; a pass that journals a move or another change, or a
-host command's record() in the same pass, writes none): the snapshot's NEW record, then its moves in order, then the rest of
-the game as it is by then (penalties, result, mode, sequence numbers, clock)
-and COMMIT. Meanwhile every change still goes to the journal, and moves
+host command's record() in the same pass, writes none): the snapshot's NEW
+record, then its moves in order, then the rest of the game as it is by then
+(penalties, result, mode, sequence numbers, clock) and COMMIT. Meanwhile every change still goes to the journal, and moves
 played meanwhile join the snapshot as it catches up with them; an undo of a
 move the snapshot already holds, or the handicap placed, starts it again.
 Captured stones still on the board and dead stones being counted are not

@@ -209,7 +209,7 @@ class Ending:
     def restore_penalty(self, k, colour, kind, value, reason):
         """Put back a logged penalty as it was (a journal's): counts, points and the
         log; what it ended comes back with the result."""
-        call_briefly("firmware.rules.penalties", "restore", self, k, colour, kind, value, reason, later=True)
+        call_briefly("firmware.rules.penalties", "restore", self, k, colour, kind, value, reason)
 
     def warn(self, colour, detail=""):
         """Give ``colour`` a warning (Korean Art.18, Thai 39). The rule set

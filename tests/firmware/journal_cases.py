@@ -110,7 +110,9 @@ def record_game(moves, limit=16384, retake=False):
     clock.start(t, 1)
 
     def step():
-        app.sync_host(t)
+        app.sync_host(t)  # the change journalled
+        boundaries.append((storage.written, state(app)))
+        app.sync_host(t + 10)  # the next loop pass: a slice of a compaction under way
         boundaries.append((storage.written, state(app)))
 
     for i, (colour, pt) in enumerate(record.moves[:moves]):
@@ -178,6 +180,12 @@ class Play:
         """The host stage of the loop pass after: nothing told (a slice of a compaction under way)."""
         self.t += 10
         self.app.sync_host(self.t)
+
+
+def before_last(boundaries):
+    """The boundary before the game's last event (record_game: each event's pass, then the
+    pass after it, a boundary each)."""
+    return boundaries[-3]
 
 
 def recover(storage):

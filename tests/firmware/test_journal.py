@@ -3,6 +3,7 @@
 from journal_cases import (
     Play,
     TraceStorage,
+    before_last,
     check_cut,
     is_fresh,
     loaded,
@@ -144,7 +145,8 @@ def test_a_pro_game_survives_a_sample_of_power_cuts():
     ops, boundaries, app = record_game(45, limit=2048)
     total = boundaries[-1][0]
     assert is_fresh(recover(storage_at(ops, total)))  # the game ended: the next one starts
-    assert state(recover(storage_at(ops, boundaries[-2][0]))) == boundaries[-2][1]
+    before = before_last(boundaries)
+    assert state(recover(storage_at(ops, before[0]))) == before[1]
     for i in range(31):
         n = total * i // 30 + i % 7
         check_cut(boundaries, n, recover(storage_at(ops, n)))
