@@ -66,7 +66,9 @@ _LED_MS = const(20)
 _DISPLAY_MS = const(100)
 _HOST_MS = const(10)
 _PERIODS = (SCAN_MS, _TICK_MS, _LED_MS, _DISPLAY_MS, _HOST_MS)
-_HOST = const(4)  # sync_host's place in the stages
+_RENDER = const(2)  # the stages' places: render's, show_clock's, sync_host's
+_DISPLAY = const(3)
+_HOST = const(4)
 _HOST_WAITS = const(9)  # passes it may be put off in a row: counting's start and its long jobs (the seki search in slices)
 
 
@@ -139,7 +141,7 @@ class App:
         self._record(now_ms)  # the journal's snapshot: the recovered game, compacted, or the new one
         self._stages = (self.sense, self.tick, self.render, self.show_clock, self.sync_host)
         self._due = array("i", [now_ms] * len(_PERIODS))
-        self.host_waits = 0  # passes the host stage has been put off (_host_next_pass): work pending
+        self.host_waits = 0  # passes the host stage has been put off (_others_wait): work pending
 
     # -- the game --------------------------------------------------------------
 
@@ -327,10 +329,10 @@ class App:
         scanner = self.scanner
         if scanner.scan(now_ms):
             self.referee.update(scanner.frame, now_ms)
-            self._host_next_pass(now_ms)
+            self._others_wait(now_ms)
         elif self.referee.owed:  # the counting's long work, a piece a pass
             self.referee.catch_up()
-            self._host_next_pass(now_ms)
+            self._others_wait(now_ms)
         elif scanner.pending and self.referee.mode == TEACHING:
             self.referee.preview(scanner.pending_at, scanner.pending, now_ms)
         self.timekeeper.follow(now_ms, scanner.pending == 0)
@@ -341,7 +343,7 @@ class App:
         intents = 0 if controls is None else controls.poll(now_ms)
         if intents:
             self._act(intents, now_ms)
-            self._host_next_pass(now_ms)
+            self._others_wait(now_ms)
         settled = self.scanner.pending == 0
         cue = self.timekeeper.tick(now_ms, settled)  # (a flag: it follows)
         buzzer = self.hw.buzzer
@@ -352,11 +354,18 @@ class App:
         if intents:  # else the game is as the sense stage left it
             self.timekeeper.follow(now_ms, settled)
 
-    def _host_next_pass(self, now_ms):
-        # One long job a pass: after a decision or counting's work, the journal and link wait 10 ms.
+    def _others_wait(self, now_ms):
+        # One long job a pass: after a decision or counting's work, the journal and the link
+        # wait for the next pass, and so do the LEDs' compose and the clock's redraw if due now
+        # (a count's map changes every LED; a result's words load their code).
         if self.host_waits < _HOST_WAITS:
             self.host_waits += 1
-            self._due[_HOST] = ticks_add(now_ms, _HOST_MS)
+            due = self._due
+            later = ticks_add(now_ms, _HOST_MS)
+            due[_HOST] = later
+            for i in (_RENDER, _DISPLAY):
+                if ticks_diff(due[i], now_ms) <= 0:
+                    due[i] = later
 
     def _act(self, intents, now_ms):
         if intents & I_CHORD:
@@ -413,7 +422,7 @@ class App:
         if display is not None and result is not self._said:
             self._said = result
             if result is not None:  # (its words' code is loaded for the moment: code costs heap)
-                display.words(call_briefly("firmware.clock.verdict", "result_lines", result))
+                display.words(call_briefly("firmware.clock.verdict", "result_lines", result, later=True))
             elif clock is None:
                 display.words(("NEW GAME", "NO CLOCK"))  # (a clock draws its times over the last result)
         if display is not None and clock is not None and result is None:

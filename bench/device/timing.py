@@ -342,6 +342,23 @@ def counting(hw, app, stages, t):
     return t
 
 
+def agreed(hw, app, stages, t):
+    """MENU while counting: the players agree to the count shown (referee/buttons.py "ok"),
+    the result set (or, dame still open under rules that fill them, refused)."""
+    game = app.game
+    stages.steps = []
+    hw.buttons.hold(3)
+    t = passes(hw, stages, t, 6)
+    hw.buttons.release(3)
+    t = passes(hw, stages, t)
+    ended = game.result is not None
+    if not ended and app.referee.reason != "dame_open":
+        raise AssertionError("MENU while counting did nothing: %r" % app.referee.reason)
+    report("App.step, the longest pass as MENU agrees to the count (%s)"
+           % ("the result set" if ended else "refused: dame open"), [max(stages.steps)])
+    return t
+
+
 def count(app):
     """The count as the referee spreads it over loop passes (referee/phases.py catch_up):
     the board labelled, the seki search a slice a pass, the map on the LEDs, on the board as
@@ -539,7 +556,8 @@ def main():
     t = idle(hw, app, stages, t)
     t = rare(hw, app, stages, t)
     journal_and_host(app, pipe, t)
-    counting(hw, app, stages, t + 1000)
+    t = counting(hw, app, stages, t + 1000)
+    agreed(hw, app, stages, t)
     count(app)
 
 

@@ -41,14 +41,16 @@ def button(referee, name, now_ms):
         referee._after_game_change(now_ms)
         return True
     if name == "ok" and referee.state == COUNTING:
-        # Korean Art.7-2, Thai 9.2: dame are filled before the count (the LEDs show them). Only
-        # how many are open matters: they are listed in the comparison's missing-stones list,
-        # which is compared again at once.
-        if game.rules.fill_dame and game.unfilled_dame(referee.seen.missing):
+        # The count shown is the board's as it stands (button() did the work owed first): the
+        # result is its score, not a count again. Korean Art.7-2, Thai 9.2: dame are filled
+        # before the count (the LEDs show them). Only how many are open matters: they are
+        # listed in the comparison's missing-stones list, which is compared again at once.
+        counter = game.counter()
+        if game.rules.fill_dame and counter.unfilled_dame(referee.seen.missing):
             referee.reason = "dame_open"
             referee._compare()
             return False
-        game.finish()
+        game.finish(counter.score)
         referee._after_game_change(now_ms)
         return True
     if name == "draw" and game.cycle and referee.state == PLAY:

@@ -38,7 +38,7 @@ from ..rules.history import LOST_TURN, SELF_CAPTURE, move_colour, move_point
 from .comparison import Comparison
 from .phases import Phases
 from .region import NONE, POINTS, Region
-from .states import COUNTING, OVER, OWED_PROPOSE, PLAY, REJECT, SETUP, SYNC, UNKNOWN
+from .states import COUNTING, OVER, OWED_PROPOSE, OWED_SHOW, PLAY, REJECT, SETUP, SYNC, UNKNOWN
 
 # Why a stone was refused or a player warned (events carry the index).
 REASONS = ("occupied", "suicide", "ko", "superko", "out_of_turn", "off_board", "no_stones",
@@ -321,7 +321,10 @@ class Referee(Phases):
         result = game.result
         if result is not None and self.state != OVER:
             self.events.add(EV_END, result.winner or 0, PASS, 0, now_ms)
-        self._finish()
+        if self.defer and self.state == COUNTING and game.phase == GAME_OVER:
+            self.owed = OWED_SHOW  # the count agreed: the board shown over in the next pass (catch_up)
+        else:
+            self._finish()
 
     def _finish(self):
         # The game or the refused stone changed: compare again, then show it.

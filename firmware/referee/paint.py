@@ -70,8 +70,11 @@ class Painter:
             if p != NONE and self.frame[p]:
                 m.set(p, ERROR)  # the stone that lost the game
             result = game.result
-            if result is not None and result.reason == "score":
-                self._paint_count()  # the final count stays shown
+            if result is not None and result.reason == "score":  # the final count stays shown:
+                if game.count_map() is None:
+                    self._paint_count()  # (a game recovered over: counted again)
+                else:
+                    self.count_map()  # (the count the result came from: nothing changes once over)
             return
         seen = self.seen
         cells = game.pos.cells

@@ -171,12 +171,13 @@ class Ending:
         self.to_move = move_colour(record)
         return True
 
-    def finish(self):
+    def finish(self, score=None):
         """End a game whose play stopped by passes: count it and set the
-        result. Returns the Result."""
+        result. Returns the Result. ``score``: a count of the board as it
+        stands, made already (the referee's, kept current over loop passes)."""
         if self.phase != COUNTING:
             raise ValueError("play has not stopped")
-        self.end(self.result_of(self.count()))
+        self.end(self.result_of(self.count() if score is None else score))
         return self.result
 
     def result_of(self, score):

@@ -228,6 +228,42 @@ def test_a_settled_stone_is_journalled_and_told_in_the_next_pass():
     assert app.journal.records > records  # the next pass wrote it
 
 
+def test_a_pass_with_a_decision_leaves_the_leds_the_clock_face_and_the_host_to_the_next():
+    # One long job a pass: the pass whose referee records a move runs no other stage after
+    # the buttons' tick; the LEDs' compose, a redraw due and the host's stage come next pass.
+    hw, app = board(size=9)
+    ran = []  # (pass, stage)
+    n = [0]
+    app._stages = tuple((lambda now_ms, i=i, stage=stage: (ran.append((n[0], i)), stage(now_ms)))
+                        for i, stage in enumerate(app._stages))
+    deciding = []
+    t = 0
+    for col, row in ((2, 2), (6, 6), (2, 6), (6, 2)):
+        colour = app.game.to_move
+        hw.stones.place(point(app, col, row), colour)
+        moves = app.game.move_number
+        while app.game.move_number == moves:
+            hw.stones.set_time(t)
+            app._due[2] = app._due[3] = t  # (the LEDs and the clock face due in every pass)
+            app.step(t)
+            n[0] += 1
+            t += 10
+            assert t < 20000, "the stone was never settled"
+        deciding.append(n[0] - 1)
+        for _ in range(5):
+            hw.stones.set_time(t)
+            app.step(t)
+            n[0] += 1
+            t += 10
+        press(app, hw, colour - 1, t)
+        t += 200
+        n[0] += 1000  # (press() stepped on its own)
+    for k in deciding:
+        assert {i for p, i in ran if p == k} <= {0, 1}, (k, [r for r in ran if r[0] == k])
+        after = {i for p, i in ran if p == k + 1}
+        assert {2, 3, 4} <= after, (k, after)  # the new stone's lights, the face, the journal: a pass later
+
+
 def test_code_let_go_in_play_is_collected_in_a_pass_of_its_own():
     # MENU takes the last move back with referee/buttons.py loaded for it, then let go
     # (rules/const.py call_briefly's later): the heap is collected in the next pass, a pass

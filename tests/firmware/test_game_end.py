@@ -188,3 +188,19 @@ def test_the_journal_keeps_the_counting_pause():
     assert again.game.phase == COUNTING and again.clock.snapshot(t + 20000).flag is None
     assert again.control("resume", t + 20000)
     assert not again.clock.snapshot(t + 20000).paused
+
+
+def test_the_agreement_takes_the_count_shown_and_counts_nothing_again():
+    # MENU while counting: the result is the score of the count the board shows (its slices
+    # spread over loop passes), not a count made again in the agreement's pass.
+    hw, app, pipe, t = _running()
+    t = _passes(hw, app, pipe, t)
+    run(app, hw, t, t + 200)  # the count's passes
+    game = app.game
+    counts = []
+    count = game.count
+    game.count = lambda: counts.append(1) or count()
+    press(app, hw, B_MENU, t + 200)
+    assert game.phase == OVER and not counts
+    game.count = count
+    assert game.result.sgf() == game.result_of(game.count()).sgf() != "Void"
