@@ -69,7 +69,7 @@ _PERIODS = (SCAN_MS, _TICK_MS, _LED_MS, _DISPLAY_MS, _HOST_MS)
 _RENDER = const(2)  # the stages' places: render's, show_clock's, sync_host's
 _DISPLAY = const(3)
 _HOST = const(4)
-_HOST_WAITS = const(9)  # passes it may be put off in a row: counting's start and its long jobs (the seki search in slices)
+_HOST_WAITS = const(3)  # passes it may be put off in a row (decisions in a row; counting's work waits for it)
 
 
 class App:
@@ -330,8 +330,8 @@ class App:
         if scanner.scan(now_ms):
             self.referee.update(scanner.frame, now_ms)
             self._others_wait(now_ms)
-        elif self.referee.owed:  # the counting's long work, a piece a pass
-            self.referee.catch_up()
+        elif self.referee.owed and not self.host_waits:  # counting's long work, a piece a pass,
+            self.referee.catch_up()  # the host's stage between two (the journal is never behind)
             self._others_wait(now_ms)
         elif scanner.pending and self.referee.mode == TEACHING:
             self.referee.preview(scanner.pending_at, scanner.pending, now_ms)
