@@ -22,6 +22,15 @@ firmware's collections at that time. Likewise the journal file's syncs,
 renames and removals (an fsync of this PC's disk, not bytecode) are each
 counted as FLASH_COMMIT_US on the device.
 
+The timing runs on the bundle with its constants' names kept, whose
+modules import those constants by name, in a 4 MB heap beside the twins
+and test helpers (thousands more interned names to search): loading a
+module there takes several times what the device takes to load the same
+module from its own bundle, which folds those imports away. So the
+device's own loads are timed first (bench/device/loads.py on the make mpy
+bundle, in the target heap: rows of their own), and timing.py counts each
+load of such a module at that time.
+
 The x100 holds for what the interpreter's C code does, not for viper
 code, so a Hall read on the viper path (firmware/drivers/hall_viper.py)
 is bounded as the sum of:
@@ -92,16 +101,17 @@ def device_collection_us():
     return int(figures["collect_us"])
 
 
-def run_timing(collect_us):
-    """The TASK lines of bench/device/timing.py, its collections timed at ``collect_us`` and its
-    flash commits at FLASH_COMMIT_US, each scaled to the fastest pace of the run (this PC's speed
-    varies by tens of percent between seconds): [(name, typical, worst, runs, code)] and the
-    slowest pace over the fastest."""
+def run_timing(collect_us, loads):
+    """The TASK lines of bench/device/timing.py, its collections timed at ``collect_us``, its
+    flash commits at FLASH_COMMIT_US and its loads of code for a moment as ``loads``
+    (device_loads), each scaled to the fastest pace of the run (this PC's speed varies by tens
+    of percent between seconds): [(name, typical, worst, runs, code)] and the slowest pace
+    over the fastest."""
     unix_port.build_mpy(keep_names=True)  # (the twins and test helpers import its constants)
+    args = [collect_us, FLASH_COMMIT_US // FACTOR, ",".join("%s=%d" % load[:2] for load in loads)]
     with tempfile.TemporaryDirectory() as tmp:
-        done = unix_port.run(ROOT / "bench" / "device" / "timing.py", [os.path.join(tmp, "journal.bin"), collect_us,
-                                                                              FLASH_COMMIT_US // FACTOR], "4M",
-                             [unix_port.MPY_NAMED, ROOT, ROOT / "tests" / "firmware"], timeout=300)
+        done = unix_port.run(ROOT / "bench" / "device" / "timing.py", [os.path.join(tmp, "journal.bin"), *args],
+                             "4M", [unix_port.MPY_NAMED, ROOT, ROOT / "tests" / "firmware"], timeout=300)
     if done.returncode:
         raise SystemExit(done.stdout + done.stderr)
     lines = []
@@ -116,6 +126,19 @@ def run_timing(collect_us):
         scale = fastest / int(pace)
         tasks.append((name, float(typical) * scale, float(worst) * scale, int(runs), code))
     return tasks, max(int(fields[5]) for fields in lines) / fastest
+
+
+def device_loads():
+    """bench/device/loads.py on the device bundle (make mpy) in the target heap: [(module, us, pace)]."""
+    done = unix_port.run(ROOT / "bench" / "device" / "loads.py", (), "%dK" % device_fit.TARGET_KB, [unix_port.MPY])
+    if done.returncode:
+        raise SystemExit(done.stdout + done.stderr)
+    loads = []
+    for line in done.stdout.splitlines():
+        if line.startswith("LOAD "):
+            name, us, pace = line[5:].split("|")
+            loads.append((name, int(us), int(pace)))
+    return loads
 
 
 def thumb_bytes(source, tmp, name):
@@ -167,7 +190,7 @@ def viper_read_ms(calls_ms, check_ms, sizes, settle_us):
 
 def target(name):
     """The row's target in ms, None for a row that is no single step."""
-    if name.startswith(("Journal compaction, its", "count, whole")):
+    if name.startswith(("Journal compaction, its", "count, whole", "loading ")):
         return None
     if name.startswith("App.step idle: sense"):
         return IDLE_MS
@@ -178,7 +201,8 @@ def target(name):
 
 def main():
     device_us = device_collection_us()
-    tasks, spread = run_timing(device_us)
+    loads = device_loads()
+    tasks, spread = run_timing(device_us, loads)
     sizes = viper_regions()
     by_name = {t[0]: t for t in tasks}
     sweep = by_name["HallArray.sample, Python path (mux sweep, 361 ADC reads)"]
@@ -191,6 +215,11 @@ def main():
              device_us * FACTOR / 1000, device_us * FACTOR / 1000, "bytecode")]
     for name, typical, worst, _runs, code in tasks:
         rows.append((name, typical, worst, typical * FACTOR / 1000, worst * FACTOR / 1000, code))
+    fastest = min(pace for _, _, pace in loads)
+    for module, us, pace in loads:
+        us = us * fastest / pace
+        rows.append(("loading %s for a moment (the device bundle, %d KB heap)" % (module, device_fit.TARGET_KB), us, us,
+                     us * FACTOR / 1000, us * FACTOR / 1000, "bytecode"))
     for settle_us in (HALL_SETTLE_US, 0):
         rows.append(("HallArray read, viper path, settle %d us (calls + viper bound + waits)" % settle_us,
                      calls[1], calls[2], viper_read_ms(calls[1] * FACTOR / 1000, check[1] * FACTOR / 1000, sizes,

@@ -1,6 +1,6 @@
 """The device loop's time budget, task by task, in MicroPython's unix port.
 
-    MICROPYPATH=.frozen:build/named/mpy:.:tests/firmware micropython -X heapsize=4M bench/device/timing.py JOURNAL COLLECT_US FLASH_US
+    MICROPYPATH=.frozen:build/named/mpy:.:tests/firmware micropython -X heapsize=4M bench/device/timing.py JOURNAL COLLECT_US FLASH_US [LOADS]
 
 bench/device_time.py runs this on the device bundle with its constants'
 names kept (build/named: ``scripts/mpy_bundle.py --keep-names``, the same
@@ -19,9 +19,12 @@ device's transfer) and the display twin's drawing (a Python canvas that
 also keeps each frame as text; the device's redraw is its own row, a few
 ms) are left out of the stage timings; the firmware's collections and the
 journal file's syncs, renames and removals are counted at the device's
-times (bench/device_time.py gives them: COLLECT_US, FLASH_US).
+times (bench/device_time.py gives them: COLLECT_US, FLASH_US), and so are
+the loads of the code the firmware loads for a moment (LOADS:
+``module=us,...``, bench/device/loads.py's on the device bundle).
 """
 
+import builtins
 import gc
 import os
 import sys
@@ -36,7 +39,7 @@ from firmware.drivers.storage import FileStorage
 from firmware.protocol import encode_command
 from firmware.rules import const as rules_const
 from firmware.rules.game import COUNTING
-from firmware.rules.history import move_point
+from firmware.rules.history import move_colour, move_point
 from firmware.sensing.scanner import Scanner
 from twins.link import Pipe
 from twins.sensors import NullSensor
@@ -71,6 +74,25 @@ def elapsed(t0, left0):
 
 
 rules_const.collect = app_module.collect = as_on_device(gc.collect, DEVICE_COLLECT_US)  # (the firmware's)
+
+DEVICE_LOADS = {name: int(us) for name, us in (item.split("=") for item in sys.argv[4].split(","))} if sys.argv[4:] else {}
+_import = builtins.__import__
+
+
+def device_import(name, globals=None, locals=None, fromlist=(), level=0):
+    """Loading a module the firmware loads for a moment (DEVICE_LOADS: bench/device/loads.py's
+    figures) counted as long as the device takes to load it from its own bundle: this names-kept
+    build imports more, beside thousands more names to search. (Imports here are absolute.)"""
+    us = DEVICE_LOADS.get(name)
+    if us is None or name in sys.modules:
+        return _import(name, globals, locals, fromlist, level)
+    t0 = ticks_us()
+    module = _import(name, globals, locals, fromlist, level)
+    left_out[0] += ticks_diff(ticks_us(), t0) - us
+    return module
+
+
+builtins.__import__ = device_import
 
 
 def pace():
@@ -513,11 +535,13 @@ def hall():
     report("HallArray classify, Python path (181 stones)", timed(lambda i, d=driver, b=buf: d.read(b), 200))
 
 
-def rare(hw, app, stages, t):
+def rare(hw, app, stages, t, times=5):
     """The longest loop pass as a stone where the side to move may not play is refused (a
     casual game: no penalty, nothing loaded), then lifted; as a rare event whose code is loaded
     for it (rules/const.py call_briefly's later: collected in the next pass, a pass of its own)
-    is handled: MENU taking the last move back (referee/buttons.py), the stone then lifted."""
+    is handled: MENU taking the last move back (referee/buttons.py), the stone then lifted and
+    the move played again. ``times`` times each: single passes, so one preempted by this PC
+    shows in the worst column only."""
     game = app.game
     phys = app.referee.region.phys_of
     cells = game.pos.cells
@@ -525,26 +549,42 @@ def rare(hw, app, stages, t):
                     and not game.is_legal(game.to_move, p)), None)
     if illegal is None:
         raise AssertionError("no point where the side to move may not play")
-    stages.steps = []
-    hw.stones.place(phys[illegal], game.to_move)
-    t = passes(hw, stages, t)
-    if app.referee.rejected == 0xFFFF:
-        raise AssertionError("the stone was not refused")
-    report("App.step, the longest pass as a stone is refused (casual: nothing loaded)", [max(stages.steps)])
-    hw.stones.lift(phys[illegal])
-    t = passes(hw, stages, t)
-    moves = game.move_number
-    last = move_point(game.hist.moves[game.hist.length - 1])
-    stages.steps = []
-    hw.buttons.hold(3)  # MENU: in a casual game, the last move taken back
-    t = passes(hw, stages, t, 6)
-    hw.buttons.release(3)
-    t = passes(hw, stages, t)
-    if game.move_number != moves - 1:
-        raise AssertionError("MENU took nothing back")
-    report("App.step, the longest pass as MENU takes a move back (its code loaded for it)", [max(stages.steps)])
-    hw.stones.lift(phys[last])
-    return passes(hw, stages, t)
+    k = game.hist.length - 1
+    if game.hist.removed_end[k] != game.hist.removed_start(k):
+        raise AssertionError("the last move captured: taking it back asks for its stones again")
+    record = game.hist.moves[k]
+    refusals, undos = [], []
+    for _ in range(times):
+        stages.steps = []
+        hw.stones.place(phys[illegal], game.to_move)
+        t = passes(hw, stages, t)
+        if app.referee.rejected == 0xFFFF:
+            raise AssertionError("the stone was not refused")
+        refusals.append(max(stages.steps))
+        hw.stones.lift(phys[illegal])
+        t = passes(hw, stages, t)
+        moves = game.move_number
+        stages.steps = []
+        hw.buttons.hold(3)  # MENU: in a casual game, the last move taken back
+        t = passes(hw, stages, t, 6)
+        hw.buttons.release(3)
+        t = passes(hw, stages, t)
+        if game.move_number != moves - 1:
+            raise AssertionError("MENU took nothing back")
+        undos.append(max(stages.steps))
+        hw.stones.lift(phys[move_point(record)])
+        t = passes(hw, stages, t)
+        hw.stones.place(phys[move_point(record)], move_colour(record))  # the move again, and its clock
+        t = passes(hw, stages, t)
+        hw.buttons.hold(move_colour(record) - 1)
+        t = passes(hw, stages, t, 6)
+        hw.buttons.release(move_colour(record) - 1)
+        t = passes(hw, stages, t)
+        if game.move_number != moves:
+            raise AssertionError("the move was not played again")
+    report("App.step, the longest pass as a stone is refused (casual: nothing loaded)", refusals)
+    report("App.step, the longest pass as MENU takes a move back (its code loaded for it)", undos)
+    return t
 
 
 def main():
