@@ -1,7 +1,8 @@
 """The device bundle: firmware/ compiled by mpy-cross into build/mpy (what `make mpy` builds and `make deploy` ships).
 
-Before mpy-cross, four rewrites that change names only, each line kept on
-its line (a traceback from the field names the source's lines):
+Before mpy-cross, five rewrites that change names or drop code that never
+runs, each line kept on its line (a traceback from the field names the
+source's lines):
 
 * Constants folded across modules. MicroPython folds ``_NAME = const(3)``
   within its module, but a public ``NAME = const(3)`` imported elsewhere is
@@ -25,6 +26,9 @@ its line (a traceback from the field names the source's lines):
   module takes there from MicroPython's own modules (firmware/micro.py's
   ``const``, ``ticks_ms``...) is imported from that module by its users, so
   the shim itself never loads on the device.
+* The type checker's blocks left out: ``if TYPE_CHECKING:`` (``TYPE_CHECKING``
+  is False on the device) becomes ``pass``: its imports and declarations
+  would be bytecode and interned names in the heap, and never run.
 
 Each rewritten module is checked: its syntax tree must equal the
 original's with exactly these changes made, or the build stops. The
@@ -165,8 +169,16 @@ def fallbacks(tree):
 
 
 def fallback_nodes(tree):
-    """id() of every node in the fallbacks' handlers: not in the bundle."""
-    return {id(node) for fallback in fallbacks(tree) for node in ast.walk(fallback.handlers[0])}
+    """id() of every node in the fallbacks' handlers and in the type checker's blocks: not in the bundle."""
+    handlers = [fallback.handlers[0] for fallback in fallbacks(tree)]
+    blocks = [statement for block in type_checking(tree) for statement in block.body]
+    return {id(node) for top in handlers + blocks for node in ast.walk(top)}
+
+
+def type_checking(tree):
+    """The ``if TYPE_CHECKING:`` blocks (no else): for the type checker only."""
+    return [node for node in ast.walk(tree) if isinstance(node, ast.If) and isinstance(node.test, ast.Name)
+            and node.test.id == "TYPE_CHECKING" and not node.orelse]
 
 
 def built_ins(module):
@@ -239,6 +251,8 @@ def plan_module(module, modules, consts, private, built, keep_names=False):
     bound = bindings(module.tree, plan.dropped)
     for fallback in fallbacks(module.tree):
         plan.set(fallback, KEEP_BODY)
+    for block in type_checking(module.tree):
+        plan.set(block, [])  # (pass)
     folded = {}  # local name -> value (imported constants and the module's own)
     folded_imports = set()  # (id() of an import statement, a local name it binds to a folded constant)
     own = consts.own[module.name]

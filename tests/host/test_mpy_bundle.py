@@ -215,6 +215,31 @@ def test_a_cpython_fallback_is_left_out_and_its_lines_kept(tmp_path):
     assert len(lines) == len(textwrap.dedent(SHIM).splitlines())
 
 
+def test_the_type_checkers_blocks_are_left_out_and_their_lines_kept(tmp_path):
+    """``if TYPE_CHECKING:`` never runs on the device: its imports and stubs would be heap."""
+    source = """\
+        TYPE_CHECKING = False
+        if TYPE_CHECKING:
+            from .a import Thing
+
+
+        class B:
+            x: "Thing"
+
+            if TYPE_CHECKING:
+                def helper(self): ...
+
+            def run(self):
+                return 1
+        """
+    out = rewritten(tmp_path, {"b.py": source})["firmware/b.py"]
+    lines = out.splitlines()
+    assert lines[1] == "pass" and not lines[2].strip()
+    assert lines[8].strip() == "pass" and not lines[9].strip()
+    assert "Thing" not in out.replace('x: "Thing"', "") and "helper" not in out
+    assert len(lines) == len(textwrap.dedent(source).splitlines())
+
+
 def test_what_a_shim_takes_from_micropython_is_imported_from_there(tmp_path):
     """The shim (firmware/micro.py) never loads on the device for names MicroPython has itself."""
     out = rewritten(tmp_path, {"micro.py": SHIM, "b.py": """\
