@@ -27,17 +27,10 @@ instead of the referee and the LEDs show its own marks; BLACK starts the check
 again, MENU flags the dead sensors. Leaving returns to the game as it was.
 """
 
-from array import array
 
 from .clock.engine import Clock
-from .controls import BLACK as I_BLACK
-from .controls import CHORD as I_CHORD
-from .controls import MENU as I_MENU
-from .controls import PAUSE as I_PAUSE
-from .controls import WHITE as I_WHITE
 from .controls import Controls
-from .drivers.buttons import B_BLACK, B_WHITE
-from .events import EV_JOURNAL, Events
+from .events import Events
 from .follower import Follower
 from .host.link import Link
 from .host.seal import load_key, load_lock
@@ -46,33 +39,19 @@ from .journal.recorder import Recorder
 from .journal.store import Journal
 from .leds.composer import Leds
 from .leds.marks import HINT, Marks
-from .micro import const, print_exception, ticks_add, ticks_diff, ticks_ms
-from .modes import CASUAL, TEACHING, TOURNAMENT
+from .loop import Loop
+from .modes import CASUAL
 from .protocol import E_MALFORMED, E_STATE, fields_dict
 from .referee.machine import Referee
-from .referee.states import COUNTING
-from .rules.const import call_briefly, collect, uncollected
+from .rules.const import call_briefly, collect
 from .rules.game import OVER, Game
-from .rules.position import BLACK, WHITE
 from .rules.result import DRAW
-from .rules.rulesets import CYCLE_DRAW
 from .sensing.scanner import Scanner
 from .settings import Settings, from_fields, is_pair
 from .timekeeper import Timekeeper
 
-SCAN_MS = const(10)
-_TICK_MS = const(10)
-_LED_MS = const(20)
-_DISPLAY_MS = const(100)
-_HOST_MS = const(10)
-_PERIODS = (SCAN_MS, _TICK_MS, _LED_MS, _DISPLAY_MS, _HOST_MS)
-_RENDER = const(2)  # the stages' places: render's, show_clock's, sync_host's
-_DISPLAY = const(3)
-_HOST = const(4)
-_HOST_WAITS = const(3)  # passes it may be put off in a row (decisions in a row; counting's work waits for it)
 
-
-class App:
+class App(Loop):
     """The board playing its games; see the module doc. ``settings``: the game to
     start with (firmware/settings.py; a game in the journal wins); ``board_id``:
     the board's name on its link (default: the hardware's, ``hw.board_id``);
@@ -139,9 +118,7 @@ class App:
         if self.scanner.prime(now_ms):  # the stones on the board at power-up, no settle wait
             self.referee.update(self.scanner.frame, now_ms)
         self._record(now_ms)  # the journal's snapshot: the recovered game, compacted, or the new one
-        self._stages = (self.sense, self.tick, self.render, self.show_clock, self.sync_host)
-        self._due = array("i", [now_ms] * len(_PERIODS))
-        self.host_waits = 0  # passes the host stage has been put off (_others_wait): work pending
+        self._schedule(now_ms)
 
     # -- the game --------------------------------------------------------------
 
@@ -266,189 +243,6 @@ class App:
 
     def diagnose(self, on, now_ms):
         """Enter (on) or leave diagnostics mode. Entering is refused (False) while a
-        game is in progress (moves played or the clock started, and no result)."""
-        if not on:
-            self.diag = None
-            return True
-        if self.game.phase != OVER and (self.game.move_number or self.timekeeper.started):
-            return False
-        if self.diag is None:
-            from .sensing.diagnostics import Diagnostics  # loaded when asked for: code costs heap
-
-            self.diag = Diagnostics(self.hw.sensor, Marks())
-            self.diag.reset(now_ms)
-        return True
-
-    # -- the loop --------------------------------------------------------------
-
-    def step(self, now_ms):
-        """Run every stage due at now_ms, in order (one pass, every 10 ms); the ms until the next is due.
-        Code let go in the last pass (rules/const.py call_briefly's later) is collected in a pass of its own."""
-        if uncollected[0]:
-            uncollected[0] = 0
-            collect()
-            return 0
-        due = self._due
-        stages = self._stages
-        diff = ticks_diff
-        wait = _DISPLAY_MS
-        for i in range(len(stages)):
-            left = diff(due[i], now_ms)
-            if left <= 0:
-                left = _PERIODS[i]
-                due[i] = ticks_add(now_ms, left)
-                try:
-                    stages[i](now_ms)
-                except Exception as error:  # noqa: BLE001 - a failing stage must not stop the board
-                    self.errors += 1
-                    self.last_error = error
-                    print_exception(error)
-            if left < wait:
-                wait = left
-        return wait
-
-    async def run(self, clock_ms=ticks_ms, sleep_ms=None):
-        """The device's loop: step(), then sleep until the next stage is due, until
-        ``running`` is cleared. ``clock_ms`` and ``sleep_ms`` (a coroutine) default
-        to the ticks and asyncio's sleep; tests give their own."""
-        if sleep_ms is None:
-            import asyncio
-
-            sleep_ms = asyncio.sleep_ms
-        self.running = True
-        while self.running:
-            await sleep_ms(self.step(clock_ms()))
-
-    # -- the stages --------------------------------------------------------------
-
-    def sense(self, now_ms):
-        """Read the sensors; a changed settled frame goes to the referee (diagnostics: the sensor check)."""
-        if self.diag is not None:
-            self.diag.step(now_ms)
-            return
-        scanner = self.scanner
-        if scanner.scan(now_ms):
-            self.referee.update(scanner.frame, now_ms)
-            self._others_wait(now_ms)
-        elif self.referee.owed and not self.host_waits:  # counting's long work, a piece a pass,
-            self.referee.catch_up()  # the host's stage between two (the journal is never behind)
-            self._others_wait(now_ms)
-        elif scanner.pending and self.referee.mode == TEACHING:
-            self.referee.preview(scanner.pending_at, scanner.pending, now_ms)
-        self.timekeeper.follow(now_ms, scanner.pending == 0)
-
-    def tick(self, now_ms):
-        """The buttons' intents, then the clock: its sound, its flag, its policy."""
-        controls = self.controls
-        intents = 0 if controls is None else controls.poll(now_ms)
-        if intents:
-            self._act(intents, now_ms)
-            self._others_wait(now_ms)
-        settled = self.scanner.pending == 0
-        cue = self.timekeeper.tick(now_ms, settled)  # (a flag: it follows)
-        buzzer = self.hw.buzzer
-        if buzzer is not None and (cue or buzzer.pattern):  # (silent: nothing to step)
-            if cue:
-                buzzer.play(cue, now_ms)
-            buzzer.update(now_ms)
-        if intents:  # else the game is as the sense stage left it
-            self.timekeeper.follow(now_ms, settled)
-
-    def _others_wait(self, now_ms):
-        # One long job a pass: after a decision or counting's work, the journal and the link
-        # wait for the next pass, and so do the LEDs' compose and the clock's redraw if due now
-        # (a count's map changes every LED; a result's words load their code).
-        if self.host_waits < _HOST_WAITS:
-            self.host_waits += 1
-            due = self._due
-            later = ticks_add(now_ms, _HOST_MS)
-            due[_HOST] = later
-            for i in (_RENDER, _DISPLAY):
-                if ticks_diff(due[i], now_ms) <= 0:
-                    due[i] = later
-
-    def _act(self, intents, now_ms):
-        if intents & I_CHORD:
-            self.diagnose(self.diag is None, now_ms)
-        diag = self.diag
-        if diag is not None:
-            if intents & I_BLACK:
-                diag.reset(now_ms)
-            if intents & I_MENU:
-                diag.check_dead()
-            return
-        timekeeper = self.timekeeper
-        at = self.hw.buttons.at
-        settled = self.scanner.pending == 0  # else a stone just put down is judged first
-        if intents & I_BLACK:
-            timekeeper.press(BLACK, at[B_BLACK], settled)
-        if intents & I_WHITE:
-            timekeeper.press(WHITE, at[B_WHITE], settled)
-        if intents & I_PAUSE:
-            timekeeper.pause_button(now_ms)
-        if intents & I_MENU:
-            # MENU finishes a count (a tournament's: both clock buttons), votes for a draw after
-            # a repetition (Thai 11), replays a drawn game (Korean Art.21-4), or takes back (casual).
-            referee = self.referee
-            game = self.game
-            if referee.state == COUNTING:
-                if referee.mode != TOURNAMENT:
-                    referee.button("ok", now_ms)
-            elif game.cycle:
-                referee.button("draw", now_ms)
-            elif game.phase == OVER and game.rules.cycle == CYCLE_DRAW:
-                self.replay(now_ms)
-            elif referee.mode == CASUAL:
-                referee.button("undo", now_ms)
-
-    def render(self, now_ms):
-        """Compose the LED frame from the marks; transmit it only when it changed."""
-        leds = self.leds
-        if leds is not None and leds.update(self.marks if self.diag is None else self.diag.marks, now_ms):
-            self.hw.strip.show(leds.frame)
-
-    def show_clock(self, now_ms):
-        """Redraw the clock faces if what they show changed (also before the clock starts);
-        once a game is over, its result in two short lines; in the sensor check, its step."""
-        display = self.hw.display
-        if self.diag is not None:  # the sensor check's step instead of the times
-            lines = self.diag.lines()
-            if display is not None and lines != self._said:
-                self._said = lines
-                display.words(lines)
-            return
-        clock = self.clock
-        result = self.game.result
-        if display is not None and result is not self._said:
-            self._said = result
-            if result is not None:  # (its words' code is loaded for the moment: code costs heap)
-                display.words(call_briefly("firmware.clock.verdict", "result_lines", result, later=True))
-            elif clock is None:
-                display.words(("NEW GAME", "NO CLOCK"))  # (a clock draws its times over the last result)
-        if display is not None and clock is not None and result is None:
-            clock.snapshot(now_ms)
-            display.update(clock)
-
-    def sync_host(self, now_ms):
-        """The journal, then the host: a change is on flash before the link tells it."""
-        self.host_waits = 0
-        self._record(now_ms)
-        if self.link is not None:
-            self.link.poll(now_ms)
-
-    def _record(self, now_ms):
-        self.follower.follow()
-        recorder = self.recorder
-        if recorder is not None:
-            recorder.record(now_ms, self.clock, 0 if self.link is None else self.link.next)
-            if recorder.failing != self.journal_failing:
-                self._journal_alert(recorder.failing, now_ms)
-
-    def _journal_alert(self, failing, now_ms):
-        """The flash cannot keep the game (full, failing) or can again: display inverse, events, host told."""
-        self.journal_failing = failing
-        self.events.add(EV_JOURNAL, 0, 0, 1 if failing else 0, now_ms)
-        if self.hw.display is not None:
-            self.hw.display.alert(failing)
-        if self.link is not None:
-            self.link.alert(failing)
+        game is in progress (moves played or the clock started, and no result).
+        (sensing/diagnostics.py's code, loaded for the call: its Diagnostics stays while on.)"""
+        return call_briefly("firmware.sensing.diagnostics", "switch", self, on, now_ms, later=True)

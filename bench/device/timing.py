@@ -34,7 +34,7 @@ import micropython
 from harness import board
 from pro_games import longest_game
 
-from firmware import app as app_module
+from firmware import loop as loop_module
 from firmware.drivers.storage import FileStorage
 from firmware.protocol import encode_command
 from firmware.rules import const as rules_const
@@ -73,7 +73,7 @@ def elapsed(t0, left0):
     return ticks_diff(ticks_us(), t0) - (left_out[0] - left0)
 
 
-rules_const.collect = app_module.collect = as_on_device(gc.collect, DEVICE_COLLECT_US)  # (the firmware's)
+rules_const.collect = loop_module.collect = as_on_device(gc.collect, DEVICE_COLLECT_US)  # (the firmware's)
 
 DEVICE_LOADS = {name: int(us) for name, us in (item.split("=") for item in sys.argv[4].split(","))} if sys.argv[4:] else {}
 _import = builtins.__import__

@@ -6,18 +6,15 @@ referee's state and call its comparison and move methods
 (declared below for the type checker).
 """
 
-import sys
-
 from ..events import EV_DEAD, EV_MOVE, EV_RESUME_PLAY, EV_UNDO
 from ..micro import const
-from ..rules.const import let_go
+from ..rules.const import call_briefly
 from ..rules.coords import PASS
 from ..rules.rulesets import SCORE_AREA, SCORE_TERRITORY
 from .paint import Painter
 from .region import POINTS
 from .states import COUNTING, OVER, OWED_COUNT, OWED_MAP, OWED_PROPOSE, OWED_SEKI, OWED_SHOW, PLAY, UNKNOWN
 
-_DEAD = "firmware.rules.dead"  # the proposal's code: loaded as a count begins, in a pass of its own
 _SEKI_POINTS = const(105)  # the count's seki search a loop pass: 5 rows of a 19x19 board's map (5 passes)
 
 TYPE_CHECKING = False  # the type checker reads the blocks below; nothing in them runs
@@ -53,23 +50,17 @@ class Phases(Painter):
         game.clear_dead()
         self.proposed = proposed = bytearray(POINTS)
         self.votes = 0
-        if not self._proposes():
+        # (Tromp-Taylor and OP count the board as it stands: nothing is taken off at the end)
+        if game.rules.scoring != SCORE_TERRITORY and game.rules.scoring != SCORE_AREA:
             return
-        try:  # (loaded by catch_up, let go before the count's code loads: code costs heap)
-            found = __import__(_DEAD, None, None, ("propose",)).propose(game)
-        finally:
-            let_go(_DEAD)
+        # (loaded as a count begins and let go before the count's code loads: code costs heap)
+        found = call_briefly("firmware.rules.dead", "propose", game, later=True)
         if found:
             phys_of = self.region.phys_of
             marked = game.dead_marks()
             for g in range(len(marked)):
                 if marked[g]:
                     proposed[phys_of[g]] = 1
-
-    def _proposes(self):
-        # Tromp-Taylor and OP count the board as it stands: nothing is taken off at the end.
-        scoring = self.game.rules.scoring
-        return scoring == SCORE_TERRITORY or scoring == SCORE_AREA
 
     def catch_up(self):
         """One piece of the work a deferring referee (``defer``: the app's) leaves to the
@@ -81,11 +72,8 @@ class Phases(Painter):
         if self.state != COUNTING and self.state != OVER:
             self.owed = 0  # play resumed meanwhile: nothing to show
         elif owed & OWED_PROPOSE:
-            if self._proposes() and _DEAD not in sys.modules:
-                __import__(_DEAD)  # the proposal's code, in a pass of its own
-            else:
-                self.owed = owed & ~OWED_PROPOSE | OWED_SHOW
-                self._propose()
+            self.owed = owed & ~OWED_PROPOSE | OWED_SHOW
+            self._propose()
         elif owed & OWED_SHOW:
             self.owed = owed & ~OWED_SHOW
             self._finish()  # the proposal lit to lift (the paint owes the count again)

@@ -61,17 +61,11 @@ def call_briefly(module, function, *args, later=False):
         return getattr(__import__(module, None, None, (function,)), function)(*args)
     finally:
         if not loaded and module in sys.modules:
+            drop(module)
             if later:
-                let_go(module)
+                uncollected[0] = 1
             else:
-                drop(module)
                 collect()
-
-
-def let_go(module):
-    """Drop ``module`` (``drop``), its collection left to the device loop's next pass (``uncollected``)."""
-    drop(module)
-    uncollected[0] = 1
 
 
 def drop(module):

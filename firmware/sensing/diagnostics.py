@@ -35,8 +35,9 @@ point is to see exactly what each sensor reads.
 """
 
 from ..board_config import HALL_OFF
-from ..leds.marks import ERROR, HINT
+from ..leds.marks import ERROR, HINT, Marks
 from ..micro import const, ticks_diff
+from ..rules.game import OVER
 
 _UNUSED = const(0xFFFF)
 _UNTRUSTED = const(4)
@@ -177,6 +178,21 @@ class Diagnostics:
         for p in points:
             self.marks.set(p, ERROR)
         return len(points)
+
+
+def switch(app, on, now_ms):
+    """App.diagnose: the sensor check on (False while a game is in progress: moves played or
+    the clock started, and no result) or off."""
+    if not on:
+        app.diag = None
+        return True
+    game = app.game
+    if game.phase != OVER and (game.move_number or app.timekeeper.started):
+        return False
+    if app.diag is None:
+        app.diag = Diagnostics(app.hw.sensor, Marks())
+        app.diag.reset(now_ms)
+    return True
 
 
 def spread(baseline, points=361):

@@ -270,7 +270,7 @@ def test_code_let_go_in_play_is_collected_in_a_pass_of_its_own():
     # MENU takes the last move back with referee/buttons.py loaded for it, then let go
     # (rules/const.py call_briefly's later): the heap is collected in the next pass, a pass
     # that runs no stage and asks for the next at once, so no pass holds both.
-    from firmware import app as app_module
+    from firmware import loop as loop_module
 
     hw, app = board(size=9)
     hw.stones.place(point(app, 2, 2), BLACK)
@@ -281,8 +281,8 @@ def test_code_let_go_in_play_is_collected_in_a_pass_of_its_own():
         t += 10
     collections = []
     stages = []
-    collect = app_module.collect
-    app_module.collect = lambda: collections.append(t)
+    collect = loop_module.collect
+    loop_module.collect = lambda: collections.append(t)
     app._stages = tuple((lambda now_ms, i=i, stage=stage: (stages.append((t, i)), stage(now_ms)))
                         for i, stage in enumerate(app._stages))
     try:
@@ -301,7 +301,7 @@ def test_code_let_go_in_play_is_collected_in_a_pass_of_its_own():
             waits[t] = app.step(t)
             t += 10
     finally:
-        app_module.collect = collect
+        loop_module.collect = collect
     assert app.game.move_number == 0
     assert collections == [undone + 10], (collections, undone)
     assert waits[undone + 10] == 0 and not [n for n, _ in stages if n == undone + 10]
