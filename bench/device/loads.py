@@ -9,31 +9,18 @@ the count's, a host command's) is loaded when it is needed. The timing bench
 bundle (``make mpy``) folds them, so its modules import less and load
 faster. Each module here is loaded once with what it imports (kept), let
 go, then loaded and let go five times: ``LOAD name|median us|pace us``
-(pace: timing.py's fixed piece of bytecode, for bench/device_time.py's
-scaling).
+(pace: this PC's speed, pace.py, for bench/device_time.py's scaling).
 """
 
 import gc
 import time
 
+from pace import pace
+
 from firmware.rules.const import drop
 
 MODULES = ("firmware.referee.buttons", "firmware.referee.fouls", "firmware.rules.dead", "firmware.rules.scoring",
            "firmware.rules.penalties", "firmware.host.snapshot", "firmware.host.arguments", "firmware.clock.verdict")
-
-
-def pace():
-    """timing.py's: the fastest of five runs of a fixed piece of bytecode, in us."""
-    best = 0
-    for _ in range(5):
-        t0 = time.ticks_us()
-        x = 0
-        for i in range(2000):
-            x += i & 7
-        us = time.ticks_diff(time.ticks_us(), t0)
-        if not best or us < best:
-            best = us
-    return best
 
 
 for name in MODULES:

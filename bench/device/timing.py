@@ -32,6 +32,7 @@ import time
 
 import micropython
 from harness import board
+from pace import pace
 from pro_games import longest_game
 
 from firmware import loop as loop_module
@@ -93,21 +94,6 @@ def device_import(name, globals=None, locals=None, fromlist=(), level=0):
 
 
 builtins.__import__ = device_import
-
-
-def pace():
-    """The time (us) of a fixed piece of bytecode, the fastest of five: this PC's speed
-    now (it varies by tens of percent from one second to the next: its clock)."""
-    best = 0
-    for _ in range(5):
-        t0 = ticks_us()
-        x = 0
-        for i in range(2000):
-            x += i & 7
-        us = ticks_diff(ticks_us(), t0)
-        if not best or us < best:
-            best = us
-    return best
 
 
 def report(name, times, code="bytecode"):
