@@ -15,7 +15,7 @@ timekeeper brings the clock in line with it; the follower tells the recorder
 (journal on flash) and then the link (the host) what changed. Host commands
 (host/commands.py) reach it through ``command()``, from the link and the page.
 
-``step(now_ms)`` runs every stage that is due, in that order, and returns
+``step(now_ms)`` (firmware/loop.py: App is a Loop) runs every stage that is due, in that order, and returns
 the ms until the next one is due; the tests and the simulators call it with
 their own time. ``run()`` is the device's loop: ``step()``, then sleep until
 the next stage is due. A stage that raises is reported (``errors``,
