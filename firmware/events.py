@@ -45,6 +45,7 @@ EV_STOP = const(25)
 EV_STONES_LEFT = const(26)  # a press with captured stones still on the board; value: how many
 EV_REFEREE = const(27)  # a referee's penalty (the host's ``referee``); value: its kind (rules/ending.py)
 EV_JOURNAL = const(28)  # value 1: the journal cannot write (flash full or failing); 0: it writes again
+EV_HAND_OVER = const(29)  # the turn given to colour without a move (a takeback); value: ms the other side ran
 
 
 class Events:

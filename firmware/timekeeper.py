@@ -48,21 +48,24 @@ class Timekeeper:
         self.waiting = bytearray(3)  # a clock press waiting for a settling reading, per colour
         self.waiting_at = array("i", bytes(12))
 
-    def press(self, colour, at_ms, settled=True):
+    def press(self, colour, at_ms, settled=True, waited=False):
         """``colour``'s clock button, pressed at ``at_ms``. True if the game changed.
         Not ``settled`` (a reading on the board is still settling: a stone put down
         within the sensors' settle time), the press waits: ``follow`` hands it over,
-        with its own time, once the referee has judged the stone."""
+        with its own time, once the referee has judged the stone (``waited``)."""
         if not settled:
             self.waiting[colour] = 1
             self.waiting_at[colour] = at_ms
             return False
         clock = self.clock
         if clock is not None and not self.started:
-            clock.start(at_ms, self.game.to_move)
+            if self.referee.awaiting_press != colour:
+                clock.start(at_ms, self.game.to_move)  # a table clock: the side to move's time runs
+                self.started = True
+                return False
+            clock.start(at_ms, colour)  # the first stone's own press: it ends that move
             self.started = True
-            return False
-        if not self.referee.press(colour, at_ms):
+        if not self.referee.press(colour, at_ms, waited):
             return False
         if clock is not None:
             clock.press(colour, at_ms)
@@ -129,7 +132,7 @@ class Timekeeper:
         """Bring the clock in line with the game (see the module doc). ``settled``: no
         reading is waiting to settle on the board."""
         if settled and (self.waiting[1] or self.waiting[2]):
-            self._pressed_while_settling()
+            self._pressed_while_settling(now_ms)
         clock = self.clock
         if clock is None:
             return
@@ -143,26 +146,34 @@ class Timekeeper:
         if phase == OVER:
             if not clock.stopped:
                 clock.stop(now_ms)
-        elif phase == COUNTING:
+            return
+        if phase == COUNTING:
             if not self.counting:
                 self.counting = True
                 clock.pause(now_ms)
-        elif self.counting:
+            return
+        if self.counting:
             self.counting = False
             clock.resume(now_ms)
         elif self.held and settled and self.referee.state != SYNC and self.referee.state != REJECT:
             self.held = False
             clock.resume(now_ms)
+        # The time of the player the board waits for runs: the mover until its press ends the
+        # move, else the side to move (after a takeback, a pass from a control, a lost turn).
+        side = self.referee.awaiting_press or game.to_move
+        if clock.turn != side:
+            clock.hand_over(side, now_ms)
 
-    def _pressed_while_settling(self):
-        # The presses that waited for the board, in the order they were made.
+    def _pressed_while_settling(self, now_ms):
+        # The presses that waited for the board, in the order they were made (a press that
+        # waited for the stone judged in this pass came with it: ``waited``).
         waiting = self.waiting
         at = self.waiting_at
         later_first = waiting[2] and (not waiting[1] or ticks_diff(at[1], at[2]) > 0)
         for colour in (WHITE, BLACK) if later_first else (BLACK, WHITE):
             if waiting[colour]:
                 waiting[colour] = 0
-                self.press(colour, at[colour])
+                self.press(colour, at[colour], True, self.referee.moved_at == now_ms)
 
     def tick(self, now_ms, settled):
         """The buzzer's cue due now (CUE_NONE: none); a fallen flag ends the game on time,

@@ -33,6 +33,7 @@ from ..events import (
     EV_ADJUST,
     EV_AWAY_PAUSE,
     EV_FLAG,
+    EV_HAND_OVER,
     EV_PAUSE,
     EV_PRESS,
     EV_RESUME,
@@ -220,6 +221,28 @@ class Clock:
         Thai 24): logged for the referee; the clock switches all the same."""
         if side != self.turn or self.stopped or self._check_flag(now_ms):
             return False
+        e = self._end_turn(side, now_ms, True)
+        self._log(EV_PRESS, side, now_ms, e)
+        if stones_left:
+            self._log(EV_STONES_LEFT, side, now_ms, stones_left)
+        # a press ends a pause, except an away pause: the absent player's clock waits for resume()
+        self.paused = self.paused and self.pause_kind == EV_AWAY_PAUSE
+        return True
+
+    def hand_over(self, side, now_ms):
+        """The game gives the turn to ``side`` without a move ending (a move taken back, a pass
+        from a control): the time the other side ran is theirs, with nothing a move earns (no
+        increment, no Canadian stone); a pause stays. False if ``side``'s time already runs,
+        or the clock is not started, stopped or flagged."""
+        if not self.turn or side == self.turn or self.stopped or self._check_flag(now_ms):
+            return False
+        e = self._end_turn(self.turn, now_ms, False)
+        self._log(EV_HAND_OVER, side, now_ms, e)
+        return True
+
+    def _end_turn(self, side, now_ms, moved):
+        # ``side``'s turn ends now (``moved``: by a move, which earns what the system gives):
+        # its time is charged, the other side's starts. Returns the ms the turn took.
         e = self._elapsed(now_ms)
         tc = self.tc
         s = tc.system
@@ -239,30 +262,25 @@ class Clock:
             self.period_ms[side] = v.period_ms
         elif s == _CANADIAN:
             if v.overtime:
-                if v.stones <= 1:
+                if moved and v.stones <= 1:
                     self.stones[side] = tc.stones
                     self.period_ms[side] = tc.period_ms
                 else:
-                    self.stones[side] = v.stones - 1
+                    self.stones[side] = v.stones - 1 if moved else v.stones
                     self.period_ms[side] = v.period_ms
-        elif s == _FISCHER:
+        elif s == _FISCHER and moved:
             m = v.main_ms + tc.increment_ms
             if tc.cap_ms and m > tc.cap_ms:
                 m = tc.cap_ms if v.main_ms < tc.cap_ms else v.main_ms
             self.main[side] = m
-        elif s == _BRONSTEIN:
+        elif s == _BRONSTEIN and moved:
             self.main[side] = v.main_ms + (e if e < tc.delay_ms else tc.delay_ms)
         self.used[side] += e
-        self._log(EV_PRESS, side, now_ms, e)
-        if stones_left:
-            self._log(EV_STONES_LEFT, side, now_ms, stones_left)
         self.moves += 1
         self.turn = WHITE if side == BLACK else BLACK
         self.acc = 0
         self.seg = now_ms
-        # a press ends a pause, except an away pause: the absent player's clock waits for resume()
-        self.paused = self.paused and self.pause_kind == EV_AWAY_PAUSE
-        return True
+        return e
 
     def pause(self, now_ms, kind=EV_PAUSE, side=0, value=0):
         """Stop the running clock (Korean Art.14-2, Thai 12.2 before counting...). False if not running."""

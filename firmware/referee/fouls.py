@@ -12,7 +12,7 @@ methods would.
 
 from ..events import EV_PENALTY, EV_WARNING
 from ..rules.coords import PASS
-from ..rules.history import move_colour
+from ..rules.history import DAME_FILL, LOST_TURN, SELF_CAPTURE, move_colour, move_point
 from ..rules.rulesets import ILLEGAL_LOSS, ILLEGAL_REJECT, ILLEGAL_WARN
 from .comparison import CHARGED_LEFT, CHARGED_PRESS
 from .machine import reason_index
@@ -82,19 +82,40 @@ def charge(referee, colour, reason, loss, now_ms):
 
 
 def removed(referee, now_ms):
-    """Stones missing that were not captured, and nothing else amiss: the last mover
-    lifted the opponent's stones (Korean regulations 19-1-2: the game; Thai 27: a
-    warning). Charged once until the board matches again; they go back either way.
-    True if charged."""
+    """Stones missing that were not captured, and nothing else amiss. During a player's turn
+    the hands on the board are that player's (the mover's until its press ends the move): the
+    mover lifting its own stone just placed is warned (Korean regulations 18-1-2, Thai 21);
+    the player lifting the opponent's live stones is charged (Korean 19-1-2: the game; Thai 27:
+    a warning); its own other stones only go back. Charged once until the board matches
+    again; they go back either way. True if charged."""
     seen = referee.seen
     game = referee.game
     hist = game.hist
-    mover = move_colour(hist.moves[hist.length - 1])
-    cells = game.pos.cells
+    last = hist.moves[hist.length - 1]
+    mover = move_colour(last)
     game_of = referee.region.game_of
+    placed = move_point(last)
+    if (seen.nmissing == 1 and placed and not last & (LOST_TURN | SELF_CAPTURE | DAME_FILL)
+            and game_of[seen.missing[0]] == placed and (not referee.timed or referee.awaiting_press == mover)):
+        referee._removal_charged = True
+        charge(referee, mover, "took_back", False, now_ms)
+        return True
+    actor = referee.awaiting_press or game.to_move
+    cells = game.pos.cells
     for i in range(seen.nmissing):
-        if cells[game_of[seen.missing[i]]] == mover:
+        if cells[game_of[seen.missing[i]]] == actor:
             return False  # its own stone: put back, no clause
     referee._removal_charged = True
-    charge(referee, mover, "removed_stone", game.rules.illegal == ILLEGAL_LOSS, now_ms)
+    charge(referee, actor, "removed_stone", game.rules.illegal == ILLEGAL_LOSS, now_ms)
     return True
+
+
+def pressed_pushed(referee, colour, now_ms):
+    """``colour`` pressed its clock with a stone pushed off its point (Korean regulations
+    18-1-3): a warning."""
+    charge(referee, colour, "pushed_stone", False, now_ms)
+
+
+def pressed_together(referee, colour, now_ms):
+    """``colour`` placed its stone and pressed its clock together (Thai 23): a warning."""
+    charge(referee, colour, "pressed_together", False, now_ms)

@@ -35,6 +35,7 @@ from ..rules.game import COUNTING as GAME_COUNTING
 from ..rules.game import OVER as GAME_OVER
 from ..rules.game import IllegalMove
 from ..rules.history import LOST_TURN, SELF_CAPTURE, move_colour, move_point
+from ..rules.rulesets import ILLEGAL_LOSS
 from .comparison import Comparison
 from .phases import Phases
 from .region import NONE, POINTS, Region
@@ -43,7 +44,7 @@ from .states import COUNTING, OVER, OWED_PROPOSE, OWED_SHOW, PLAY, REJECT, SETUP
 # Why a stone was refused or a player warned (events carry the index).
 REASONS = ("occupied", "suicide", "ko", "superko", "out_of_turn", "off_board", "no_stones",
            "place_remove", "game_over", "two_stones", "wrong_colour", "press_clock",
-           "captures_left", "removed_stone", "filled_chain")
+           "captures_left", "removed_stone", "filled_chain", "took_back", "pushed_stone", "pressed_together")
 
 
 def reason_index(reason):
@@ -75,9 +76,12 @@ class Referee(Phases):
         self.frame = bytearray(POINTS)
         self.seen = Comparison(self.region, polarity)  # the frame against the game
         self.rejected = NONE  # physical point of a refused stone (state REJECT)
-        self._removal_charged = False  # the stones missing now have cost their remover
+        # The stones missing now have cost their remover (a recovered game: what went while the
+        # board was off costs nobody, until the board has matched the game once).
+        self._removal_charged = game.move_number > 0
         self.reason = ""  # why the board waits (for messages)
         self.awaiting_press = 0  # colour whose move's turn ends with its clock press
+        self.moved_at = -1  # when the last move was judged (a press that waited for it came with it)
         self.draw_votes = 0  # MENU presses agreeing to a draw since the last move (Thai 11)
         self.pair = False  # pair go (Thai 16): the messages name the partner to play
         self.proposed = None  # while counting: the stones proposed dead, not answered yet (phases.py)
@@ -111,25 +115,35 @@ class Referee(Phases):
         self._settle()
         self._after_game_change(now_ms)
 
-    def press(self, colour, now_ms):
-        """``colour`` pressed its clock button. Returns True if the press
-        ends that player's turn (the clock should switch), False if it is
-        refused (not their turn, or the board must be fixed first)."""
+    def press(self, colour, now_ms, together=False):
+        """``colour`` pressed its clock button (``together``: while the stone it ends was
+        still settling). Returns True if the press ends that player's turn (the clock should
+        switch), False if it is refused (not their turn, or the board must be fixed first)."""
         self._settle()
         game = self.game
         if self.state == COUNTING:
             # Agreed to the count shown; both (the board unchanged since): the game ends with it.
             self.votes |= colour
             if self.votes == 3:
+                self.votes = 0  # (refused, with dame still open: both agree again once they are filled)
                 self.button("ok", now_ms)
             return False
         if self.state == OVER or self.state == SETUP:
             return False
         if self.awaiting_press == colour:
-            if self._clauses() and self.seen.npending:
-                # Korean Art.18-1-4, Thai 24: pressing before the captures are off (fouls.py).
-                call_briefly("firmware.referee.fouls", "pressed", self, colour, now_ms, later=True)
+            if self._clauses():  # (fouls.py)
+                seen = self.seen
+                korean = game.rules.illegal == ILLEGAL_LOSS
+                if seen.npending:  # Korean Art.18-1-4, Thai 24: pressing before the captures are off
+                    call_briefly("firmware.referee.fouls", "pressed", self, colour, now_ms, later=True)
+                if korean and seen.nmissing and seen.nextra:  # Korean 18-1-3: a stone pushed
+                    call_briefly("firmware.referee.fouls", "pressed_pushed", self, colour, now_ms, later=True)
+                elif together and not korean:  # Thai 23: placed and pressed together
+                    call_briefly("firmware.referee.fouls", "pressed_together", self, colour, now_ms, later=True)
             self.awaiting_press = 0
+            if self.rejected != NONE and self.reason == "press_clock":
+                self.rejected = NONE  # the stone that waited for this press: the reply, judged now
+                self._reconcile(now_ms)
             return True
         if game.to_move == colour and self.state == PLAY and self.awaiting_press == 0:
             self._pass(colour, now_ms)  # a press with no stone placed is a pass
@@ -248,6 +262,7 @@ class Referee(Phases):
                 pending[q] = captured
                 seen.npending += 1
         self.events.add(EV_MOVE, colour, g, n, now_ms)
+        self.moved_at = now_ms
         self.draw_votes = 0
         if self.timed:
             self.awaiting_press = colour

@@ -52,7 +52,7 @@ def message(referee, clock=None):
     game = referee.game
     if state == SETUP:
         return _setup(referee)
-    if state == OVER:
+    if state == OVER or game.result is not None:  # (the board shows it over in the next pass)
         if game.result.winner == DRAW and game.rules.cycle == CYCLE_DRAW:
             return "Game over: a draw; MENU replays it with the times left (Korean Art.21-4)"
         return "Game over: " + game_result_words(game)

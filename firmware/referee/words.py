@@ -25,6 +25,10 @@ FOULS = {
     "wrong_order": "a third move out of the pair order",
     "forfeit": "the referee's decision",
     "annihilation": "no stones left on the board",
+    "took_back": "taking back a stone placed",
+    "pushed_stone": "pressing the clock with a stone pushed",
+    "pressed_together": "placing a stone and pressing the clock together",
+    "white_first": "White moving first",
 }
 # The clause each rule set's text gives for a foul (a loss at once, or the warning that lost).
 CLAUSES = {

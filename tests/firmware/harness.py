@@ -70,3 +70,109 @@ def host_says(hw, pipe, app, command, t):
             assert decoded is not None, raw
             lines.append(decoded[1:])
     return lines
+
+
+# Words a message may never hold: a player or point left out ("Black has not pressed" said
+# with no name: ": has not pressed"), or a value that is not words.
+_GARBLED = (" None", ": has ", "; presses", "( ", " ,", "  ", ". agreed", ": , ")
+
+
+class Table:
+    """A game at the table: the app on twins, played by hands and fingers, ``t`` the time now (ms).
+
+    Every loop pass is checked as players would see it: no stage error, the referee's message
+    is whole words, and the clock runs for the side the board waits for (``clock_side``).
+    """
+
+    def __init__(self, rules="japanese", time_spec="byoyomi 10m 3x30s", size=9, mode=CASUAL, **settings):
+        self.hw, self.app = board(size=size, rules=rules, time_spec=time_spec, mode=mode, **settings)
+        self.t = 0
+
+    @property
+    def game(self):
+        return self.app.game
+
+    def at(self, col, row):
+        return point(self.app, col, row)
+
+    def place(self, colour, col, row, ms=300):
+        self.hw.stones.place(self.at(col, row), colour)
+        self.wait(ms)
+
+    def lift(self, col, row, ms=300):
+        self.hw.stones.lift(self.at(col, row))
+        self.wait(ms)
+
+    def button(self, index):
+        """A finger on button ``index`` (drivers/buttons.py order) for 60 ms, then 60 ms more."""
+        self.hw.buttons.hold(index)
+        self.wait(60)
+        self.hw.buttons.release(index)
+        self.wait(60)
+
+    def press(self, colour):
+        """``colour``'s clock button."""
+        self.button(colour - 1)
+
+    def move(self, colour, col, row):
+        self.place(colour, col, row)
+        self.press(colour)
+
+    def control(self, name):
+        """The referee's other controls (the page's buttons)."""
+        done = self.app.control(name, self.t)
+        self.wait(20)
+        return done
+
+    def host(self, *words):
+        """A host command: None when done, else why not."""
+        said = self.app.command(words[0], list(words[1:]), self.t)
+        self.wait(20)
+        return said
+
+    def wait(self, ms):
+        """Step the board every 10 ms for ``ms``, checking each pass."""
+        app, hw = self.app, self.hw
+        for t in range(self.t, self.t + ms, 10):
+            hw.stones.set_time(t)
+            app.step(t)
+            self.check(t)
+        self.t += ms
+
+    def check(self, t):
+        app = self.app
+        assert app.errors == 0, "a stage failed at %d ms: %r" % (t, app.last_error)
+        from firmware.referee.messages import message
+
+        said = message(app.referee, app.clock)
+        for bad in _GARBLED:
+            assert bad not in said and not said.startswith(":"), "at %d ms the board says %r" % (t, said)
+        side, runs = clock_side(app), clock_running(app)
+        assert side == runs, "at %d ms the clock runs for %d, the board waits for %d (%s)" % (t, runs, side, said)
+
+    def left(self, colour):
+        return self.app.clock.snapshot(self.t).sides[colour]
+
+    def result(self):
+        return self.game.result and self.game.result.sgf()
+
+
+def clock_running(app):
+    """The side whose time runs now (0: nobody's)."""
+    clock = app.clock
+    if clock is None or clock.paused or clock.stopped or clock.flag is not None:
+        return 0
+    return clock.turn
+
+
+def clock_side(app):
+    """The side whose clock must run now: 0 for none (no clock, not started, paused, counting,
+    over); else the player the board waits for, the mover until its press ends the move."""
+    from firmware.rules.game import PLAYING
+
+    clock = app.clock
+    if clock is None or not app.timekeeper.started or clock.paused or clock.stopped or clock.flag is not None:
+        return 0
+    if app.game.phase != PLAYING:
+        return 0
+    return app.referee.awaiting_press or app.game.to_move

@@ -86,10 +86,10 @@ def test_a_long_think_is_checkpointed():
 
 def test_a_stone_knocked_off_during_the_cut_is_shown_and_play_waits_for_it():
     hw, app, t = _game_in_progress()
+    knocked = point(app, 4, 3)  # Black's last stone
     del app
+    hw.stones.lift(knocked)  # while the board is off
     again = power_up(hw, now_ms=0)
-    knocked = point(again, 4, 3)  # Black's last stone
-    hw.stones.lift(knocked)
     run(again, hw, 0, 400)
     assert again.referee.state == SYNC and again.marks.bits[knocked] & PUT_BACK
     assert again.timekeeper.held and again.clock.paused  # no time runs while the app is wrong

@@ -4,7 +4,7 @@ Korean rules and regulations Art.18-1-4, 19-1-2, 19-1-3; Thai rules 24, 27, 28,
 29; Korean Art.7-2 and Thai 9.2 on dame at the count.
 """
 
-from harness import board, point, power_up, press, run
+from harness import Table, board, point, power_up, press, run
 
 from firmware.leds.marks import DAME as DAME_MARK
 from firmware.modes import CASUAL, TOURNAMENT
@@ -13,46 +13,6 @@ from firmware.referee.states import COUNTING, PLAY
 from firmware.rules.history import DAME_FILL, move_colour
 from firmware.rules.position import BLACK, WHITE
 from twins.storage import SimStorage
-
-TIME = "byoyomi 10m 3x30s"
-
-
-class Table:
-    """A tournament game on a 9x9 board with a clock; ``t`` is the time now (ms)."""
-
-    def __init__(self, rules, mode=TOURNAMENT, **settings):
-        self.hw, self.app = board(size=9, rules=rules, time_spec=TIME, mode=mode, **settings)
-        self.t = 0
-
-    def at(self, col, row):
-        return point(self.app, col, row)
-
-    def place(self, colour, col, row):
-        self.hw.stones.place(self.at(col, row), colour)
-        self.wait(300)
-
-    def lift(self, col, row):
-        self.hw.stones.lift(self.at(col, row))
-        self.wait(300)
-
-    def press(self, colour):
-        press(self.app, self.hw, colour - 1, self.t)
-        self.t += 120
-
-    def move(self, colour, col, row):
-        self.place(colour, col, row)
-        self.press(colour)
-
-    def wait(self, ms):
-        run(self.app, self.hw, self.t, self.t + ms)
-        self.t += ms
-
-    @property
-    def game(self):
-        return self.app.game
-
-    def result(self):
-        return self.game.result and self.game.result.sgf()
 
 
 def capture_corner(table):
@@ -67,7 +27,7 @@ def capture_corner(table):
 
 def test_pressing_before_lifting_warns_the_capturer_once_not_the_opponent():
     for rules in ("korean", "thai"):
-        table = Table(rules)
+        table = Table(rules, mode=TOURNAMENT)
         capture_corner(table)
         table.press(BLACK)  # Korean 18-1-4, Thai 24: the captured stone is still there
         assert list(table.game.warnings[1:]) == [1, 0], rules
@@ -79,19 +39,19 @@ def test_pressing_before_lifting_warns_the_capturer_once_not_the_opponent():
 
 
 def test_captures_left_at_the_capturers_next_move():
-    table = Table("korean")
+    table = Table("korean", mode=TOURNAMENT)
     capture_corner(table)
     table.press(BLACK)
     table.move(WHITE, 6, 2)
     table.place(BLACK, 2, 6)  # Korean 19-1-3: the captured stone was left on the board
     assert table.result() == "W+F"
-    table = Table("thai")
+    table = Table("thai", mode=TOURNAMENT)
     capture_corner(table)
     table.press(BLACK)  # Thai 24: a warning
     table.move(WHITE, 6, 2)
     table.move(BLACK, 2, 6)  # still there (27): the same incident, no second warning
     assert list(table.game.warnings[1:]) == [1, 0] and table.game.result is None
-    table = Table("thai", sensors="polarity")
+    table = Table("thai", mode=TOURNAMENT, sensors="polarity")
     capture_corner(table)
     table.move(WHITE, 6, 2)  # White replies before Black's press (colour sensors: the press is implied)
     assert list(table.game.warnings[1:]) == [0, 0]
@@ -102,7 +62,7 @@ def test_captures_left_at_the_capturers_next_move():
 def test_op_no_stone_while_a_captured_chain_is_still_on_the_board():
     """OP Art.2-4: a placement while a chain without liberties is still on the board is a
     foul in tournament play (the placer loses), refused until it is off in casual play."""
-    table = Table("op")
+    table = Table("op", mode=TOURNAMENT)
     capture_corner(table)
     table.press(BLACK)
     table.place(WHITE, 6, 2)
@@ -120,37 +80,83 @@ def test_op_no_stone_while_a_captured_chain_is_still_on_the_board():
     assert table.game.move_number == 6
 
 
-def test_removing_a_stone_that_was_not_captured():
-    table = Table("korean")
+def test_removing_a_stone_that_was_not_captured_is_charged_to_the_player_whose_turn_it_is():
+    # During a player's turn the hands on the board are that player's: the mover's until its
+    # press ends the move, then the opponent's.
+    for sensors in ("presence", "polarity"):
+        table = Table("korean", mode=TOURNAMENT, sensors=sensors)
+        table.move(BLACK, 4, 4)
+        table.move(WHITE, 2, 2)
+        table.lift(2, 2)  # Black, to play, lifts White's live stone (19-1-2)
+        assert table.result() == "W+F", sensors
+        table = Table("korean", mode=TOURNAMENT, sensors=sensors)
+        table.move(BLACK, 4, 4)
+        table.place(WHITE, 2, 2)
+        table.lift(4, 4)  # White, before its press, lifts Black's stone
+        assert table.result() == "B+F", sensors
+    table = Table("thai", mode=TOURNAMENT)
     table.move(BLACK, 4, 4)
     table.move(WHITE, 2, 2)
-    table.lift(4, 4)  # White, the last mover, lifts Black's live stone (19-1-2)
-    assert table.result() == "B+F"
-    table = Table("thai")
-    table.move(BLACK, 4, 4)
-    table.move(WHITE, 2, 2)
-    table.lift(4, 4)  # Thai 27: a warning, and the stone goes back
-    assert list(table.game.warnings[1:]) == [0, 1]
+    table.lift(2, 2)  # Thai 27: a warning, and the stone goes back
+    assert list(table.game.warnings[1:]) == [1, 0]
     table.wait(500)
-    assert list(table.game.warnings[1:]) == [0, 1]  # once, however long it is off
-    table.place(BLACK, 4, 4)
+    assert list(table.game.warnings[1:]) == [1, 0]  # once, however long it is off
+    table.place(WHITE, 2, 2)
     assert table.app.referee.state == PLAY  # the board matches the game
     table.move(BLACK, 5, 5)
     assert table.game.move_number == 3 and table.game.result is None
 
 
-def test_lifting_ones_own_stone_costs_nothing():
-    table = Table("korean")
+def test_lifting_ones_own_stone_in_ones_own_turn_costs_nothing():
+    for rules in ("korean", "thai"):
+        for sensors in ("presence", "polarity"):
+            table = Table(rules, mode=TOURNAMENT, sensors=sensors)
+            table.move(BLACK, 4, 4)
+            table.move(WHITE, 2, 2)
+            table.lift(4, 4)  # Black, to play, lifts its own stone: put it back
+            assert table.game.result is None and list(table.game.warnings[1:]) == [0, 0], (rules, sensors)
+            table.place(BLACK, 4, 4)
+            assert table.app.referee.state == PLAY  # the board matches the game
+
+
+def test_taking_back_the_stone_just_placed_is_a_warning():
+    # Korean regulations 18-1-2, Thai 21: the mover lifts its stone before its press; it goes back.
+    for rules in ("korean", "thai"):
+        table = Table(rules, mode=TOURNAMENT)
+        table.move(BLACK, 4, 4)
+        table.place(WHITE, 2, 2)
+        table.lift(2, 2)
+        assert list(table.game.warnings[1:]) == [0, 1] and table.game.result is None, rules
+        table.wait(500)
+        assert list(table.game.warnings[1:]) == [0, 1], rules  # once
+        table.place(WHITE, 2, 2)
+        table.press(WHITE)
+        assert table.app.referee.state == PLAY and table.app.clock.turn == BLACK, rules
+
+
+def test_pressing_with_a_pushed_stone_is_a_korean_warning():
+    table = Table("korean", mode=TOURNAMENT)
     table.move(BLACK, 4, 4)
-    table.move(WHITE, 2, 2)
-    table.lift(2, 2)  # White lifts its own stone: put it back
-    assert table.game.result is None and list(table.game.warnings[1:]) == [0, 0]
     table.place(WHITE, 2, 2)
-    assert table.app.referee.state == PLAY  # the board matches the game
+    table.lift(2, 2, 0)  # pushed to the next point while being placed
+    table.place(WHITE, 3, 2)
+    table.press(WHITE)  # Korean regulations 18-1-3
+    assert list(table.game.warnings[1:]) == [0, 1] and table.game.penalties[-1][4] == "pushed_stone"
+
+
+def test_placing_and_pressing_together_is_a_thai_warning():
+    table = Table("thai", mode=TOURNAMENT)
+    table.move(BLACK, 4, 4)
+    table.place(WHITE, 2, 2, 40)  # the press 40 ms after the stone (Thai 23)
+    table.press(WHITE)
+    assert list(table.game.warnings[1:]) == [0, 1] and table.game.penalties[-1][4] == "pressed_together"
+    table.wait(500)
+    table.move(BLACK, 6, 6)  # a press after the stone is down costs nothing
+    assert list(table.game.warnings[1:]) == [0, 1] and table.game.move_number == 3
 
 
 def test_thai_lost_turn_hands_the_clock_over():
-    table = Table("thai")
+    table = Table("thai", mode=TOURNAMENT)
     table.move(BLACK, 4, 4)
     table.move(WHITE, 1, 0)
     table.move(BLACK, 5, 5)

@@ -4,7 +4,7 @@ hardware, hands, clock presses, PAUSE and MENU, and the host's commands.
 Korean rules Art.9 and regulations Art.14-2 and 21-4; Thai rules 11, 14, 24 and 31.
 """
 
-from harness import board, point, press, run
+from harness import Table, point
 from support import data_path
 
 from firmware.drivers.buttons import B_BLACK, B_MENU, B_PAUSE, B_WHITE
@@ -14,40 +14,6 @@ from firmware.rules.coords import parse_vertex
 from firmware.rules.position import BLACK, WHITE
 
 M = 60000
-
-
-class Table:
-    """A tournament game on a board with a clock; ``t`` is the time now (ms)."""
-
-    def __init__(self, rules, time_spec, size=9, mode=TOURNAMENT, **settings):
-        self.hw, self.app = board(size=size, rules=rules, time_spec=time_spec, mode=mode, **settings)
-        self.t = 0
-
-    def place(self, colour, col, row):
-        self.hw.stones.place(point(self.app, col, row), colour)
-        self.wait(300)
-
-    def lift(self, col, row):
-        self.hw.stones.lift(point(self.app, col, row))
-        self.wait(300)
-
-    def button(self, index):
-        press(self.app, self.hw, index, self.t)
-        self.t += 120
-
-    def move(self, colour, col, row):
-        self.place(colour, col, row)
-        self.button(B_BLACK if colour == BLACK else B_WHITE)
-
-    def wait(self, ms):
-        run(self.app, self.hw, self.t, self.t + ms)
-        self.t += ms
-
-    def host(self, *words):
-        return self.app.command(words[0], list(words[1:]), self.t)
-
-    def left(self, colour):
-        return self.app.clock.snapshot(self.t).sides[colour]
 
 
 def capture_corner(table):
@@ -61,13 +27,13 @@ def capture_corner(table):
 
 
 def test_korean_pause_only_to_remove_captured_stones():
-    table = Table("korean", "absolute 30m")
+    table = Table("korean", "absolute 30m", mode=TOURNAMENT)
     table.move(BLACK, 4, 4)
     table.place(WHITE, 2, 2)
     table.button(B_PAUSE)  # nothing to remove (Art.14-2): the clock runs on
     assert not table.app.clock.paused
     assert message(table.app.referee) == "no pause: only to remove captured stones (Korean Art.14-2)"
-    table = Table("korean", "absolute 30m")
+    table = Table("korean", "absolute 30m", mode=TOURNAMENT)
     capture_corner(table)
     table.button(B_PAUSE)
     assert table.app.clock.paused
@@ -81,12 +47,12 @@ def test_korean_pause_only_to_remove_captured_stones():
 
 
 def test_thai_pause_follows_article_24():
-    table = Table("thai", "byoyomi 0 3x30s")  # in byo-yomi from the start
+    table = Table("thai", "byoyomi 0 3x30s", mode=TOURNAMENT)  # in byo-yomi from the start
     capture_corner(table)
     table.button(B_PAUSE)  # one stone: fewer than five
     assert not table.app.clock.paused
     assert "Thai 24" in message(table.app.referee)
-    table = Table("thai", "absolute 5m")  # no byo-yomi: the last 10 minutes
+    table = Table("thai", "absolute 5m", mode=TOURNAMENT)  # no byo-yomi: the last 10 minutes
     capture_corner(table)
     table.button(B_PAUSE)
     assert table.app.clock.paused
@@ -99,7 +65,7 @@ def test_thai_pause_follows_article_24():
 
 
 def test_thai_absence_once_in_byoyomi_with_the_referees_leave():
-    table = Table("thai", "byoyomi 0 3x30s")
+    table = Table("thai", "byoyomi 0 3x30s", mode=TOURNAMENT)
     table.move(BLACK, 4, 4)
     table.place(WHITE, 2, 2)
     assert table.host("clock", "away", "W") is not None  # White's own turn: refused (31)
@@ -117,12 +83,12 @@ def test_thai_absence_once_in_byoyomi_with_the_referees_leave():
 
 
 def test_thai_lateness_comes_off_main_time_and_beyond_15_minutes_loses():
-    table = Table("thai", "byoyomi 60m 3x30s")
+    table = Table("thai", "byoyomi 60m 3x30s", mode=TOURNAMENT)
     assert table.host("clock", "late", "B", "600") is None
     table.move(BLACK, 4, 4)
     assert 50 * M - 500 < table.left(BLACK).main_ms < 50 * M
     assert table.host("clock", "late", "W", "60") is not None  # the clock has started
-    table = Table("thai", "byoyomi 60m 3x30s")
+    table = Table("thai", "byoyomi 60m 3x30s", mode=TOURNAMENT)
     assert table.host("clock", "late", "W", "901") is None
     result = table.app.game.result
     assert result.sgf() == "B+F" and result.detail == "late"
@@ -130,7 +96,7 @@ def test_thai_lateness_comes_off_main_time_and_beyond_15_minutes_loses():
 
 
 def test_a_korean_draw_is_replayed_with_the_times_left_and_colours_kept():
-    table = Table("korean", "byoyomi 10m 3x30s", players={"pb": "Kim", "pw": "Lee"})
+    table = Table("korean", "byoyomi 10m 3x30s", mode=TOURNAMENT, players={"pb": "Kim", "pw": "Lee"})
     table.move(BLACK, 4, 4)
     table.wait(60000)
     table.move(WHITE, 2, 2)  # White took a minute
@@ -180,7 +146,7 @@ def repetition(table):
 
 
 def test_a_thai_repetition_is_a_draw_only_if_both_agree():
-    table = Table("thai", "byoyomi 10m 3x30s", size=7)
+    table = Table("thai", "byoyomi 10m 3x30s", mode=TOURNAMENT, size=7)
     repetition(table)
     app = table.app
     assert app.game.cycle and app.game.result is None and app.game.move_number == 12
@@ -192,7 +158,7 @@ def test_a_thai_repetition_is_a_draw_only_if_both_agree():
 
 
 def test_a_korean_repetition_is_a_draw_at_once():
-    table = Table("korean", "byoyomi 10m 3x30s", size=7)
+    table = Table("korean", "byoyomi 10m 3x30s", mode=TOURNAMENT, size=7)
     repetition(table)
     assert table.app.game.result.sgf() == "0" and table.app.clock.stopped
     assert message(table.app.referee).startswith("Game over: a draw; MENU replays it")
@@ -202,7 +168,7 @@ def test_a_press_within_the_settle_time_ends_the_move_just_placed():
     """In byo-yomi players press the instant the stone is down, before the sensors have settled
     (~150 ms): the press waits for the stone, which is White's move, not a pass."""
     for sensors in ("presence", "polarity"):
-        table = Table("korean", "byoyomi 10m 3x30s", sensors=sensors)
+        table = Table("korean", "byoyomi 10m 3x30s", mode=TOURNAMENT, sensors=sensors)
         table.move(BLACK, 4, 4)
         table.hw.stones.place(point(table.app, 2, 2), WHITE)
         table.wait(40)  # 40 ms later White presses

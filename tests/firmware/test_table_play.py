@@ -1,0 +1,77 @@
+"""The game at the table as players meet it: hands, fingers and the board's words, every loop pass checked.
+
+harness.Table checks each pass: no stage error, the referee's message whole, the clock running
+for the player the board waits for. Each test here is a case that once broke at a real table.
+"""
+
+from harness import Table
+
+from firmware.drivers.buttons import B_MENU
+from firmware.referee.messages import message
+from firmware.rules.position import BLACK, WHITE
+
+TIME = "byoyomi 10m 3x30s"
+
+
+def test_both_presses_agree_the_count_and_the_result_is_said_at_once():
+    for size, handicap in ((9, 0), (9, 2), (13, 0)):
+        table = Table("japanese", TIME, size=size, handicap=handicap)
+        if handicap:
+            table.place(BLACK, 2, size - 3)
+            table.place(BLACK, size - 3, 2)
+            table.move(WHITE, 4, 4)
+        else:
+            table.move(BLACK, 4, 4)
+        table.press(WHITE if not handicap else BLACK)  # a pass
+        table.press(BLACK if not handicap else WHITE)  # a pass: counting
+        assert table.app.referee.state == 4, (size, handicap)  # COUNTING
+        table.press(BLACK)
+        assert "Black agreed: White, press your clock to agree" in message(table.app.referee), (size, handicap)
+        table.press(WHITE)  # (every pass checked: the words never fail)
+        said = message(table.app.referee, table.app.clock)
+        assert table.game.result is not None and said.startswith("Game over: "), (size, handicap, said)
+
+
+def test_a_takeback_gives_the_clock_to_the_side_to_move():
+    # The page's Undo and the board's MENU (casual), after the mover has pressed.
+    for how in ("undo", "menu"):
+        table = Table("japanese", TIME)
+        table.move(BLACK, 4, 4)
+        table.move(WHITE, 2, 2)
+        assert table.app.clock.turn == BLACK
+        if how == "undo":
+            assert table.control("undo")
+        else:
+            table.button(B_MENU)
+        assert table.game.to_move == WHITE and table.app.clock.turn == WHITE, how
+        table.lift(2, 2)
+        table.move(WHITE, 6, 6)  # White plays again and its press hands the clock over
+        assert table.app.clock.turn == BLACK and table.game.move_number == 2, how
+        table.move(BLACK, 2, 6)
+        assert table.app.clock.turn == WHITE, how
+
+
+def test_the_first_move_pressed_at_once_is_the_first_move():
+    # A press 0-120 ms after the first stone, while its reading settles, before the clock started.
+    for ms in (0, 40, 100, 120):
+        table = Table("japanese", TIME)
+        table.place(BLACK, 4, 4, ms)
+        table.press(BLACK)
+        table.wait(1000)
+        assert table.app.clock.turn == WHITE and table.game.move_number == 1, ms
+        table.move(WHITE, 2, 2)
+        assert table.game.move_number == 2 and table.app.clock.turn == BLACK, (ms, message(table.app.referee))
+
+
+def test_a_reply_placed_before_the_press_is_taken_once_the_press_comes():
+    table = Table("japanese", TIME)
+    table.move(BLACK, 4, 4)
+    table.place(WHITE, 2, 2)
+    table.place(BLACK, 6, 6)  # Black's next stone, before White pressed: it waits
+    assert message(table.app.referee) == (
+        "not accepted at G3: White has not pressed the clock yet (lift it; White presses, then Black plays)")
+    table.press(WHITE)  # the stone that waited is Black's reply
+    assert table.game.move_number == 3 and table.app.clock.turn == BLACK
+    assert message(table.app.referee) == "Black: press your clock to end the move (white next)"
+    table.press(BLACK)
+    assert table.app.clock.turn == WHITE
