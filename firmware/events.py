@@ -46,6 +46,8 @@ EV_STONES_LEFT = const(26)  # a press with captured stones still on the board; v
 EV_REFEREE = const(27)  # a referee's penalty (the host's ``referee``); value: its kind (rules/ending.py)
 EV_JOURNAL = const(28)  # value 1: the journal cannot write (flash full or failing); 0: it writes again
 EV_HAND_OVER = const(29)  # the turn given to colour without a move (a takeback); value: ms the other side ran
+EV_REFEREE_STOP = const(30)  # the referee stopped the clock (Korean regulations 11-4): the referee restarts it
+EV_CALL_PAUSE = const(31)  # a player stopped the clock to call the referee (Thai 17, 35)
 
 
 class Events:

@@ -26,11 +26,13 @@ The one place that ties the clock to the game:
 from array import array
 
 from .clock.cues import CUE_NONE, Cues
+from .events import EV_CALL_PAUSE, EV_REFEREE_STOP
 from .micro import ticks_diff
 from .modes import TOURNAMENT
 from .referee.states import REJECT, SYNC
 from .rules.game import COUNTING, OVER, PLAYING
 from .rules.position import BLACK, WHITE
+from .rules.rulesets import CAPTURE_THAI
 
 
 class Timekeeper:
@@ -73,28 +75,37 @@ class Timekeeper:
 
     def pause_button(self, now_ms):
         """PAUSE: stop the running clock or restart it (during play only: counting and a
-        recovery's wait own their pauses). In tournament play under rule sets with a
-        capture-removal clause (Korean Art.14-2, Thai 24) a pause is only that one: refused,
-        the referee says why. True if the clock paused or restarted."""
+        recovery's wait own their pauses; the referee's stop is the referee's to end, Korean
+        regulations 11-4). In tournament play under the Korean rules a pause is only the
+        capture-removal one (Art.14-2): refused, the referee says why; under the Thai rules it
+        is that one (24) when it applies, else a stop to call the referee (17, 35). True if the
+        clock paused or restarted."""
         clock = self._in_play()
         if clock is None:
             return False
-        if clock.paused:
-            return clock.resume(now_ms)
         referee = self.referee
-        if referee.mode != TOURNAMENT or not self.game.rules.capture_pause:
+        if clock.paused:
+            if clock.pause_kind == EV_REFEREE_STOP:
+                referee.note("referee_stop")
+                return False
+            return clock.resume(now_ms)
+        capture = self.game.rules.capture_pause
+        if referee.mode != TOURNAMENT or not capture:
             return clock.pause(now_ms)
-        if self._clauses().capture_pause(clock, referee.seen.npending, now_ms):
+        if self._clauses().capture_pause(clock, referee.seen.npending, now_ms, capture != CAPTURE_THAI):
             return True
+        if capture == CAPTURE_THAI:
+            return clock.pause(now_ms, EV_CALL_PAUSE)
         referee.note("pause_refused")
         return False
 
     def referee_pause(self, on, now_ms):
-        """The referee stops the clock (a dispute, Korean regulations 11-4) or restarts it."""
+        """The referee stops the clock (a dispute, Korean regulations 11-4: only the referee
+        restarts it) or restarts it, whoever stopped it."""
         clock = self._in_play()
         if clock is None:
             return False
-        return clock.pause(now_ms) if on else clock.resume(now_ms)
+        return clock.pause(now_ms, EV_REFEREE_STOP) if on else clock.resume(now_ms)
 
     def away(self, colour, now_ms):
         """Thai 31: ``colour`` leaves the table with the referee's leave, once, in byo-yomi,

@@ -12,13 +12,10 @@ an Ing overtime block costs, and the times a drawn game is replayed with
 from ..events import EV_AWAY_PAUSE, EV_AWAY_REFUSED, EV_CAPTURE_PAUSE, EV_CAPTURE_REFUSED, EV_LATE, EV_LATE_FORFEIT
 from ..micro import const
 from ..rules.position import BLACK, WHITE
+from ..rules.rulesets import CAPTURE_ALWAYS, CAPTURE_THAI
 from .control import BYOYOMI, ING, NONE, SIMPLE, TV
 from .engine import Clock
 
-# Capture-removal pause policy.
-CAPTURE_NEVER = const(0)
-CAPTURE_ALWAYS = const(1)  # Korean Art.14-2: a player may pause while removing captured stones
-CAPTURE_THAI = const(2)  # Thai 24: in byo-yomi with >= 5 stones; without byo-yomi, in the last 10 minutes
 
 
 class Clauses:
@@ -36,11 +33,12 @@ class Clauses:
         self.late_limit_ms = late_limit_ms
         self.ing_points = ing_points
 
-    def capture_pause(self, clock, stones, now_ms):
+    def capture_pause(self, clock, stones, now_ms, log=True):
         """The mover pauses to remove ``stones`` captured stones. Policy CAPTURE_ALWAYS (Korean
         Art.14-2), CAPTURE_THAI (Thai 24: in byo-yomi with at least ``capture_min_stones`` stones;
         without byo-yomi, in the last ``capture_last_ms`` of main time) or CAPTURE_NEVER.
-        Returns True if the clock paused; a refusal is logged. Finish with press() or resume()."""
+        Returns True if the clock paused; a refusal is logged (``log``). Finish with press() or
+        resume()."""
         side = clock.turn
         if not side or clock.paused or clock.stopped or clock._check_flag(now_ms):
             return False
@@ -53,13 +51,15 @@ class Clauses:
             else:
                 ok = clock.tc.system != NONE and v.main_ms + v.delay_ms <= self.capture_last_ms
         if not ok:
-            clock._log(EV_CAPTURE_REFUSED, side, now_ms, stones)
+            if log:
+                clock._log(EV_CAPTURE_REFUSED, side, now_ms, stones)
             return False
         return clock.pause(now_ms, EV_CAPTURE_PAUSE, side, stones)
 
     def away_pause(self, clock, side, now_ms):
         """Thai 31: ``side``, in byo-yomi, leaves the table during the opponent's turn with the
-        referee's leave; the clock stops while away (``away_pauses`` times per game). Resume with
+        referee's leave; the clock stops while away, both sides' time (``away_pauses`` times per
+        game): the opponent may play on (Thai 19), and its press leaves the clock stopped until
         resume(). Returns True if paused; a refusal is logged."""
         running = clock.turn
         if not running or clock.paused or clock.stopped or clock._check_flag(now_ms):

@@ -36,6 +36,7 @@ from ..events import (
     EV_HAND_OVER,
     EV_PAUSE,
     EV_PRESS,
+    EV_REFEREE_STOP,
     EV_RESUME,
     EV_START,
     EV_STONES_LEFT,
@@ -225,8 +226,9 @@ class Clock:
         self._log(EV_PRESS, side, now_ms, e)
         if stones_left:
             self._log(EV_STONES_LEFT, side, now_ms, stones_left)
-        # a press ends a pause, except an away pause: the absent player's clock waits for resume()
-        self.paused = self.paused and self.pause_kind == EV_AWAY_PAUSE
+        # a press ends a pause, except an away pause (Thai 31: the clock waits for the absent
+        # player's return) and the referee's stop (Korean regulations 11-4: the referee restarts it)
+        self.paused = self.paused and (self.pause_kind == EV_AWAY_PAUSE or self.pause_kind == EV_REFEREE_STOP)
         return True
 
     def hand_over(self, side, now_ms):

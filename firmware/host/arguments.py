@@ -29,10 +29,12 @@ def check(name, args):
         if len(args) not in (2, 4) or not all(is_uint(a) for a in args):
             return E_MALFORMED, "time needs 2 or 4 numbers"
     elif name == "referee":
+        if args == ["undo"]:
+            return None
         if (len(args) not in (2, 3) or (args[0] not in PENALTY_KINDS and args[0] != "order")
                 or args[1] not in ("B", "W") or (len(args) == 3) != (args[0] == "points")
                 or (len(args) == 3 and not is_uint(args[2]))):
-            return E_MALFORMED, "referee needs caution|warning|forfeit|order B|W, or points B|W N"
+            return E_MALFORMED, "referee needs caution|warning|forfeit|order B|W, points B|W N, or undo"
     elif name == "clock":
         what = args[0] if args else ""
         if not ((what in ("pause", "resume") and len(args) == 1)

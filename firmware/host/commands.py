@@ -61,7 +61,9 @@ def command(app, name, args, now_ms):
         for colour, side, ms in ((1, snap.black, int(args[0])), (2, snap.white, int(args[1]))):
             clock.adjust(colour, ms - side.main_ms, now_ms)
         return None
-    if name == "referee":  # a referee's caution, warning, penalty points or forfeit
+    if name == "referee":  # a referee's take-back, caution, warning, penalty points or forfeit
+        if args[0] == "undo":  # Korean regulations 21-2-2 (a dropped stone), Thai 22: in any mode
+            return None if app.referee.takeback(now_ms, True) else (E_STATE, "referee undo: no move to take back")
         colour = 1 if args[1] == "B" else 2
         if args[0] == "order":
             return _wrong_order(app, colour, now_ms)

@@ -16,7 +16,7 @@ from .states import COUNTING, PLAY
 
 def button(referee, name, now_ms):
     """``name``: "pass", "undo", "resign_black", "resign_white", "ok" (finish counting),
-    "resume", "draw" (a vote for a draw after a repetition, Thai 11). True if something
+    "resume", "draw" (a draw offered after a repetition, Thai 11.1). True if something
     happened."""
     game = referee.game
     if name == "pass":
@@ -25,7 +25,7 @@ def button(referee, name, now_ms):
             return True
         return False
     if name == "undo":
-        if referee._takeback(now_ms):
+        if referee.takeback(now_ms):
             return True
         if referee.state == PLAY:  # the message says why not
             referee.reason = "no_takeback" if referee.mode == TOURNAMENT else "nothing_to_undo"
@@ -54,11 +54,10 @@ def button(referee, name, now_ms):
         referee._after_game_change(now_ms)
         return True
     if name == "draw" and game.cycle and referee.state == PLAY:
-        # Thai 11.1: after a repetition, a draw if both agree (one MENU press each).
-        referee.draw_votes += 1
-        if referee.draw_votes >= 2:
-            game.agree_draw()
-            referee._after_game_change(now_ms)
+        # Thai 11.1: after a repetition, a draw if both agree: MENU offers it, each player's
+        # clock press agrees (referee.press), a stone plays on.
+        referee.draw_offer = True
+        referee.draw_votes = 0
         return True
     if name == "resume" and referee.state == COUNTING:
         game.resume()

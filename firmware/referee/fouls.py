@@ -24,8 +24,16 @@ def penalise(referee, p, colour, reason, now_ms):
     it): the rule set's penalty."""
     game = referee.game
     if reason == "out_of_turn":
-        # Korean Art.19-1-1, Thai 20: two stones in a row loses.
-        penalty = ILLEGAL_REJECT if game.rules.illegal == ILLEGAL_REJECT else ILLEGAL_LOSS
+        # Korean Art.19-1-1, Thai 20: two stones in a row loses (not a stone after one's own pass:
+        # the opponent passed, as when play resumes after two passes, Thai 12.3); OP Art.2:
+        # White moving first loses.
+        hist = game.hist
+        last = hist.moves[hist.length - 1]
+        if game.op is not None and hist.length == 1:
+            reason = "white_first"
+        elif hist.length == 1 or move_colour(last) != colour or not move_point(last):
+            reason = ""
+        penalty = ILLEGAL_REJECT if not reason or game.rules.illegal == ILLEGAL_REJECT else ILLEGAL_LOSS
         if penalty == ILLEGAL_LOSS:
             game.foul(colour, reason)
     else:

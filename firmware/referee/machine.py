@@ -44,7 +44,8 @@ from .states import COUNTING, OVER, OWED_PROPOSE, OWED_SHOW, PLAY, REJECT, SETUP
 # Why a stone was refused or a player warned (events carry the index).
 REASONS = ("occupied", "suicide", "ko", "superko", "out_of_turn", "off_board", "no_stones",
            "place_remove", "game_over", "two_stones", "wrong_colour", "press_clock",
-           "captures_left", "removed_stone", "filled_chain", "took_back", "pushed_stone", "pressed_together")
+           "captures_left", "removed_stone", "filled_chain", "took_back", "pushed_stone", "pressed_together",
+           "dame_turn")
 
 
 def reason_index(reason):
@@ -82,7 +83,8 @@ class Referee(Phases):
         self.reason = ""  # why the board waits (for messages)
         self.awaiting_press = 0  # colour whose move's turn ends with its clock press
         self.moved_at = -1  # when the last move was judged (a press that waited for it came with it)
-        self.draw_votes = 0  # MENU presses agreeing to a draw since the last move (Thai 11)
+        self.draw_offer = False  # after a repetition, MENU offered a draw (Thai 11.1)
+        self.draw_votes = 0  # the players who agreed to it by their clock press (bits: 1 black, 2 white)
         self.pair = False  # pair go (Thai 16): the messages name the partner to play
         self.proposed = None  # while counting: the stones proposed dead, not answered yet (phases.py)
         self.votes = 0  # while counting: who agreed to the count shown
@@ -129,6 +131,13 @@ class Referee(Phases):
                 self.button("ok", now_ms)
             return False
         if self.state == OVER or self.state == SETUP:
+            return False
+        if self.draw_offer and game.cycle:
+            # Thai 11.1: each player agrees to the draw offered by its own press.
+            self.draw_votes |= colour
+            if self.draw_votes == 3:
+                game.agree_draw()
+                self._after_game_change(now_ms)
             return False
         if self.awaiting_press == colour:
             if self._clauses():  # (fouls.py)
@@ -186,7 +195,7 @@ class Referee(Phases):
             record = hist.moves[k]
             if (k > 0 and not record & (LOST_TURN | SELF_CAPTURE)
                     and move_point(record) == self.region.game_of[seen.missing[0]]):
-                return self._takeback(now_ms)  # the last stone played was lifted
+                return self.takeback(now_ms)  # the last stone played was lifted
         if self._removed(now_ms):
             return True
         self._set_state()
@@ -263,6 +272,7 @@ class Referee(Phases):
                 seen.npending += 1
         self.events.add(EV_MOVE, colour, g, n, now_ms)
         self.moved_at = now_ms
+        self.draw_offer = False
         self.draw_votes = 0
         if self.timed:
             self.awaiting_press = colour
@@ -276,7 +286,7 @@ class Referee(Phases):
         self.rejected = p
         self.reason = reason
         self.events.add(EV_ILLEGAL, colour, self.region.game_of[p], reason_index(reason), now_ms)
-        if self.mode == TOURNAMENT and reason != "two_stones" and reason != "press_clock":
+        if self.mode == TOURNAMENT and reason != "two_stones" and reason != "press_clock" and reason != "dame_turn":
             call_briefly("firmware.referee.fouls", "penalise", self, p, colour, reason, now_ms, later=True)
         else:
             self._finish()
@@ -306,12 +316,15 @@ class Referee(Phases):
         self.events.add(EV_PASS, colour, PASS, 0, now_ms)
         self._after_game_change(now_ms)
 
-    def _takeback(self, now_ms):
-        """Casual play: take the last move back (its stone lifted, or the undo
-        button). Its captured stones are expected again: PUT_BACK marks show
-        where, and play resumes when they are back."""
+    def takeback(self, now_ms, referee=False):
+        """Take the last move back: in casual play (its stone lifted, or the undo button), or
+        in any mode by the ``referee``'s decision (Korean regulations 21-2-2, Thai 22). Its
+        captured stones are expected again: PUT_BACK marks show where, and play resumes when
+        they are back. False if there is nothing to take back."""
         game = self.game
-        if self.mode == TOURNAMENT or game.move_number == 0 or self.state == SETUP or game.phase == GAME_OVER:
+        if (self.mode == TOURNAMENT and not referee) or game.move_number == 0 or self.state == SETUP:
+            return False
+        if game.phase == GAME_OVER:
             return False
         record = game.hist.moves[game.hist.length - 1]
         game.undo()

@@ -7,10 +7,13 @@ device's hot path (the device has no screen for sentences: its LEDs and clock
 display say the short forms).
 """
 
+from ..events import EV_AWAY_PAUSE, EV_CALL_PAUSE, EV_REFEREE_STOP
 from ..modes import TOURNAMENT
 from ..rules.coords import vertex
+from ..rules.history import is_pass
 from ..rules.result import DRAW, half_points
-from ..rules.rulesets import CYCLE_DRAW
+from ..rules.rulesets import CAPTURE_ALWAYS, CYCLE_DRAW
+from .region import NONE
 from .states import COUNTING, OVER, REJECT, SETUP, SYNC
 from .words import game_result_words
 
@@ -66,22 +69,38 @@ def message(referee, clock=None):
     note = _NOTES.get(referee.reason)
     if note:
         return note
+    if referee.reason == "referee_stop":
+        return "clock stopped by the referee: the referee restarts it (Korean regulations 11-4)"
     if referee.reason == "pause_refused":
-        if game.rules.capture_pause == 1:
+        if game.rules.capture_pause == CAPTURE_ALWAYS:
             return "no pause: only to remove captured stones (Korean Art.14-2)"
         return "no pause: only to remove 5+ captured stones in byo-yomi or the last 10 min (Thai 24)"
     if seen.npending:
         pending = [p for p in range(len(seen.pending)) if seen.pending[p]]
         return "remove the captured stones at %s (lit)" % names(referee, pending, len(pending))
     if game.cycle:
-        return "position repeated (Thai 11): MENU twice if both agree to a draw (%d/2), or play on" % (
-            referee.draw_votes)
+        votes = referee.draw_votes
+        if not referee.draw_offer:
+            return "position repeated (Thai 11.1): a draw if both agree (MENU, then both press your clocks), or play on"
+        if votes:
+            return "a draw offered (Thai 11.1): %s agreed; %s, press your clock to agree, or play on" % (
+                _side(votes), _side(3 - votes))
+        return "a draw offered (Thai 11.1): both press your clocks to agree, or play on"
     turn = _turn(referee)
     if referee.awaiting_press:
-        return "%s: press your clock to end the move (%s next)" % (_side(referee.awaiting_press), turn)
-    if clock is not None and clock.snap.paused and not clock.stopped:
-        return "clock paused: PAUSE restarts it (%s to play)" % turn
-    return turn + " to play"
+        turn = "%s: press your clock to end the move (%s next)" % (_side(referee.awaiting_press), turn)
+    else:
+        turn += " to play"
+    if clock is not None and clock.paused and not clock.stopped:
+        kind = clock.pause_kind
+        if kind == EV_REFEREE_STOP:
+            return "clock stopped by the referee: the referee restarts it; " + turn
+        if kind == EV_CALL_PAUSE:
+            return "clock stopped: the referee is called (Thai 17, 35); PAUSE restarts it; " + turn
+        if kind == EV_AWAY_PAUSE:
+            return "clock stopped while a player is away (Thai 31): PAUSE on return; " + turn
+        return "clock paused: PAUSE restarts it; " + turn
+    return turn
 
 
 def _turn(referee):
@@ -121,11 +140,20 @@ def _rejected(referee):
         why = "it is %s's turn" % mover
         if referee.awaiting_press:
             why += " once %s has pressed the clock" % _side(referee.awaiting_press)
+        elif _resumed(game):
+            why += ": play resumed after the passes with %s, who passed first" % mover
     elif reason == "two_stones":
         why = "two new stones at once"
     else:
         why = _REFUSED.get(reason, reason.replace("_", " "))
     return "not accepted at %s: %s. Lift the stone" % (where, why)
+
+
+def _resumed(game):
+    # Play resumed after the two passes that stopped it, and no stone played since.
+    hist = game.hist
+    k = hist.length - 1
+    return k >= 2 and is_pass(hist.moves[k]) and is_pass(hist.moves[k - 1])
 
 
 def _sync(referee):
@@ -150,6 +178,9 @@ def _sync(referee):
 
 def _counting(referee):
     game = referee.game
+    if referee.reason == "dame_turn" and referee.rejected != NONE:
+        return "not accepted at %s: the dame are filled in turn, %s's next. Lift the stone" % (
+            names(referee, (referee.rejected,), 1), _side(game.to_move))
     if referee.reason == "dame_open":
         return "dame still open (lit): fill them, then both press your clocks"
     if referee.reason == "put_back":

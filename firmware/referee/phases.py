@@ -10,9 +10,10 @@ from ..events import EV_DEAD, EV_MOVE, EV_RESUME_PLAY, EV_UNDO
 from ..micro import const
 from ..rules.const import call_briefly
 from ..rules.coords import PASS
+from ..rules.illegal import IllegalMove
 from ..rules.rulesets import SCORE_AREA, SCORE_TERRITORY
 from .paint import Painter
-from .region import POINTS
+from .region import NONE, POINTS
 from .states import COUNTING, OVER, OWED_COUNT, OWED_MAP, OWED_PROPOSE, OWED_SEKI, OWED_SHOW, PLAY, UNKNOWN
 
 _SEKI_POINTS = const(105)  # the count's seki search a loop pass: 5 rows of a 19x19 board's map (5 passes)
@@ -30,6 +31,7 @@ class Phases(Painter):
     reason: str
     proposed: "bytearray | None"  # physical points of the stones proposed dead, not answered yet
     votes: int  # the players who agreed to the count shown (bits: 1 black, 2 white)
+    rejected: int  # physical point of a refused stone
 
     if TYPE_CHECKING:  # Referee's own methods
         def _compare(self): ...
@@ -39,6 +41,8 @@ class Phases(Painter):
         def _after_game_change(self, now_ms): ...
 
         def _try_move(self, p, now_ms) -> bool: ...
+
+        def _refuse(self, p, colour, reason, now_ms) -> bool: ...
 
     # -- counting ----------------------------------------------------------
 
@@ -119,6 +123,12 @@ class Phases(Painter):
                 for i in range(pos.chain(game_of[p], chain)):
                     proposed[phys_of[chain[i]]] = 0
         self.votes = 0
+        rejected = self.rejected
+        if rejected != NONE:
+            if frame[rejected]:  # a fill out of turn, still on the board
+                self._finish()
+                return False
+            self.rejected = NONE
         if seen.nmissing:
             for i in range(seen.nmissing):
                 g = self.region.game_of[seen.missing[i]]
@@ -150,8 +160,14 @@ class Phases(Painter):
                     # A dame filled (territory scoring): neutral, any colour, play stays stopped;
                     # presence sensors cannot tell the colour: the players' turn order gives it.
                     colour = self.frame[p] if self.frame[p] != UNKNOWN else game.to_move
-                    if game.fill_dame(colour, g):
+                    try:
+                        filled = game.fill_dame(colour, g)
+                    except IllegalMove:  # (Korean Art.7-2, Thai 9.2: in turn)
+                        return self._refuse(p, colour, "dame_turn", now_ms)
+                    if filled:
                         self.events.add(EV_MOVE, colour, g, 0, now_ms)
+                        if self.reason == "dame_open" and not counter.unfilled_dame(seen.missing):
+                            self.reason = ""  # the last open dame filled ((missing: scratch, compared again)
                         self._finish()
                         return True
                     game.resume()

@@ -29,6 +29,7 @@ FOULS = {
     "pushed_stone": "pressing the clock with a stone pushed",
     "pressed_together": "placing a stone and pressing the clock together",
     "white_first": "White moving first",
+    "black_first_pass": "Black passing on the first move",
 }
 # The clause each rule set's text gives for a foul (a loss at once, or the warning that lost).
 CLAUSES = {
@@ -37,7 +38,8 @@ CLAUSES = {
                "suicide": "Korean regulations 19-1-4", "ko": "Korean regulations 19-1-5",
                "warnings": "Korean regulations 19-1-9"},
     "thai": {"out_of_turn": "Thai rules 20", "wrong_order": "Thai rules 16.5.3", "late": "Thai rules 14"},
-    "op": {"place_remove": "OP rules Art.4", "annihilation": "OP rules Art.9"},
+    "op": {"place_remove": "OP rules Art.4", "annihilation": "OP rules Art.9", "white_first": "OP rules Art.2",
+           "black_first_pass": "OP rules Art.2"},
 }
 
 

@@ -8,6 +8,8 @@ docs/rulesets.md.
 
 from .const import const
 from .rulesets import (
+    CAPTURE_ALWAYS,
+    CAPTURE_THAI,
     CYCLE_AGREE,
     CYCLE_DRAW,
     CYCLE_NONE,
@@ -73,7 +75,7 @@ ALL = (
     _record("korean", "Korean", _KO_SIMPLE, SUICIDE_NONE, SCORE_TERRITORY,
             HANDICAP_FIXED, 13, CYCLE_DRAW, ILLEGAL_LOSS, komi2_handicap=1,
             warning_points=(0, 2, 4), warning_loss=2, fill_dame=True, cautions_per_warning=2,
-            capture_pause=1, sgf="Korean"),
+            capture_pause=CAPTURE_ALWAYS, sgf="Korean"),
     _record("japanese", "Japanese", _KO_SIMPLE, SUICIDE_NONE, SCORE_TERRITORY,
             HANDICAP_FIXED, 13, _CYCLE_VOID, ILLEGAL_LOSS, komi2_handicap=1,
             sgf="Japanese", kgs="japanese"),
@@ -93,7 +95,7 @@ ALL = (
     _record("thai", "Thai", _KO_SIMPLE, SUICIDE_NONE, SCORE_TERRITORY,
             HANDICAP_FIXED, 13, CYCLE_AGREE, ILLEGAL_WARN, komi2_handicap=1,
             resume_first_passer=True, warning_points=(0, 0, 2), warning_loss=3,
-            fill_dame=True, capture_pause=2, sgf="Thai"),
+            fill_dame=True, capture_pause=CAPTURE_THAI, sgf="Thai"),
     _record("op", "One Pure (OP)", _KO_PLACE_REMOVE, _SUICIDE_ALL, SCORE_OP,
             HANDICAP_NONE, 14, CYCLE_NONE, ILLEGAL_LOSS, stone_supply=180,
             sgf="OP"),

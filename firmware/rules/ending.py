@@ -136,14 +136,18 @@ class Ending:
     def fill_dame(self, colour, pt):
         """While counting under territory scoring, ``colour``'s stone on a dame it
         fills safely (Korean Art.7-2, Thai 9.2: dame are filled before the count and
-        change nothing, whoever fills them): recorded as a move, play stays stopped.
-        Returns False, the game unchanged, for any other stone."""
+        change nothing): recorded as a move, play stays stopped. Returns False, the game
+        unchanged, for any other stone. Where the rule set has the players fill them
+        (``fill_dame``: Korean Art.7-2 and how-to-play 10, Thai 9.2), they fill in turn:
+        IllegalMove(OUT_OF_TURN) for a fill by the side that filled last."""
         if self.phase != COUNTING or self.rules.scoring != SCORE_TERRITORY:
             return False
         counter = self.counter()
         counter.count()
         if not counter.fills_dame(pt, colour):
             return False
+        if self.rules.fill_dame and colour != self.to_move:
+            raise IllegalMove(OUT_OF_TURN, pt)
         self.pos.play(pt, colour)
         self.hist.push(self.pos.hash, encode(pt, colour, DAME_FILL), self.pos.removed, 0, 0)
         self.to_move = 3 - colour

@@ -147,7 +147,7 @@ class Game(Ending):
             raise IllegalMove(OUT_OF_TURN, pt)
         if self.op is not None and colour == WHITE and self.hist.length == 1:
             # OP, commentary to Art.2: Black moves first; White moving first loses by foul.
-            self.end(Result(BLACK, FOUL, 0, "white moved first"))
+            self.end(Result(BLACK, FOUL, 0, "white_first"))
             return 0
         if pt == PASS:
             self._pass(colour)
@@ -207,7 +207,7 @@ class Game(Ending):
         self.last_pass = hist.length - 1
         self.cycle = False
         if self.op is not None and colour == BLACK and not self.op.placed[BLACK]:
-            self.end(Result(WHITE, FOUL, 0, "black passed on the first move"))
+            self.end(Result(WHITE, FOUL, 0, "black_first_pass"))
         elif self.passes >= 2 and (colour == WHITE or not self.rules.white_passes_last):
             self.phase = COUNTING
         elif self.op is not None:

@@ -39,6 +39,11 @@ ILLEGAL_LOSS = const(0)  # the offender loses (Korean Art.19, and most rule sets
 ILLEGAL_WARN = const(1)  # Thai 28/29: stone not accepted, warning, turn lost
 ILLEGAL_REJECT = const(2)  # Tromp-Taylor: the move is simply not played
 
+# What PAUSE is in tournament play (clock/clauses.py applies it).
+CAPTURE_NEVER = const(0)  # PAUSE stops the clock freely
+CAPTURE_ALWAYS = const(1)  # Korean Art.14-2: only to remove captured stones
+CAPTURE_THAI = const(2)  # Thai 24: to remove 5+ stones in byo-yomi (the last 10 min without); else Thai 17, 35
+
 
 class RuleSet:
     """One rule set's answers to every question the firmware asks.
@@ -60,9 +65,8 @@ class RuleSet:
     Art.19-1-9: 2; Thai 39: 3; 0: never). With ``fill_dame`` the players
     fill every dame before the count is accepted (Korean Art.7-2, Thai 9.2).
     ``cautions_per_warning`` cautions make a warning (Korean regulations
-    18-1-7: 2; 0: cautions cost nothing). ``capture_pause``: in tournament
-    play PAUSE is only the capture-removal pause, with clock/clauses.py's
-    policy (1: Korean Art.14-2, 2: Thai 24; 0: PAUSE stops the clock freely).
+    18-1-7: 2; 0: cautions cost nothing). ``capture_pause``: what PAUSE is in
+    tournament play (CAPTURE_*: clock/clauses.py applies it).
     """
 
     name: str

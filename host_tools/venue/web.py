@@ -12,7 +12,7 @@
     GET  /api/actions           the audit: who did what, when (referees)
     POST /login                 {"user", "password"}: a referee's session (cookie)
     POST /logout
-    POST /api/referee           {"board", "action": caution|warning|forfeit|points|result|pause|resume,
+    POST /api/referee           {"board", "action": caution|warning|forfeit|points|result|pause|resume|undo,
                                  "colour"?: "B"|"W", "value"?: points or SGF RE}   (referees; audited)
     POST /api/round             {"round", "action": "start"}   (referees: each board gets its game's settings)
 
@@ -39,7 +39,7 @@ KEEPALIVE_S = 10.0
 MAX_BODY = 4096
 ACTIONS = {"caution": "referee caution {colour}", "warning": "referee warning {colour}",
            "forfeit": "referee forfeit {colour}", "points": "referee points {colour} {value}",
-           "result": "end {value}", "pause": "clock pause", "resume": "clock resume"}
+           "result": "end {value}", "pause": "clock pause", "resume": "clock resume", "undo": "referee undo"}
 
 
 class Site:

@@ -3,7 +3,8 @@
 from support import TICKS_PERIOD, check
 
 from firmware.clock.canonical import canonical, presets
-from firmware.clock.clauses import CAPTURE_ALWAYS, CAPTURE_NEVER, CAPTURE_THAI, Clauses, replay
+from firmware.clock.clauses import Clauses, replay
+from firmware.rules.rulesets import CAPTURE_ALWAYS, CAPTURE_NEVER, CAPTURE_THAI
 from firmware.clock.control import BYOYOMI, CANADIAN, FISCHER, TimeControl
 from firmware.clock.cues import CUE_COUNT, CUE_FLAG, CUE_LAST, CUE_NONE, CUE_PERIOD, CUE_TEN, Cues
 from firmware.clock.engine import Clock

@@ -161,7 +161,7 @@ def test_a_paused_clock_says_so():
     press(app, hw, 0, 50)  # the table clock starts: Black's time runs
     press(app, hw, 2, 200)  # PAUSE
     assert app.clock.snap.paused
-    assert message(app.referee, app.clock) == "clock paused: PAUSE restarts it (black to play)"
+    assert message(app.referee, app.clock) == "clock paused: PAUSE restarts it; black to play"
 
 
 def test_teaching_lights_atari_of_either_colour_and_a_one_stone_self_atari():

@@ -7,6 +7,7 @@ for the player the board waits for. Each test here is a case that once broke at 
 from harness import Table
 
 from firmware.drivers.buttons import B_MENU
+from firmware.modes import TOURNAMENT
 from firmware.referee.messages import message
 from firmware.rules.position import BLACK, WHITE
 
@@ -75,3 +76,23 @@ def test_a_reply_placed_before_the_press_is_taken_once_the_press_comes():
     assert message(table.app.referee) == "Black: press your clock to end the move (white next)"
     table.press(BLACK)
     assert table.app.clock.turn == WHITE
+
+
+def test_play_resumed_after_two_passes_starts_with_the_first_passer_and_costs_nothing():
+    # Thai 12.3: play resumes with the player who passed first; Thai 20 excepts a stone after the
+    # opponent's pass, so the other player's stone is only refused.
+    for rules in ("thai", "korean"):
+        table = Table(rules, TIME, mode=TOURNAMENT, sensors="polarity")
+        table.move(BLACK, 4, 4)
+        table.move(WHITE, 2, 2)
+        table.press(BLACK)  # Black passes first
+        table.press(WHITE)  # White passes: counting
+        assert table.game.phase == 1, rules
+        table.place(WHITE, 6, 6)  # White, who passed second, places a stone
+        assert table.game.result is None and list(table.game.warnings[1:]) == [0, 0], rules
+        assert message(table.app.referee) == (
+            "not accepted at G3: it is Black's turn: play resumed after the passes with Black, who passed first."
+            " Lift the stone"), rules
+        table.lift(6, 6)
+        table.move(BLACK, 6, 6)
+        assert table.game.move_number == 5 and table.game.result is None, rules

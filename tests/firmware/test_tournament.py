@@ -206,22 +206,34 @@ def test_an_open_dame_is_counted_neutral_and_ok_waits_for_it_where_the_rules_say
         assert app.game.result.sgf() == "B+11.5", rules
 
 
-def test_dame_are_filled_in_either_colour_on_a_polarity_board():
-    """Dame are neutral: Black may fill three in a row, White the rest, nothing is a foul
-    and the count is the same (Korean Art.7-2 and 8)."""
-    hw, app, t = walls("korean", sensors="polarity")
-    for row, colour in ((0, BLACK), (1, BLACK), (2, BLACK), (8, WHITE), (7, WHITE), (3, BLACK), (6, WHITE),
-                        (4, WHITE), (5, BLACK)):
-        if row == 4:
-            assert not app.control("ok", t)  # two dame still open
-        hw.stones.place(point(app, 5, row), colour)
-        run(app, hw, t, t + 300)
-        t += 300
-        assert app.referee.state == COUNTING and app.game.result is None, row
-    hist = app.game.hist
-    fills = [move_colour(hist.moves[k]) for k in range(21, hist.length) if hist.moves[k] & DAME_FILL]
-    assert fills == [BLACK, BLACK, BLACK, WHITE, WHITE, BLACK, WHITE, WHITE, BLACK]
-    assert app.control("ok", t) and app.game.result.sgf() == "B+11.5"
+def test_dame_are_filled_in_turn_on_a_polarity_board():
+    """Korean Art.7-2 and how-to-play 10, Thai 9.2: the players fill the dame in turn; a
+    fill out of turn is refused (no foul: play stays stopped), and once the last is filled
+    the board says so no more (Korean Art.8: the count is the same)."""
+    for rules in ("korean", "thai"):
+        hw, app, t = walls(rules, sensors="polarity")
+        assert not app.control("ok", t)
+        assert message(app.referee) == "dame still open (lit): fill them, then both press your clocks"
+        order = (BLACK, WHITE, BLACK, BLACK, WHITE, BLACK, WHITE, BLACK, WHITE, BLACK)  # the 4th out of turn
+        row = 0
+        for colour in order:
+            hw.stones.place(point(app, 5, row), colour)
+            run(app, hw, t, t + 300)
+            t += 300
+            assert app.referee.state == COUNTING and app.game.result is None, (rules, row)
+            if app.referee.rejected != 0xFFFF:
+                assert message(app.referee) == (
+                    "not accepted at F6: the dame are filled in turn, White's next. Lift the stone"), rules
+                hw.stones.lift(point(app, 5, row))
+                run(app, hw, t, t + 300)
+                t += 300
+                continue
+            row += 1
+        hist = app.game.hist
+        fills = [move_colour(hist.moves[k]) for k in range(21, hist.length) if hist.moves[k] & DAME_FILL]
+        assert fills == [BLACK, WHITE] * 4 + [BLACK], rules
+        assert message(app.referee).startswith("counting: "), rules
+        assert app.control("ok", t) and app.game.result.sgf() == "B+11.5", rules
 
 
 def test_filled_dame_survive_a_power_cut():
@@ -240,8 +252,8 @@ def test_filled_dame_survive_a_power_cut():
 
 def test_a_dame_fill_lifted_again_is_taken_back_not_marked_dead():
     hw, app, t = walls("korean", sensors="polarity")
-    for row in (0, 1):
-        hw.stones.place(point(app, 5, row), WHITE)
+    for row, colour in ((0, BLACK), (1, WHITE)):  # in turn (Korean Art.7-2)
+        hw.stones.place(point(app, 5, row), colour)
         run(app, hw, t, t + 300)
         t += 300
     assert app.game.move_number == 22
@@ -250,7 +262,7 @@ def test_a_dame_fill_lifted_again_is_taken_back_not_marked_dead():
     t += 300
     assert app.game.move_number == 22 and not any(app.game.counter().dead)
     assert message(app.referee) == "put the stone back: the last dame filled comes off first"
-    hw.stones.place(point(app, 5, 0), WHITE)
+    hw.stones.place(point(app, 5, 0), BLACK)
     hw.stones.lift(point(app, 5, 1))  # the last fill: taken back, its wall still alive
     run(app, hw, t, t + 300)
     t += 300
@@ -258,6 +270,23 @@ def test_a_dame_fill_lifted_again_is_taken_back_not_marked_dead():
     assert app.referee.state == COUNTING and message(app.referee) == (
         "counting: Black 36, White 18 + komi 6.5: Black leads by 11.5. Lift dead stones (put one back: alive again). "
         "Both press your clock to agree (or MENU)")
-    hw.stones.place(point(app, 5, 1), BLACK)  # filled again, by the other colour
+    hw.stones.place(point(app, 5, 1), WHITE)  # filled again, White's turn to fill again
     run(app, hw, t, t + 300)
-    assert app.game.move_number == 22 and app.game.pos.cells[app.referee.region.game_of[point(app, 5, 1)]] == BLACK
+    assert app.game.move_number == 22 and app.game.pos.cells[app.referee.region.game_of[point(app, 5, 1)]] == WHITE
+
+
+def test_the_referee_takes_a_move_back_in_tournament_play():
+    # Korean regulations 21-2-2 (a stone dropped is not a move), Thai 22: the referee decides.
+    table = Table("korean", mode=TOURNAMENT)
+    table.move(BLACK, 4, 4)
+    table.move(WHITE, 2, 2)
+    assert not table.control("undo")  # the players cannot
+    assert message(table.app.referee) == "no takebacks in tournament mode: the referee decides"
+    assert table.host("referee", "undo") is None
+    assert table.game.move_number == 1 and table.app.clock.turn == WHITE
+    assert message(table.app.referee) == "taken back: lift the stone at C7 (lit)"
+    table.lift(2, 2)
+    table.move(WHITE, 6, 6)
+    assert table.game.move_number == 2 and table.game.result is None and table.app.clock.turn == BLACK
+    assert table.host("referee", "undo") is None and table.host("referee", "undo") is None
+    assert table.host("referee", "undo") is not None  # nothing left to take back

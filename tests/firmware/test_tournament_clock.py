@@ -8,6 +8,7 @@ from harness import Table, point
 from support import data_path
 
 from firmware.drivers.buttons import B_BLACK, B_MENU, B_PAUSE, B_WHITE
+from firmware.events import EV_CALL_PAUSE
 from firmware.modes import CASUAL, TOURNAMENT
 from firmware.referee.messages import message
 from firmware.rules.coords import parse_vertex
@@ -46,12 +47,19 @@ def test_korean_pause_only_to_remove_captured_stones():
     assert table.app.game.result is None
 
 
-def test_thai_pause_follows_article_24():
+def test_thai_pause_follows_articles_24_17_and_35():
     table = Table("thai", "byoyomi 0 3x30s", mode=TOURNAMENT)  # in byo-yomi from the start
     capture_corner(table)
-    table.button(B_PAUSE)  # one stone: fewer than five
+    table.button(B_PAUSE)  # one stone: fewer than five (24); a stop to call the referee (17, 35)
+    assert table.app.clock.paused and table.app.clock.pause_kind == EV_CALL_PAUSE
+    assert message(table.app.referee, table.app.clock) == (
+        "remove the captured stones at A9 (lit)")
+    table.lift(0, 0)
+    assert message(table.app.referee, table.app.clock) == (
+        "clock stopped: the referee is called (Thai 17, 35); PAUSE restarts it; "
+        "Black: press your clock to end the move (white next)")
+    table.button(B_PAUSE)
     assert not table.app.clock.paused
-    assert "Thai 24" in message(table.app.referee)
     table = Table("thai", "absolute 5m", mode=TOURNAMENT)  # no byo-yomi: the last 10 minutes
     capture_corner(table)
     table.button(B_PAUSE)
@@ -62,6 +70,21 @@ def test_thai_pause_follows_article_24():
     assert table.app.clock.paused
     table.button(B_PAUSE)
     assert not table.app.clock.paused
+
+
+def test_only_the_referee_restarts_the_referees_stop():
+    # Korean regulations 11-4: the referee stops the game for a dispute and restarts it.
+    table = Table("korean", "absolute 30m", mode=TOURNAMENT)
+    table.move(BLACK, 4, 4)
+    assert table.host("clock", "pause") is None
+    table.button(B_PAUSE)  # a player's PAUSE does not restart it
+    assert table.app.clock.paused
+    assert message(table.app.referee, table.app.clock) == (
+        "clock stopped by the referee: the referee restarts it (Korean regulations 11-4)")
+    table.move(WHITE, 2, 2)  # nor does a press
+    assert table.app.clock.paused and table.app.clock.turn == BLACK
+    assert table.host("clock", "resume") is None
+    assert not table.app.clock.paused and table.app.clock.turn == BLACK
 
 
 def test_thai_absence_once_in_byoyomi_with_the_referees_leave():
@@ -150,10 +173,15 @@ def test_a_thai_repetition_is_a_draw_only_if_both_agree():
     repetition(table)
     app = table.app
     assert app.game.cycle and app.game.result is None and app.game.move_number == 12
-    assert message(app.referee).startswith("position repeated (Thai 11): MENU twice")
+    assert message(app.referee).startswith("position repeated (Thai 11.1): a draw if both agree")
     table.button(B_MENU)
-    assert app.game.result is None and "(1/2)" in message(app.referee)
-    table.button(B_MENU)
+    table.button(B_MENU)  # MENU twice is one player's act: no draw
+    assert app.game.result is None
+    assert message(app.referee) == "a draw offered (Thai 11.1): both press your clocks to agree, or play on"
+    table.button(B_WHITE)
+    assert app.game.result is None and message(app.referee) == (
+        "a draw offered (Thai 11.1): White agreed; Black, press your clock to agree, or play on")
+    table.button(B_BLACK)  # each player by its own act
     assert app.game.result.sgf() == "0" and app.game.result.detail == "agreed" and app.clock.stopped
 
 
