@@ -65,10 +65,10 @@ PALETTE = (
     ((213, 94, 0), (213, 94, 0)),  # ERROR: vermillion
     ((0, 114, 178), (200, 200, 200)),  # PUT_BACK: blue, white (the colour of the stone to put back)
     ((204, 121, 167), (204, 121, 167)),  # LIFT: reddish purple
-    ((230, 159, 0), (230, 159, 0)),  # WRONG_COLOUR: orange
+    ((0, 114, 178), (200, 200, 200)),  # WRONG_COLOUR: blue, white (the colour the stone must be), blinking
     ((240, 228, 66), (240, 228, 66)),  # KO: yellow
     ((86, 180, 233), (86, 180, 233)),  # LAST_MOVE: sky blue
-    ((213, 94, 0), (213, 94, 0)),  # ATARI: vermillion (steady; an error blinks)
+    ((230, 159, 0), (230, 159, 0)),  # ATARI: orange (steady: never the error's vermillion)
     ((0, 158, 115), (0, 158, 115)),  # LIBERTY: bluish green
     ((90, 84, 24), (90, 84, 24)),  # DAME: dim yellow
     ((0, 40, 64), (64, 64, 64)),  # TERRITORY of black / white: dim blue, dim white (a counted board stays readable)

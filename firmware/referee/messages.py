@@ -12,10 +12,10 @@ from ..modes import TOURNAMENT
 from ..rules.coords import vertex
 from ..rules.history import is_pass
 from ..rules.result import DRAW, half_points
-from ..rules.rulesets import CAPTURE_ALWAYS, CYCLE_DRAW
+from ..rules.rulesets import CAPTURE_ALWAYS, CYCLE_DRAW, SCORE_AREA, SCORE_OP, SCORE_TERRITORY
 from .region import NONE
 from .states import COUNTING, OVER, REJECT, SETUP, SYNC
-from .words import game_result_words
+from .words import game_result_words, result_words
 
 _SHOWN = 6  # points named in a list before "and N more"
 
@@ -186,12 +186,18 @@ def _counting(referee):
     if referee.reason == "put_back":
         return "put the stone back: the last dame filled comes off first"
     score = game.counter().score
-    margin2 = score.margin2()
-    lead = "even" if margin2 == 0 else "%s leads by %s" % ("Black" if margin2 > 0 else "White",
-                                                          half_points(abs(margin2)))
-    text = "counting: Black %d, White %d + komi %s: %s. " % (score.total(1), score.total(2), game.komi, lead)
+    if game.rules.scoring == SCORE_OP:  # (OP Art.9: a draw at 7, a side with no points cannot win)
+        text = "counting: Black %d, White %d: if it ends so, %s. " % (
+            score.total(1), score.total(2), result_words(game.result_of(score), "op"))
+    else:
+        margin2 = score.margin2()
+        lead = "even" if margin2 == 0 else "%s leads by %s" % ("Black" if margin2 > 0 else "White",
+                                                              half_points(abs(margin2)))
+        text = "counting: Black %d, White %d + komi %s: %s. " % (score.total(1), score.total(2), game.komi, lead)
     proposed = referee.proposed
-    if proposed is not None and any(proposed):
+    if game.rules.scoring != SCORE_TERRITORY and game.rules.scoring != SCORE_AREA:
+        text += "The board counts as it stands: nothing is lifted at the end. "
+    elif proposed is not None and any(proposed):
         text += "The lit stones look dead: lift them to agree, or lift and put back a chain to keep it alive. "
     else:
         text += "Lift dead stones (put one back: alive again). "

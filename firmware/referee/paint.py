@@ -56,6 +56,7 @@ class Painter:
     defer: bool  # leave the counting's long work to later loop passes (phases.py catch_up)
     owed: int  # the work left (states.py: OWED_*)
     _dirs: tuple  # the four neighbours' offsets on the position's board
+    _seen: "bytearray | None"  # teaching's scratch: the points of the chains looked at (_ataris)
 
     def paint(self):
         """The marks for the board as the referee sees it now."""
@@ -103,6 +104,8 @@ class Painter:
             return
         if game.ko:
             m.set(phys_of[game.ko], KO, game.to_move)
+        if self.mode == TEACHING:
+            self._ataris()
         hist = game.hist
         k = hist.length - 1
         if k:
@@ -110,19 +113,44 @@ class Painter:
             if g and cells[g]:
                 self._chain(g)
 
+    def _ataris(self):
+        # Teaching: every chain in atari, of either colour, for as long as it is. A stone with
+        # two empty neighbours is in a chain with two liberties; any other asks its chain
+        # once (the chain's stones are then seen).
+        pos = self.game.pos
+        cells = pos.cells
+        seen = self._seen
+        if seen is None or len(seen) != len(cells):
+            seen = self._seen = bytearray(len(cells))  # (once, while teaching: 441 bytes)
+        stamp = seen[0] % 255 + 1  # (seen[0], a border point, holds the stamp of this paint)
+        if stamp == 1:
+            for i in range(len(seen)):
+                seen[i] = 0
+        seen[0] = stamp
+        w = pos.stride
+        m = self.marks
+        phys_of = self.region.phys_of
+        chain = pos.stack  # (borrowed: no flood runs while it is read)
+        for g in range(w + 1, len(cells) - w - 1):
+            c = cells[g]
+            if (c != 1 and c != 2) or seen[g] == stamp:
+                continue
+            if (cells[g - w] == 0) + (cells[g - 1] == 0) + (cells[g + 1] == 0) + (cells[g + w] == 0) >= 2:
+                continue
+            atari = pos.liberties(g, 2) == 1
+            for i in range(pos.chain(g, chain)):
+                q = chain[i]
+                seen[q] = stamp
+                if atari:
+                    m.set(phys_of[q], ATARI, c)
+
     def _chain(self, g):
-        # Liberties of the chain just played; ATARI on it when it has one, and on each
-        # chain next to it that the move left with one (teaching shows them).
+        # Liberties of the chain just played; ATARI on it when it has one (teaching).
         pos = self.game.pos
         m = self.marks
         phys_of = self.region.phys_of
         chain = pos.stack  # the position's flood scratch, borrowed: no flood runs while it is read
         cells = pos.cells
-        for d in self._dirs:
-            r = g + d
-            if cells[r] == 3 - cells[g] and pos.liberties(r, 2) == 1:
-                for i in range(pos.chain(r, chain)):
-                    m.set(phys_of[chain[i]], ATARI, cells[r])
         libs = pos.liberties(g, 2)
         if libs != 1 or self.mode != TEACHING:  # (teaching: a self-atari's ATARI outranks the dot)
             m.set(phys_of[g], LAST_MOVE, cells[g])

@@ -72,10 +72,17 @@ def result_words(result, rules_name="", warned=False):
     if winner is None:
         return "no result (the game was voided)"
     if winner == BOTH_LOSE:
-        return "both players lose (neither has points)"
+        if result.reason == NO_POINTS:
+            return "both players lose: neither has points (OP rules Art.9-3)"
+        return "both players lose: the referee's decision" + (" (Thai rules 40)" if rules_name == "thai" else "")
     if winner == DRAW:
         if result.reason == CYCLE:
-            return "a draw: the position repeated"
+            if result.detail == "agreed":
+                return "a draw agreed after the position repeated" + (
+                    " (Thai rules 11.1)" if rules_name == "thai" else "")
+            return "a draw: the position repeated" + (" (Korean rules Art.9)" if rules_name == "korean" else "")
+        if result.detail == "host":
+            return "a draw: the referee's decision"
         return "a draw (jigo): the count is even"
     side = _side(winner)
     reason = result.reason

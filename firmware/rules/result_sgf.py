@@ -7,14 +7,15 @@ from .result import BOTH_LOSE, CYCLE, DRAW, FOUL, NO_POINTS, RESIGN, SCORE, TIME
 
 
 def parse_sgf(text, detail=""):
-    """A Result from an SGF RE value ("B+R", "W+3.5", "0", "Void"...), the inverse of
-    ``Result.sgf()``; None when the text is not one."""
+    """A Result from an SGF RE value ("B+R", "W+3.5", "0", "Void"...) and its ``detail`` (an END
+    line's ``why``: "host" for the host's ``end``), the inverse of ``Result.sgf()``; None when
+    the text is not one."""
     if text == "Void":
         return Result(None, CYCLE, 0, detail)
-    if text == "Both lose":
-        return Result(BOTH_LOSE, NO_POINTS, 0, detail)
-    if text in ("0", "Draw", "Jigo"):
-        return Result(DRAW, SCORE, 0, detail)
+    if text == "Both lose":  # (OP Art.9-3 when the board counted it; else a referee's decision)
+        return Result(BOTH_LOSE, FOUL if detail == "host" else NO_POINTS, 0, detail)
+    if text in ("0", "Draw", "Jigo"):  # (a cycle's draw says so in its detail: rules/cycles.py)
+        return Result(DRAW, CYCLE if detail in ("repetition", "agreed") else SCORE, 0, detail)
     if len(text) < 3 or text[0] not in "BW" or text[1] != "+":
         return None
     winner = 1 if text[0] == "B" else 2

@@ -14,7 +14,7 @@ from firmware.clock.control import BYOYOMI, CANADIAN, FISCHER, ING, SIMPLE, TV
 from firmware.clock.spec import parse as parse_spec
 from firmware.referee.words import result_words
 from firmware.rules.coords import PASS, check_size, point, vertex
-from firmware.rules.ending import komi2_of
+from firmware.rules.ending import PENALTY_KINDS, komi2_of
 from firmware.rules.game import COUNTING, Game
 from firmware.rules.pair import partners
 from firmware.rules.position import BLACK, WHITE
@@ -235,6 +235,9 @@ class GameLog:
                     game.mark_dead(p)
         except ValueError:
             return {}
+        for k, side, kind, value, reason in self.penalties:  # the points the board's count gave
+            if kind in PENALTY_KINDS:
+                game.restore_penalty(k, BLACK if side == "B" else WHITE, PENALTY_KINDS.index(kind), value, reason)
         score = game.count()
         cmap = game.counter().map
         owned = {BLACK: [], WHITE: []}

@@ -164,6 +164,13 @@ def test_a_paused_clock_says_so():
     assert message(app.referee, app.clock) == "clock paused: PAUSE restarts it; black to play"
 
 
+def test_atari_and_error_differ_in_a_still_frame():
+    from firmware.leds.tables import KINDS, PALETTE
+
+    atari, error = PALETTE[KINDS.index(mk.ATARI)], PALETTE[KINDS.index(mk.ERROR)]
+    assert atari[0] != error[0] and atari[1] != error[1]
+
+
 def test_teaching_lights_atari_of_either_colour_and_a_one_stone_self_atari():
     t = Table(size=9, mode=TEACHING)
     for v in ("E5", "D5", "A1", "E4", "D6", "F4", "C5"):  # Black C5: White D5 in atari
@@ -173,6 +180,14 @@ def test_teaching_lights_atari_of_either_colour_and_a_one_stone_self_atari():
     for v in ("B2", "E5", "C1", "E6", "J9", "B1"):  # White B1: a one-stone self-atari
         t.place(v)
     assert t.marked(mk.ATARI) == ["B1"]
+    t = Table(size=9, mode=TEACHING)
+    for v in ("E5", "D5", "A1", "E4", "D6", "F4", "C5", "J9"):  # a move later, D5 still in atari
+        t.place(v)
+    assert t.marked(mk.ATARI) == ["D5"] and t.marked(mk.LAST_MOVE) == ["J9"]
+    t.place("A9")  # and two moves later (Black A9, far away)
+    assert t.marked(mk.ATARI) == ["D5"]
+    t.place("D4")  # White escapes: dark again
+    assert t.marked(mk.ATARI) == []
     t = Table(size=9, mode=TEACHING)
     t.place("E5")
     t.ref.preview([t.p("C3")], 1, t.now)  # White's hand over C3: the liberties it would have

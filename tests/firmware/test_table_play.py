@@ -96,3 +96,32 @@ def test_play_resumed_after_two_passes_starts_with_the_first_passer_and_costs_no
         table.lift(6, 6)
         table.move(BLACK, 6, 6)
         assert table.game.move_number == 5 and table.game.result is None, rules
+
+
+def test_words_that_say_what_happened():
+    from firmware.referee.words import result_words
+    from firmware.rules.result_sgf import parse_sgf
+
+    # OP: a count with no points for either side, and White moving first.
+    table = Table("op", "none", mode=TOURNAMENT, sensors="polarity")
+    table.place(WHITE, 4, 4)  # OP Art.2: Black moves first
+    assert message(table.app.referee) == "Game over: White loses by a foul: White moving first (OP rules Art.2)"
+    table = Table("op", "none")
+    table.place(BLACK, 4, 4)
+    table.place(WHITE, 3, 4)
+    table.press(BLACK)
+    table.press(WHITE)
+    assert message(table.app.referee).startswith(
+        "counting: Black 0, White 0: if it ends so, both players lose: neither has points (OP rules Art.9-3). "
+        "The board counts as it stands: nothing is lifted at the end. ")
+    # A Thai referee's both-lose (Thai 40), a Korean repetition, as the record's reader gets them.
+    table = Table("thai", TIME, mode=TOURNAMENT)
+    table.move(BLACK, 4, 4)
+    assert table.host("end", "Both%20lose") is None
+    assert message(table.app.referee) == "Game over: both players lose: the referee's decision (Thai rules 40)"
+    assert result_words(parse_sgf("0", "repetition"), "korean") == "a draw: the position repeated (Korean rules Art.9)"
+    assert result_words(parse_sgf("0", "agreed"), "thai") == (
+        "a draw agreed after the position repeated (Thai rules 11.1)")
+    assert result_words(parse_sgf("Both lose", "host"), "thai") == (
+        "both players lose: the referee's decision (Thai rules 40)")
+    assert result_words(parse_sgf("0", "jigo"), "japanese") == "a draw (jigo): the count is even"

@@ -163,22 +163,27 @@ def test_pair_go_names_who_played_each_move():
     assert record.get_root().get("PB") == "Ann & Cid"
 
 
-def test_a_counted_game_has_its_territory_and_the_count_in_words(tmp_path):
-    """The assembled board and the logger: stones, two passes by clock presses, the board's
-    proposal (a dead stone) agreed by both clock buttons; the SGF has TB/TW and the count."""
+def counted_game(tmp_path, rules="japanese", warn=None):
+    """The assembled board and the logger: Black's wall on D, White's on F (E open: dame; under
+    the Korean rules, which fill them, White's wall on E), Black's dead stone H5, two passes by
+    clock presses, the board's proposal agreed by both clock buttons (``warn``: a referee's
+    warning for that side first). The SGF's root and its last node."""
     from harness import linked, point, press, run
 
-    hw, pipe, app = linked(size=9)
+    hw, pipe, app = linked(size=9, rules=rules)
     logger = Logger([], str(tmp_path), quiet=True)
     conn = BoardConnection("twin", logger)
     t = 0
-    for row in range(9):  # Black's wall on D, White's on F
-        for col, colour in ((3, 1), (5, 2)):
+    wall = 4 if rules == "korean" else 5
+    for row in range(9):
+        for col, colour in ((3, 1), (wall, 2)):
             hw.stones.place(point(app, col, row), colour)
             run(app, hw, t, t + 300)
             t += 300
     hw.stones.place(point(app, 7, 4), 1)  # Black H5, inside White's area
     run(app, hw, t, t + 300)
+    if warn:
+        assert app.command("referee", ["warning", warn], t) is None
     for i in (1, 0, 1, 0):  # White passes, Black passes; then both agree to the count
         t += 300
         press(app, hw, i, t)
@@ -186,11 +191,23 @@ def test_a_counted_game_has_its_territory_and_the_count_in_words(tmp_path):
     conn.sync.feed(pipe.take(), 0.0)
     logger.audit_file.close()
     game = sgfmill.Sgf_game.from_bytes((tmp_path / "board-0-g1.sgf").read_bytes())
-    root = game.get_root()
+    return game.get_root(), game.get_main_sequence()[-1]
+
+
+def test_a_counted_game_has_its_territory_and_the_count_in_words(tmp_path):
+    root, last = counted_game(tmp_path)
     assert root.get("RE") == "W+7.5" and root.get("GC") == "Result: White wins by 7.5 points"
-    last = game.get_main_sequence()[-1]
     black, white = last.get("TB"), last.get("TW")
     assert len(black) == 27 and all(col < 3 for _row, col in black)
     assert len(white) == 27 and (4, 7) in white and all(col > 5 for _row, col in white)  # H5: dead, White's
     assert last.get("C") == ("Count (Japanese rules): Black 27 territory + 0 prisoners = 27; White 27 territory "
                              "+ 1 prisoners = 28; komi 6.5: White wins by 7.5 points. Dead stones: H5.")
+
+
+def test_the_count_in_words_adds_the_penalty_points_the_result_counts(tmp_path):
+    root, last = counted_game(tmp_path, "korean", warn="B")  # Korean Art.18: a warning, 2 points
+    said = last.get("C")
+    assert root.get("RE") == "W+18.5", said
+    assert said.startswith(
+        "Count (Korean rules): Black 27 territory + 0 prisoners = 27; White 36 territory + 1 prisoners"
+        " + 2 penalty = 39; komi 6.5: White wins by 18.5 points."), said
