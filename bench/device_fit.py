@@ -46,7 +46,10 @@ from firmware.rules.game import COUNTING, Game, IllegalMove  # noqa: E402
 from host_tools import sgf  # noqa: E402
 from host_tools.sim.physical import script_lines  # noqa: E402
 
-TARGET_KB = 192  # a stock Pico's heap with room to spare (tests/host/test_device_fit.py holds it)
+# The budget: a stock Pico has 241,744 bytes free at boot (MicroPython 1.27 on the emulated RP2040, issue 38), and
+# the game must leave 64 KB of it free; this 64-bit port's objects are bigger (192 KB here was ~150 KB there), so
+# 232 KB here is about that budget. tests/host/test_device_fit.py holds it.
+TARGET_KB = 232
 NAMES_POOL_7 = 1261  # the unix port's name pools hold 20, 40, ... 640 names, then 1280 (a 14 KB block)
 MOVES = 400
 UNDO_AT = 120  # the move taken back and played again

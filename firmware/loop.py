@@ -10,6 +10,7 @@ the link). One long job a pass: see ``_others_wait``.
 
 from array import array
 
+from .clock.cues import CUE_NOTICE
 from .controls import BLACK as I_BLACK
 from .controls import CHORD as I_CHORD
 from .controls import MENU as I_MENU
@@ -35,6 +36,7 @@ _RENDER = const(2)  # the stages' places: render's, show_clock's, sync_host's
 _DISPLAY = const(3)
 _HOST = const(4)
 _HOST_WAITS = const(3)  # passes it may be put off in a row (decisions in a row; counting's work waits for it)
+_NOTICE_MS = const(3000)  # a notice's words stay on the clock display this long
 
 
 
@@ -224,6 +226,8 @@ class Loop:
             return
         clock = self.clock
         result = self.game.result
+        if self._notice(now_ms, display, result):
+            return
         if display is not None and result is not self._said:
             self._said = result
             if result is not None:  # (its words' code is loaded for the moment: code costs heap)
@@ -233,6 +237,23 @@ class Loop:
         if display is not None and clock is not None and result is None:
             clock.snapshot(now_ms)
             display.update(clock)
+
+    def _notice(self, now_ms, display, result):
+        # A new notice of the referee's (a pass, a warning...): a chirp and its words on the
+        # display for _NOTICE_MS, then the times again. True while the words stand.
+        referee = self.referee
+        if referee.notices != self._told:
+            self._told = referee.notices
+            if result is None and referee.noticed():
+                buzzer = self.hw.buzzer
+                if buzzer is not None:
+                    buzzer.play(CUE_NOTICE, now_ms)
+                if display is not None:
+                    display.words(call_briefly("firmware.clock.verdict", "notice_lines", referee, later=True))
+                    self._notice_until = ticks_add(now_ms, _NOTICE_MS)
+                    self._said = None
+                    return True
+        return self._said is None and ticks_diff(self._notice_until, now_ms) > 0 and result is None
 
     def sync_host(self, now_ms):
         """The journal, then the host: a change is on flash before the link tells it."""

@@ -15,6 +15,7 @@ CUE_COUNT = const(2)  # one of the last seconds
 CUE_LAST = const(3)  # one of the last seconds of the last period (or of sudden death)
 CUE_PERIOD = const(4)  # a byo-yomi period was used up
 CUE_FLAG = const(5)
+CUE_NOTICE = const(6)  # the players are told of something at once (a pass, a warning: the loop's)
 
 # control.py's time systems, as compile-time constants (cue() runs every tick; engine.py says why).
 _NONE = const(0)

@@ -9,7 +9,7 @@ silences the buzzer at the end; nothing blocks, nothing allocates.
 The twin (twins/buzzer.py SimBuzzer) records (tick, frequency, ms) for every beep.
 """
 
-from ..clock.cues import CUE_COUNT, CUE_FLAG, CUE_LAST, CUE_PERIOD, CUE_TEN
+from ..clock.cues import CUE_COUNT, CUE_FLAG, CUE_LAST, CUE_NOTICE, CUE_PERIOD, CUE_TEN
 from ..micro import const, ticks_add, ticks_diff
 
 _DUTY = const(32768)  # 50 % on a piezo: loudest
@@ -21,6 +21,7 @@ PATTERNS = {
     CUE_LAST: (3000, 80, 0),  # distinct: the last period is being counted
     CUE_PERIOD: (2000, 80, 60, 2000, 80, 0),
     CUE_FLAG: (3000, 250, 100, 3000, 250, 100, 3000, 600, 0),
+    CUE_NOTICE: (1500, 70, 50, 1500, 70, 0),  # a pass, a warning: look at the board
 }
 
 

@@ -108,6 +108,7 @@ def _penalise(app, colour, kind, value, reason, now_ms):
     except ValueError as error:
         return E_STATE, "referee: " + str(error)
     app.events.add(EV_REFEREE, colour, PASS, kind, now_ms)
+    app.referee.notify(EV_REFEREE, colour, kind)
     app.referee.refresh(now_ms)
     return None
 

@@ -55,10 +55,10 @@ COUNT = const(361)
 # The board's modes (firmware/modes.py), and one of the LEDs' own: dark.
 OFF = const(3)
 
-_KINDS = const(14)
+_KINDS = const(15)
 # A kind's index from its bit: (b & -b) % 37 is distinct for every power of two below 2**36,
-# and _LOW[(1 << k) % 37] == k for the 14 kinds.
-_LOW = b"\x00\x00\x01\x00\x02\x00\x00\x00\x03\x00\x00\x00\x00\x0b\x00\r\x04\x07\x00\x00\x00\x00\x00\x00\x00\n\x0c\x06\x00\x00\x00\t\x05\x00\x08\x00\x00"
+# and _LOW[(1 << k) % 37] == k for the 15 kinds.
+_LOW = b'\x00\x00\x01\x00\x02\x00\x00\x00\x03\x00\x00\x00\x00\x0b\x00\r\x04\x07\x00\x00\x00\x00\x00\x00\x00\n\x0c\x06\x00\x00\x0e\t\x05\x00\x08\x00\x00'
 
 
 class Leds:

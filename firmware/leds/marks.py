@@ -28,10 +28,11 @@ SEKI = const(1 << 10)  # neutral point or stone in seki at counting
 HINT = const(1 << 11)  # a point the host asked to show
 PLACE = const(1 << 12)  # handicap setup: put a stone here
 ACCEPTED = const(1 << 13)  # handicap setup: this stone is on a right point
+NOTICE = const(1 << 14)  # the game region's corners: a pass, a warning, play resumed (``stone``: whose)
 
 # What each of the board's modes shows (firmware/modes.py; the composer's filter: a tournament
 # board adds LAST_MOVE unless told not to).
-_FIX = const(ERROR | PUT_BACK | LIFT | WRONG_COLOUR | PLACE | ACCEPTED)
+_FIX = const(ERROR | PUT_BACK | LIFT | WRONG_COLOUR | PLACE | ACCEPTED | NOTICE)
 CASUAL_KINDS = const(_FIX | KO | LAST_MOVE | DAME | TERRITORY | SEKI | HINT)
 TEACHING_KINDS = const(_FIX | KO | LAST_MOVE | ATARI | LIBERTY | DAME | TERRITORY | SEKI | HINT)
 TOURNAMENT_KINDS = const(_FIX | DAME | TERRITORY | SEKI)

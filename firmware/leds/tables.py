@@ -37,6 +37,7 @@ from .marks import (
     LAST_MOVE,
     LIBERTY,
     LIFT,
+    NOTICE,
     PLACE,
     PUT_BACK,
     SEKI,
@@ -47,16 +48,16 @@ from .marks import (
 )
 
 _SIZE = const(19)
-_KINDS = const(14)
+_KINDS = const(15)
 
 MODE_NAMES = MODES + ("off",)  # the board's modes (firmware/modes.py), then the LEDs' own OFF
 MODE_KINDS = (CASUAL_KINDS, TEACHING_KINDS, TOURNAMENT_KINDS, 0)  # what each mode shows, in mode order
 
 # The overlay kinds (marks.py), in bit order, and their names (the simulator's legend and page).
 KINDS = (ERROR, PUT_BACK, LIFT, WRONG_COLOUR, KO, LAST_MOVE, ATARI, LIBERTY, DAME, TERRITORY, SEKI, HINT, PLACE,
-         ACCEPTED)
+         ACCEPTED, NOTICE)
 NAMES = ("error", "put_back", "lift", "wrong_colour", "ko", "last_move", "atari", "liberty", "dame",
-         "territory", "seki", "hint", "place", "accepted")
+         "territory", "seki", "hint", "place", "accepted", "notice")
 
 # Per kind, in bit order: (colour when marks.stone is black, colour when white or none). Okabe-Ito
 # colours (distinguishable with the common colour-vision deficiencies), written out: a name for
@@ -76,9 +77,10 @@ PALETTE = (
     ((86, 180, 233), (86, 180, 233)),  # HINT: sky blue
     ((86, 180, 233), (86, 180, 233)),  # PLACE: sky blue
     ((0, 158, 115), (0, 158, 115)),  # ACCEPTED: bluish green
+    ((0, 114, 178), (200, 200, 200)),  # NOTICE: blue, white (the player told of a pass, a warning...)
 )
 # Per kind: blink half-period as a power of two of ms (0: steady). 7 = 128 ms.
-BLINK = (7, 8, 8, 8, 0, 0, 0, 0, 0, 0, 0, 9, 0, 0)
+BLINK = (7, 8, 8, 8, 0, 0, 0, 0, 0, 0, 0, 9, 0, 0, 9)
 
 
 def gamma_table(gamma=2.2):

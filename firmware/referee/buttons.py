@@ -62,6 +62,7 @@ def button(referee, name, now_ms):
     if name == "resume" and referee.state == COUNTING:
         game.resume()
         referee.events.add(EV_RESUME_PLAY, game.to_move, PASS, 0, now_ms)
+        referee.notify(EV_RESUME_PLAY, game.to_move)
         referee._after_game_change(now_ms)
         return True
     return False

@@ -40,6 +40,8 @@ def penalise(referee, p, colour, reason, now_ms):
         penalty = game.apply_illegal(colour, reason)
     if penalty != ILLEGAL_REJECT:
         referee.events.add(EV_PENALTY, colour, referee.region.game_of[p], penalty, now_ms)
+    if penalty == ILLEGAL_WARN:  # (a warning and the turn lost: the players are told)
+        referee.notify(EV_PENALTY, colour, reason_index(reason))
     if penalty == ILLEGAL_WARN:
         # Thai 28, 29: the turn is lost; the offender's press hands the clock over.
         referee.awaiting_press = colour if referee.timed else 0
@@ -50,7 +52,7 @@ def pressed(referee, colour, now_ms):
     """``colour`` pressed its clock with stones it captured still on the board (Korean
     Art.18-1-4, Thai 24): a warning, once for those stones."""
     if _charged(referee.seen, 3 - colour, CHARGED_PRESS):
-        charge(referee, colour, "captures_left", False, now_ms)
+        charge(referee, colour, "pressed_captures", False, now_ms)
 
 
 def left(referee, colour, now_ms):
@@ -85,6 +87,7 @@ def charge(referee, colour, reason, loss, now_ms):
         referee.events.add(EV_PENALTY, colour, PASS, ILLEGAL_LOSS, now_ms)
     else:
         referee.events.add(EV_WARNING, colour, PASS, reason_index(reason), now_ms)
+        referee.notify(EV_WARNING, colour, reason_index(reason))
         game.warn(colour, reason)
     referee._after_game_change(now_ms)
 

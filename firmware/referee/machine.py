@@ -27,7 +27,7 @@ borrowed between its calls, as the counter does).
 """
 
 
-from ..events import EV_COUNTING, EV_END, EV_ILLEGAL, EV_MOVE, EV_PASS, EV_UNDO, Events
+from ..events import EV_COUNTING, EV_END, EV_ILLEGAL, EV_MOVE, EV_PASS, EV_RESUME_PLAY, EV_UNDO, Events
 from ..modes import CASUAL, TOURNAMENT
 from ..rules.const import call_briefly
 from ..rules.coords import PASS
@@ -45,7 +45,7 @@ from .states import COUNTING, OVER, OWED_PROPOSE, OWED_SHOW, PLAY, REJECT, SETUP
 REASONS = ("occupied", "suicide", "ko", "superko", "out_of_turn", "off_board", "no_stones",
            "place_remove", "game_over", "two_stones", "wrong_colour", "press_clock",
            "captures_left", "removed_stone", "filled_chain", "took_back", "pushed_stone", "pressed_together",
-           "dame_turn")
+           "dame_turn", "pressed_captures")
 
 
 def reason_index(reason):
@@ -83,6 +83,11 @@ class Referee(Phases):
         self.reason = ""  # why the board waits (for messages)
         self.awaiting_press = 0  # colour whose move's turn ends with its clock press
         self.moved_at = -1  # when the last move was judged (a press that waited for it came with it)
+        self.notice = 0  # what the players are told of at once (notify): an EV_* kind, 0 none
+        self.notice_colour = 0
+        self.notice_value = 0  # (a warning's reason: a REASONS index)
+        self.notice_until = 0  # shown while the game's history is no longer than this
+        self.notices = 0  # notices given (the loop's display and buzzer see a new one)
         self.draw_offer = False  # after a repetition, MENU offered a draw (Thai 11.1)
         self.draw_votes = 0  # the players who agreed to it by their clock press (bits: 1 black, 2 white)
         self.pair = False  # pair go (Thai 16): the messages name the partner to play
@@ -170,6 +175,24 @@ class Referee(Phases):
     def note(self, reason):
         """A control was refused for ``reason``: the message says why until the board changes."""
         self.reason = reason
+
+    def notify(self, kind, colour, value=0):
+        """Tell the players at once of what event ``kind`` recorded (a pass, a warning, a lost
+        turn, play resumed, a referee's penalty; ``value``: a warning's REASONS index, a
+        penalty's kind), until the next move (after a resumption, the one after it): the
+        page's words, the LEDs (paint.py), the display and the buzzer (the loop)."""
+        self.notice = kind
+        self.notice_colour = colour
+        self.notice_value = value
+        self.notice_until = self.game.hist.length + (1 if kind == EV_RESUME_PLAY else 0)
+        self.notices += 1
+        self.paint()
+
+    def noticed(self):
+        """The notice still standing (an EV_* kind), or 0."""
+        if self.notice and self.game.hist.length > self.notice_until:
+            self.notice = 0
+        return self.notice
 
     # -- the comparison ----------------------------------------------------
 
@@ -315,6 +338,7 @@ class Referee(Phases):
         except IllegalMove:
             return
         self.events.add(EV_PASS, colour, PASS, 0, now_ms)
+        self.notify(EV_PASS, colour)
         self._after_game_change(now_ms)
 
     def takeback(self, now_ms, referee=False):
@@ -332,6 +356,7 @@ class Referee(Phases):
         self.events.add(EV_UNDO, move_colour(record), move_point(record), 0, now_ms)
         self.seen.restore(game.pos.cells)  # what the move captured is in the game again
         self.awaiting_press = 0
+        self.notice = 0
         self.undone = True
         self._after_game_change(now_ms)
         return True

@@ -7,15 +7,16 @@ device's hot path (the device has no screen for sentences: its LEDs and clock
 display say the short forms).
 """
 
-from ..events import EV_AWAY_PAUSE, EV_CALL_PAUSE, EV_REFEREE_STOP
+from ..events import EV_AWAY_PAUSE, EV_CALL_PAUSE, EV_PASS, EV_PENALTY, EV_REFEREE, EV_REFEREE_STOP, EV_RESUME_PLAY
 from ..modes import TOURNAMENT
 from ..rules.coords import vertex
 from ..rules.history import is_pass
 from ..rules.result import DRAW, half_points
 from ..rules.rulesets import CAPTURE_ALWAYS, CYCLE_DRAW, SCORE_AREA, SCORE_OP, SCORE_TERRITORY
 from .region import NONE
-from .states import COUNTING, OVER, REJECT, SETUP, SYNC
-from .words import game_result_words, result_words
+from .states import COUNTING, OVER, PLAY, REJECT, SETUP, SYNC
+from .machine import REASONS
+from .words import foul_words, game_result_words, result_words
 
 _SHOWN = 6  # points named in a list before "and N more"
 
@@ -29,6 +30,7 @@ _REFUSED = {
     "off_board": "it is outside the game's area",
     "game_over": "the game is over",
 }
+_REFEREE_GIVES = ("a caution", "a warning", "penalty points", "a forfeit")  # rules/ending.py PENALTY_KINDS order
 _NOTES = {
     "no_takeback": "no takebacks in tournament mode: the referee decides",
     "nothing_to_undo": "nothing to take back",
@@ -50,15 +52,50 @@ def _side(colour):
 
 
 def message(referee, clock=None):
-    """The referee's request now, as a sentence (``clock``: the game's, to say a pause)."""
+    """The referee's request now, as a sentence (``clock``: the game's, to say a pause), after
+    what the players are told of at once (a pass, a warning...: ``Referee.notify``)."""
     state = referee.state
     game = referee.game
     if state == SETUP:
         return _setup(referee)
     if state == OVER or game.result is not None:  # (the board shows it over in the next pass)
-        if game.result.winner == DRAW and game.rules.cycle == CYCLE_DRAW:
-            return "Game over: a draw; MENU replays it with the times left (Korean Art.21-4)"
-        return "Game over: " + game_result_words(game)
+        return _over(referee)
+    return notice(referee) + _request(referee, clock)
+
+
+def notice(referee):
+    """What the players are told of at once, as a sentence and a space ("" when nothing)."""
+    kind = referee.noticed()
+    if not kind:
+        return ""
+    game = referee.game
+    who = _side(referee.notice_colour)
+    value = referee.notice_value
+    if kind == EV_PASS:  # (the second stops play: the count says so)
+        if game.passes != 1 or referee.state == COUNTING:
+            return ""
+        return "%s passed: a pass by %s too ends play. " % (who, _side(3 - referee.notice_colour))
+    if kind == EV_RESUME_PLAY:
+        return "Play resumed after the passes: %s plays first. " % who if referee.state == PLAY else ""
+    if kind == EV_REFEREE:
+        return "The referee gives %s %s. " % (who, _REFEREE_GIVES[value])
+    what = foul_words(REASONS[value], game.rules.name) if value < len(REASONS) else ""
+    limit = game.rules.warning_loss
+    count = " (warning %d; %d lose)" % (game.warnings[referee.notice_colour], limit) if limit else ""
+    lost = " and loses the turn" if kind == EV_PENALTY else ""
+    return "%s is warned%s%s: %s. " % (who, count, lost, what)
+
+
+def _over(referee):
+    game = referee.game
+    if game.result.winner == DRAW and game.rules.cycle == CYCLE_DRAW:
+        return "Game over: a draw; MENU replays it with the times left (Korean Art.21-4)"
+    return "Game over: " + game_result_words(game)
+
+
+def _request(referee, clock):
+    state = referee.state
+    game = referee.game
     if state == COUNTING:
         return _counting(referee)
     if state == REJECT:

@@ -20,6 +20,7 @@ from ..leds.marks import (
     LAST_MOVE,
     LIBERTY,
     LIFT,
+    NOTICE,
     PUT_BACK,
     REFEREE_KINDS,
     SEKI,
@@ -57,6 +58,10 @@ class Painter:
     owed: int  # the work left (states.py: OWED_*)
     _dirs: tuple  # the four neighbours' offsets on the position's board
     _seen: "bytearray | None"  # teaching's scratch: the points of the chains looked at (_ataris)
+    notice_colour: int  # the player a notice tells of (machine.py notify)
+
+    if TYPE_CHECKING:  # Referee's own
+        def noticed(self) -> int: ...
 
     def paint(self):
         """The marks for the board as the referee sees it now."""
@@ -81,6 +86,11 @@ class Painter:
         cells = game.pos.cells
         game_of = self.region.game_of
         phys_of = self.region.phys_of
+        if self.noticed():  # the game's four corners, in the colour of the player told
+            n = game.size
+            w = n + 2
+            for g in (w + 1, w + n, n * w + 1, n * w + n):
+                m.set(phys_of[g], NOTICE, self.notice_colour)
         for i in range(seen.nmissing):
             p = seen.missing[i]
             m.set(p, PUT_BACK, cells[game_of[p]])

@@ -44,6 +44,8 @@ class Phases(Painter):
 
         def _refuse(self, p, colour, reason, now_ms) -> bool: ...
 
+        def notify(self, kind, colour, value=0): ...
+
     # -- counting ----------------------------------------------------------
 
     def _propose(self):
@@ -172,6 +174,7 @@ class Phases(Painter):
                         return True
                     game.resume()
                     self.events.add(EV_RESUME_PLAY, game.to_move, PASS, 0, now_ms)
+                    self.notify(EV_RESUME_PLAY, game.to_move)
                     self.state = PLAY
                     self._compare()
                     return self._try_move(p, now_ms) or True

@@ -26,18 +26,24 @@ FOULS = {
     "forfeit": "the referee's decision",
     "annihilation": "no stones left on the board",
     "took_back": "taking back a stone placed",
+    "pressed_captures": "pressing the clock before lifting the captured stones",
     "pushed_stone": "pressing the clock with a stone pushed",
     "pressed_together": "placing a stone and pressing the clock together",
     "white_first": "White moving first",
     "black_first_pass": "Black passing on the first move",
 }
-# The clause each rule set's text gives for a foul (a loss at once, or the warning that lost).
+# The clause each rule set's text gives for a foul (a loss at once, or the warning that lost) or a warning.
 CLAUSES = {
     "korean": {"out_of_turn": "Korean regulations 19-1-1", "removed_stone": "Korean regulations 19-1-2",
                "captures_left": "Korean regulations 19-1-3", "occupied": "Korean regulations 19-1-4",
                "suicide": "Korean regulations 19-1-4", "ko": "Korean regulations 19-1-5",
-               "warnings": "Korean regulations 19-1-9"},
-    "thai": {"out_of_turn": "Thai rules 20", "wrong_order": "Thai rules 16.5.3", "late": "Thai rules 14"},
+               "warnings": "Korean regulations 19-1-9", "pressed_captures": "Korean regulations 18-1-4",
+               "took_back": "Korean regulations 18-1-2", "pushed_stone": "Korean regulations 18-1-3",
+               "cautions": "Korean regulations 18-1-7"},
+    "thai": {"out_of_turn": "Thai rules 20", "wrong_order": "Thai rules 16.5.3", "late": "Thai rules 14",
+             "pressed_captures": "Thai rules 24", "captures_left": "Thai rules 27", "removed_stone": "Thai rules 27",
+             "took_back": "Thai rules 21", "pressed_together": "Thai rules 23", "ko": "Thai rules 28",
+             "suicide": "Thai rules 29"},
     "op": {"place_remove": "OP rules Art.4", "annihilation": "OP rules Art.9", "white_first": "OP rules Art.2",
            "black_first_pass": "OP rules Art.2"},
 }

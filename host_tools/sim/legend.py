@@ -13,7 +13,7 @@ MEANINGS = {  # kind -> (what it means, when it appears: "play", "setup", "count
     mk.ERROR: ("a stone not accepted, or a handicap stone on a wrong point: lift it", "any"),
     mk.PUT_BACK: ("a stone is missing here: put it back (blue: black stone, white: white stone)", "any"),
     mk.LIFT: ("lift this stone: captured, or proposed dead while counting", "any"),
-    mk.WRONG_COLOUR: ("the stone here is the wrong colour", "play"),
+    mk.WRONG_COLOUR: ("the stone here is the wrong colour (blue: it must be black, white: white)", "play"),
     mk.KO: ("the ko point: the player to move may not retake here now", "play"),
     mk.LAST_MOVE: ("the last move", "play"),
     mk.ATARI: ("a chain in atari (one liberty left), or a self-atari warning under the hand", "play"),
@@ -24,6 +24,8 @@ MEANINGS = {  # kind -> (what it means, when it appears: "play", "setup", "count
     mk.HINT: ("a point the host asked to show", "play"),
     mk.PLACE: ("put a handicap stone here", "setup"),
     mk.ACCEPTED: ("a handicap stone on a right point", "setup"),
+    mk.NOTICE: ("the corners: a pass, a warning or play resumed, told until the next move (blue: Black, white: White)",
+                "play"),
 }
 _PHASES = {SETUP: "setup", COUNTING: "counting", OVER: "counting"}
 

@@ -49,7 +49,8 @@ def test_pair_order_wrong_orders_and_their_penalties():
     assert table.host("referee order W")[0][0] == "ERR"  # not White's move
     lines = table.host("referee order B")
     assert lines[0] == ("PENALTY", ["3", "B", "points", "3", "wrong_order"])
-    assert message(app.referee) == "white (W1) to play"  # the order goes on after B1: W1 again
+    assert message(app.referee) == (  # the players are told; the order goes on after B1: W1 again
+        "The referee gives Black penalty points. white (W1) to play")
     table.move(WHITE)
     assert message(app.referee) == "black (B2) to play"
     table.move(BLACK)

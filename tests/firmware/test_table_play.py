@@ -125,3 +125,35 @@ def test_words_that_say_what_happened():
     assert result_words(parse_sgf("Both lose", "host"), "thai") == (
         "both players lose: the referee's decision (Thai rules 40)")
     assert result_words(parse_sgf("0", "jigo"), "japanese") == "a draw (jigo): the count is even"
+
+
+def test_the_players_are_told_of_a_pass_and_a_warning():
+    from firmware.leds.marks import NOTICE
+
+    table = Table("korean", TIME, mode=TOURNAMENT)
+    table.move(BLACK, 4, 4)
+    table.press(WHITE)  # a bare press: a pass
+    assert message(table.app.referee, table.app.clock) == (
+        "White passed: a pass by Black too ends play. black to play")
+    corners = [table.at(c, r) for c, r in ((0, 0), (8, 0), (0, 8), (8, 8))]
+    assert all(table.app.marks.bits[p] & NOTICE and table.app.marks.stone[p] == WHITE for p in corners)
+    hw = table.hw
+    assert "WHITE PASSES / PASS AGAIN: END" in hw.display.shown and hw.display.said()  # for 3 s
+    table.wait(3000)
+    assert not hw.display.said()  # then the times again
+    assert [f for _t, f, _ms in hw.buzzer.beeps] == [1500, 1500]  # and a chirp
+    table.move(BLACK, 2, 2)  # the next move: told no more
+    assert message(table.app.referee, table.app.clock) == "white to play"
+    assert not any(table.app.marks.bits[p] & NOTICE for p in corners)
+    # Korean regulations 18-1-4: Black presses before lifting the stone it captured.
+    table = Table("korean", TIME, mode=TOURNAMENT)
+    table.move(BLACK, 1, 0)
+    table.move(WHITE, 0, 0)
+    table.move(BLACK, 4, 4)
+    table.move(WHITE, 6, 6)
+    table.move(BLACK, 0, 1)  # captures A9 and presses at once
+    assert message(table.app.referee, table.app.clock) == (
+        "Black is warned (warning 1; 2 lose): pressing the clock before lifting the captured stones "
+        "(Korean regulations 18-1-4). remove the captured stones at A9 (lit)")
+    assert all(table.app.marks.bits[p] & NOTICE and table.app.marks.stone[p] == BLACK for p in corners[1:])
+    assert table.hw.display.said() == "BLACK WARNED / WARNING 1 OF 2"
