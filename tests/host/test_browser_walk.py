@@ -6,9 +6,13 @@ a. a counted game: a capture lifted, two passes, the dead stone lifted, put back
    again, both players agree by their clocks -> the result at once, and in the logger's SGF;
 b. takebacks in a clocked game (the page's Undo, the board's MENU) -> the page says whose turn
    it is, that side's clock runs, and the next press switches it;
-c. a handicap game set from New game: the stones on the lit points, White first, on the clock;
+c. a handicap game set from New game: the stones on the lit points, White first, on the clock,
+   PAUSE and PAUSE again;
 d. a tournament foul (Korean, on the clock): an immediate ko retake loses at once, said with
-   its rule on the page and kept in the SGF.
+   its rule on the page and kept in the SGF;
+
+and a's count on a 375 px phone, agreed by MENU: nothing off the screen, the Captures with the
+dead stone, the legend's territory in the colours the board is drawn in (issue 36 item 8).
 
 Every walk fails on an ``error:`` line in the page's event log (a stage of the board raised)
 and on a Python traceback on the simulator's stderr. One Chromium serves the whole module.
@@ -163,6 +167,9 @@ def test_the_count_on_a_phone(browser, tmp_path):
         assert drawn["swatch"] == "linear-gradient(90deg, %s 50%%, %s 50%%)" % (drawn["black"], drawn["white"]), drawn
         assert (drawn["black"], drawn["white"]) == ("rgb(0, 255, 255)", "rgb(255, 255, 255)")  # dim blue lit (0, 1, 1)
         assert "counted for Black (cyan dot) or White (white dot)" in drawn["words"], drawn["words"]
+        page.click('[data-button="menu"]')  # casual play: MENU agrees the count for both
+        expect(page.locator("#message")).to_have_text("Game over: White wins by 10.5 points")
+        expect(page.locator("#info-captures")).to_have_text("black 1, white 1 (dead stones included: white 1)")
         page.click("#new-game summary")  # the next game's settings, open too
         shot(page, "walk-count-375.png")
         wide = page.evaluate("""() => [...document.querySelectorAll("body *")].filter((e) => {
@@ -171,6 +178,7 @@ def test_the_count_on_a_phone(browser, tmp_path):
         }).map((e) => e.id || e.tagName + (e.name ? "[name=" + e.name + "]" : ""))""")
         assert not wide, "off the 375 px screen: %s" % wide
         assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    assert sgf_root(tmp_path)[0].get("RE") == "W+10.5"
 
 
 # -- b. takebacks in a clocked game ---------------------------------------------------------------
@@ -236,6 +244,13 @@ def test_c_a_handicap_game_from_new_game(browser, tmp_path):
         expect(page.locator("#info-moves")).to_have_text("0 (white to play)")
         click_move(page, "E5", 1)
         page.click("#clock-white")
+        expect_turn(page, "black")
+        page.click('[data-button="pause"]')  # Black stops the clock...
+        expect(message).to_have_text("clock paused: PAUSE restarts it (black to play)")
+        expect(page.locator("#clock-black")).to_have_class("face running paused")
+        # (a click while the simulated finger still holds the button, 60 ms, is lost: wait as a hand does)
+        page.wait_for_timeout(150)
+        page.click('[data-button="pause"]')  # ...and starts it again
         expect_turn(page, "black")
         click_move(page, "E3", 2)
         page.click("#clock-black")
