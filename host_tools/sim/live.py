@@ -289,12 +289,14 @@ class LiveBoard:
         for i in range(start, events.count):
             k = slot(events, i)
             kind = EVENT_NAMES[events.kind[k]]
+            arg = events.value[k]
+            if kind == "dead" and not arg:
+                kind = "alive again"  # a chain counted dead put back (events.py EV_DEAD, value 0)
             colour = ("", "Black", "White")[events.colour[k]] if events.colour[k] < 3 else ""
             point = events.point[k]
             text = kind + (" " + colour if colour else "")
             if point:
                 text += " " + vertex(size, point)
-            arg = events.value[k]
             if kind in ("illegal", "warning"):
                 text += ": " + REASONS[arg].replace("_", " ")
             elif kind == "move" and arg:

@@ -120,3 +120,15 @@ def test_colour_names():
     assert drawn((0, 1, 1)) == "00ffff" and drawn((0, 0, 0)) == ""
     assert [colour_name(c) for c in ("00ffff", "ffffff", "0062ff", "ff2600", "00ff80", "ffe20a", "ff559c",
                                      "ffaa00")] == ["cyan", "white", "blue", "red", "green", "yellow", "pink", "orange"]
+
+
+def test_the_event_log_says_a_chain_put_back_is_alive_again():
+    now = [0.0]
+    live = LiveBoard(Settings(9), clock=lambda: now[0])
+    run = _counted(live, now)
+    live.toggle(live.physical(parse_vertex(9, "H5")), 1)  # the dead stone put back: alive again
+    run(1)
+    live.toggle(live.physical(parse_vertex(9, "H5")))  # and lifted: dead
+    run(1)
+    log = [line.split(None, 1)[1] for line in live.state()["log"]]
+    assert log[-2:] == ["alive again Black H5", "dead Black H5"], log[-4:]
