@@ -369,7 +369,8 @@ class LiveBoard:
                 "display_words": hw.display.said() if on else "",
                 "clock": None if clock is None else {
                     "spec": canonical(clock.tc), "black": faces[0], "white": faces[1],
-                    "running": ("", "black", "white")[snap.running] if on else "", "paused": snap.paused,
-                    "flag": snap.flag or ""},
+                    # (a clock stopped at a result runs for nobody: its snapshot keeps the last turn)
+                    "running": ("", "black", "white")[snap.running] if on and not clock.stopped else "",
+                    "paused": snap.paused, "stopped": clock.stopped, "flag": snap.flag or ""},
                 "log": ["%7.1f  %s" % (t / 1000, text) for t, text in list(self.log)[-60:]],
             }

@@ -132,3 +132,31 @@ def test_the_event_log_says_a_chain_put_back_is_alive_again():
     run(1)
     log = [line.split(None, 1)[1] for line in live.state()["log"]]
     assert log[-2:] == ["alive again Black H5", "dead Black H5"], log[-4:]
+
+
+def test_after_a_result_no_clock_face_runs():
+    """A foul ends a clocked game: the clock stops for good, and the page shows no face running
+    (it showed White's, running and paused, after a ko retake lost the game)."""
+    now = [0.0]
+    live = LiveBoard(Settings(9, "korean", time_spec="byoyomi 10m 3x30s"), mode="tournament", clock=lambda: now[0])
+
+    def run(seconds=0.3):
+        for _ in range(int(seconds * 100)):
+            now[0] += 0.01
+            live.step()
+
+    def click(vertex):
+        live.toggle(live.physical(parse_vertex(9, vertex)))
+        run()
+
+    for n, vertex in enumerate(("D5", "E5", "C4", "D4", "D3", "F4", "A9", "E3", "E4"), 1):
+        click(vertex)
+        if n == 9:
+            click("D4")  # the captured stone lifted
+        live.press(("black", "white")[(n - 1) % 2])
+        run()
+    assert live.state()["clock"]["running"] == "white"
+    click("D4")  # White retakes the ko at once: loses by a foul
+    state = live.state()
+    assert state["result"] == "B+F" and live.app.clock.stopped
+    assert state["clock"]["running"] == "" and state["clock"]["stopped"], state["clock"]
