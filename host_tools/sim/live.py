@@ -30,13 +30,14 @@ from firmware.referee.messages import message
 from firmware.referee.states import NAMES as STATE_NAMES
 from firmware.referee.words import game_result_words
 from firmware.rules.coords import vertex
-from firmware.rules.game import OVER
+from firmware.rules.game import COUNTING, OVER
+from firmware.rules.result import SCORE
 from firmware.settings import from_fields
 from twins.hardware import simulated
 from twins.storage import SimStorage
 
 from .hands import Hands
-from .legend import legend, sensor_check_legend
+from .legend import drawn, legend, sensor_check_legend
 from .sensor_check import sensor_check_message
 from .stones_file import StonesFile
 
@@ -288,12 +289,14 @@ class LiveBoard:
         for i in range(start, events.count):
             k = slot(events, i)
             kind = EVENT_NAMES[events.kind[k]]
+            arg = events.value[k]
+            if kind == "dead" and not arg:
+                kind = "alive again"  # a chain counted dead put back (events.py EV_DEAD, value 0)
             colour = ("", "Black", "White")[events.colour[k]] if events.colour[k] < 3 else ""
             point = events.point[k]
             text = kind + (" " + colour if colour else "")
             if point:
                 text += " " + vertex(size, point)
-            arg = events.value[k]
             if kind in ("illegal", "warning"):
                 text += ": " + REASONS[arg].replace("_", " ")
             elif kind == "move" and arg:
@@ -312,8 +315,18 @@ class LiveBoard:
             return sensor_check_message(app.diag, self.now_ms())
         return message(app.referee, app.clock)
 
+    def _prisoners(self):
+        """Each side's prisoners: its captures and, once the game is counted, the opponent's
+        dead stones it takes off (rules/scoring.py Score.prisoners, as the count says them)."""
+        game = self.app.game
+        counted = game.count_map() is not None and (
+            game.phase == COUNTING or game.result is not None and game.result.reason == SCORE)
+        prisoners = game.counter().score.prisoners if counted else game.captures
+        return [prisoners[1], prisoners[2]]
+
     def state(self):
-        """Everything the page draws, as JSON-ready data."""
+        """Everything the page draws, as JSON-ready data. ``leds``: each point's LED as the page
+        draws it (legend.py ``drawn``: the colours of the legend's swatches too)."""
         with self.lock:
             b = self.app
             hw = self.hw
@@ -326,8 +339,7 @@ class LiveBoard:
             leds = []
             if strip.frames and on:
                 for p in range(361):
-                    r, g, bl = strip.rgb(offset_of[p] // 3)
-                    leds.append("%02x%02x%02x" % (r, g, bl) if r or g or bl else "")
+                    leds.append(drawn(strip.rgb(offset_of[p] // 3)))  # as the legend's swatches
             shown = b.marks if b.diag is None else b.diag.marks
             marks = []
             for p in range(361):
@@ -336,6 +348,7 @@ class LiveBoard:
             clock = b.clock
             faces = hw.display.text().split(" | ") if clock is not None and on else ["", ""]
             snap = clock.snap if clock is not None else None  # as the device last drew it
+            captures = self._prisoners()
             return {
                 "version": self.version,
                 "rules": game.rules.name, "size": game.size, "komi": game.komi,
@@ -345,10 +358,10 @@ class LiveBoard:
                 "powered": on, "state": STATE_NAMES[referee.state],
                 "message": self._message() if on else "the board is off (unplugged)",
                 "confirm": self.confirming() if on else "",
-                "legend": (legend(referee.mode, referee.state) if b.diag is None else sensor_check_legend())
-                if on else [],
+                "legend": (legend(referee.mode, referee.state, b.leds) if b.diag is None
+                           else sensor_check_legend(b.leds)) if on else [],
                 "to_move": ("", "black", "white")[game.to_move], "moves": game.move_number,
-                "captures": [game.captures[1], game.captures[2]],
+                "captures": captures, "dead_taken": [captures[0] - game.captures[1], captures[1] - game.captures[2]],
                 "result": game.result.sgf() if game.result is not None else "",
                 "result_words": game_result_words(game) if game.result is not None else "",
                 "stones": "".join(".bw"[c] for c in hw.stones.colour),
@@ -356,7 +369,8 @@ class LiveBoard:
                 "display_words": hw.display.said() if on else "",
                 "clock": None if clock is None else {
                     "spec": canonical(clock.tc), "black": faces[0], "white": faces[1],
-                    "running": ("", "black", "white")[snap.running] if on else "", "paused": snap.paused,
-                    "flag": snap.flag or ""},
+                    # (a clock stopped at a result runs for nobody: its snapshot keeps the last turn)
+                    "running": ("", "black", "white")[snap.running] if on and not clock.stopped else "",
+                    "paused": snap.paused, "stopped": clock.stopped, "flag": snap.flag or ""},
                 "log": ["%7.1f  %s" % (t / 1000, text) for t, text in list(self.log)[-60:]],
             }

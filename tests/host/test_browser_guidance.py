@@ -8,22 +8,10 @@ import os
 
 import pytest
 
-from .test_browser_sim import ARTIFACTS, CHROMIUM, browser_page, start_sim, stop_sim
+from .sim_page import CHROMIUM, browser_page, click_move, shot, start_sim, stop_sim
 
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
                                 reason="Debian chromium is not installed (make test installs it)")
-
-
-def shot(page, name):
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / name), full_page=True)
-
-
-def click_move(page, vertex, n):
-    from playwright.sync_api import expect
-
-    page.click('[data-vertex="%s"]' % vertex)
-    expect(page.locator("body")).to_have_attribute("data-moves", str(n))
 
 
 def test_handicap_points_are_lit_and_stones_accepted_as_they_come(tmp_path):

@@ -6,11 +6,8 @@ presses the clocks, checks the clock faces moved, stops with Ctrl-C and reads th
 logger left in the games folder. The screenshot is kept in build/artifacts/.
 """
 
-import contextlib
 import json
 import os
-import shlex
-import signal
 import subprocess
 import sys
 import time
@@ -18,91 +15,19 @@ import urllib.error
 import urllib.request
 
 import pytest
-from sgfmill import sgf
 
 from .conftest import ROOT
-
-CHROMIUM = "/usr/bin/chromium"
-ARTIFACTS = ROOT / "build" / "artifacts"
-# Chromium as root in a sandbox with no network (see README "Tests").
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-
-def start_sim(tmp_path, *args, make=False):
-    """The simulator on a free port (through ``make sim`` if asked); returns (process, page URL)."""
-    args = ["--no-browser", "--port", "0", "--games", str(tmp_path / "games"), *args]
-    if make:
-        command = ["make", "--no-print-directory", "sim", "ARGS=" + " ".join(shlex.quote(a) for a in args)]
-    else:
-        command = [sys.executable, "-m", "host_tools.sim", *args]
-    proc = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=make)  # make's children get the Ctrl-C as a group
-    for line in proc.stdout:
-        if "http://" in line:
-            return proc, line.split()[-1]
-    proc.kill()
-    raise AssertionError("the simulator did not start: " + proc.stderr.read())
-
-
-@contextlib.contextmanager
-def browser_page(url):
-    """The simulator's page in Debian's Chromium, once its live stream is connected."""
-    from playwright.sync_api import expect, sync_playwright
-
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
-            page.goto(url)
-            expect(page.locator("#connection")).to_have_text("live")
-            yield page
-        finally:
-            browser.close()
-
-
-def play_in_page(page, n, vertex, colour):
-    """Move n: click the stone onto vertex, wait for the board to record it, press the mover's clock."""
-    from playwright.sync_api import expect
-
-    page.click('[data-vertex="%s"]' % vertex)
-    expect(page.locator("body")).to_have_attribute("data-moves", str(n))
-    page.click("#clock-" + colour)  # end the move with a press
-    other = "white" if colour == "black" else "black"
-    expect(page.locator("#clock-" + other)).to_have_class("face running")
-
-
-def recorded_game(games):
-    """The one game the logger wrote in ``games``: (sgfmill game, its moves)."""
-    records = list(games.glob("*.sgf"))
-    assert len(records) == 1, records  # one game, one file
-    game = sgf.Sgf_game.from_bytes(records[0].read_bytes())
-    return game, [node.get_move() for node in game.get_main_sequence()[1:]]
-
-
-def get(url):
-    return urllib.request.urlopen(url, timeout=10).read().decode()
-
-
-def post(url, body):
-    request = urllib.request.Request(url, json.dumps(body).encode(), {"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(request, timeout=10) as answer:
-            return answer.status, json.loads(answer.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
-
-
-def stop_sim(proc, group=False):
-    """Ctrl-C, as a user would; returns what it printed."""
-    if group:
-        os.killpg(proc.pid, signal.SIGINT)
-    else:
-        proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=20)
-    assert proc.returncode == (-signal.SIGINT if group else 0), err  # make reports the Ctrl-C it passed on
-    assert "Traceback" not in err, err
-    return out
+from .sim_page import (
+    ARTIFACTS,
+    CHROMIUM,
+    browser_page,
+    get,
+    play_in_page,
+    post,
+    recorded_game,
+    start_sim,
+    stop_sim,
+)
 
 
 def test_make_sim_no_browser_serves_the_page(tmp_path):

@@ -10,7 +10,7 @@ import subprocess
 import sys
 import time
 
-from tests.host.test_browser_sim import get, post, recorded_game, start_sim, stop_sim
+from tests.host.sim_page import get, post, recorded_game, start_sim, stop_sim
 
 from .conftest import ROOT
 

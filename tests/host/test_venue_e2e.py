@@ -30,7 +30,7 @@ from host_tools.venue.keys import register
 from host_tools.venue.service import Venue
 from host_tools.venue.web import Site, serve
 
-from .test_browser_sim import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS
+from .sim_page import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS
 from .test_logger_e2e import start_logger
 
 pytestmark = pytest.mark.skipif(mosquitto_path() is None, reason="no mosquitto (make test installs it)")

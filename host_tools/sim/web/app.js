@@ -87,13 +87,6 @@ function drawRegion(top, left, size) {
   }
 }
 
-function ledColour(hex) {
-  // The LED frame is dim on purpose (brightness cap, gamma): show its hue at full strength.
-  const v = [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16));
-  const m = Math.max(...v) || 1;
-  return "rgb(" + v.map((x) => Math.round((x * 255) / m)).join(",") + ")";
-}
-
 function render(s) {
   state = s;
   drawRegion(s.region[0], s.region[1], s.region[2]);
@@ -105,7 +98,9 @@ function render(s) {
     const led = s.leds.length ? s.leds[p] : "";
     pt.led.setAttribute("class", (led ? "led on" : "led") + (SMALL_MARKS.has(s.marks[p]) ? " small" : ""));
     pt.led.setAttribute("r", SMALL_MARKS.has(s.marks[p]) ? 0.22 : 0.58);
-    if (led) pt.led.setAttribute("fill", ledColour(led));
+    // The server sends each LED as the page draws it (its hue at full strength: the LED frame is dim on
+    // purpose), the legend's swatches too (host_tools/sim/legend.py drawn).
+    if (led) pt.led.setAttribute("fill", "#" + led);
     pt.group.setAttribute("data-stone", stone);
     pt.group.setAttribute("data-led", led);
     pt.group.setAttribute("data-mark", s.marks[p]);
@@ -120,7 +115,10 @@ function render(s) {
   message.className = s.confirm || fix ? "alert" : "";
   text("info-rules", `${s.rules}, ${s.size}×${s.size}, komi ${s.komi}` + (s.handicap ? `, handicap ${s.handicap}` : ""));
   text("info-moves", s.result ? String(s.moves) : `${s.moves} (${s.to_move} to play)`);
-  text("info-captures", `black ${s.captures[0]}, white ${s.captures[1]}`);
+  // After a count a side's prisoners include the dead stones it took off, as the count has them.
+  const dead = ["black", "white"].map((side, i) => (s.dead_taken[i] ? `${side} ${s.dead_taken[i]}` : "")).filter(Boolean);
+  text("info-captures", `black ${s.captures[0]}, white ${s.captures[1]}`
+    + (dead.length ? ` (dead stones included: ${dead.join(", ")})` : ""));
   text("info-result", s.result ? `${s.result_words} (${s.result})` : "–");
   text("info-sgf", s.sgf || "–");
   document.getElementById("mode").value = s.mode;
@@ -179,7 +177,7 @@ function renderLegend(rows) {
     item.dataset.kind = row.kind;
     item.className = row.now ? "now" : "";
     const swatch = document.createElement("span");
-    swatch.className = "swatch" + (row.blinks ? " blinks" : "");
+    swatch.className = "swatch" + (row.blinks ? " blinks" : "") + (SMALL_MARKS.has(row.kind) ? " small" : "");
     swatch.style.background = row.colour === row.colour_white ? row.colour
       : `linear-gradient(90deg, ${row.colour} 50%, ${row.colour_white} 50%)`;
     item.append(swatch, `${row.kind.replace("_", " ")}${row.blinks ? " (blinks)" : ""}: ${row.meaning}`);
