@@ -71,8 +71,8 @@ PALETTE = (
     ((86, 180, 233), (86, 180, 233)),  # LAST_MOVE: sky blue
     ((230, 159, 0), (230, 159, 0)),  # ATARI: orange (steady: never the error's vermillion)
     ((0, 158, 115), (0, 158, 115)),  # LIBERTY: bluish green
-    ((90, 84, 24), (90, 84, 24)),  # DAME: dim yellow
-    ((0, 40, 64), (64, 64, 64)),  # TERRITORY of black / white: dim blue, dim white (a counted board stays readable)
+    ((120, 110, 30), (120, 110, 30)),  # DAME: dim yellow (dim, yet above the gamma's dark end)
+    ((0, 70, 120), (115, 115, 115)),  # TERRITORY of black / white: dim blue, dim white (a counted board stays readable)
     ((204, 121, 167), (204, 121, 167)),  # SEKI: reddish purple
     ((86, 180, 233), (86, 180, 233)),  # HINT: sky blue
     ((86, 180, 233), (86, 180, 233)),  # PLACE: sky blue

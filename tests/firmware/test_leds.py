@@ -439,3 +439,16 @@ def test_composer_limiter_equals_limit_on_the_unlimited_frame():
         if leds.ma != T.estimate_ma(want, 361) or leds.ma > budget:
             failures.append("budget %d: %d mA reported" % (budget, leds.ma))
     check(failures)
+
+
+def test_every_kind_lights_at_the_default_brightness():
+    """Gamma after the brightness cap crushes dim colours: every kind must still light a channel
+    to at least 4 of 255 (a WS2812 at 1-2 is dark in a lit room), the count's calm ones included."""
+    leds = L.Leds()
+    failures = []
+    for k in range(len(T.KINDS)):
+        for s in range(2):
+            i = (2 * k + s) * 3
+            if max(leds._lut[i:i + 3]) < 4:
+                failures.append("%s (%s): %r" % (T.NAMES[k], ("black", "white")[s], list(leds._lut[i:i + 3])))
+    check(failures)

@@ -163,8 +163,8 @@ def test_the_count_on_a_phone(browser, tmp_path):
                      words: swatch.parentNode.textContent };
         }""")
         assert drawn["swatch"] == "linear-gradient(90deg, %s 50%%, %s 50%%)" % (drawn["black"], drawn["white"]), drawn
-        assert (drawn["black"], drawn["white"]) == ("rgb(0, 255, 255)", "rgb(255, 255, 255)")  # dim blue lit (0, 1, 1)
-        assert "counted for Black (cyan dot) or White (white dot)" in drawn["words"], drawn["words"]
+        assert (drawn["black"], drawn["white"]) == ("rgb(0, 85, 255)", "rgb(255, 255, 255)")  # dim blue lit (0, 2, 6)
+        assert "counted for Black (blue dot) or White (white dot)" in drawn["words"], drawn["words"]
         page.click('[data-button="menu"]')  # casual play: MENU agrees the count for both
         expect(page.locator("#message")).to_have_text("Game over: White wins by 10.5 points")
         expect(page.locator("#info-captures")).to_have_text("black 1, white 1 (dead stones included: white 1)")

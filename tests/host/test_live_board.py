@@ -107,11 +107,11 @@ def test_the_legend_shows_and_names_the_colours_the_page_draws_the_count_in():
     assert state["marks"][black] == state["marks"][white] == "territory"
     # The swatches are the colours the board's points are drawn in (the page draws state["leds"])...
     assert (territory["colour"], territory["colour_white"]) == ("#" + state["leds"][black], "#" + state["leds"][white])
-    # ...and the words name them: at the board's brightness the palette's dim blue is lit (0, 1, 1).
-    assert "Black (cyan dot) or White (white dot)" in territory["meaning"], territory["meaning"]
+    # ...and the words name them: at the board's brightness the palette's dim blue is lit (0, 2, 6).
+    assert "Black (blue dot) or White (white dot)" in territory["meaning"], territory["meaning"]
     from host_tools.sim.legend import colour_name
 
-    assert (colour_name(state["leds"][black]), colour_name(state["leds"][white])) == ("cyan", "white")
+    assert (colour_name(state["leds"][black]), colour_name(state["leds"][white])) == ("blue", "white")
 
 
 def test_colour_names():
