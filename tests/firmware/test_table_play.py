@@ -96,6 +96,19 @@ def test_play_resumed_after_two_passes_starts_with_the_first_passer_and_costs_no
         table.lift(6, 6)
         table.move(BLACK, 6, 6)
         assert table.game.move_number == 5 and table.game.result is None, rules
+    # Presence sensors cannot tell who placed it: the stone is the first passer's, and the players
+    # are told so (the LEDs' corners in Black's colour, the words), until the move after it.
+    table = Table("thai", TIME, mode=TOURNAMENT)
+    table.move(BLACK, 4, 4)
+    table.move(WHITE, 2, 2)
+    table.press(BLACK)
+    table.press(WHITE)
+    table.place(WHITE, 6, 6)
+    assert message(table.app.referee) == (
+        "Play resumed after the passes: Black plays first. Black: press your clock to end the move (white next)")
+    table.press(BLACK)
+    table.move(WHITE, 6, 2)
+    assert message(table.app.referee) == "black to play"
 
 
 def test_words_that_say_what_happened():
