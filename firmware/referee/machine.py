@@ -104,7 +104,7 @@ class Referee(Phases):
             call_briefly("firmware.referee.handicap", "prepare", self)
         w = game.pos.stride
         self._dirs = (-w, -1, 1, w)  # the four neighbours' offsets (paint.py)
-        self._seen = None  # teaching's chain scratch (paint.py), made when first painted
+        self.ataris = None  # teaching's chains in atari (ataris.py), made when first painted
         self.state = SETUP if handicap > 1 and not game.handicap else PLAY  # (1: no stone to place)
         self.paint()
 

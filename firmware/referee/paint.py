@@ -36,6 +36,7 @@ from .states import COUNTING, OVER, OWED_COUNT, PLAY, SETUP, UNKNOWN
 TYPE_CHECKING = False  # the type checker reads the block below; nothing in it runs
 if TYPE_CHECKING:
     from ..leds.marks import Marks
+    from .ataris import Ataris
     from ..rules.game import Game
     from .comparison import Comparison
     from .region import Region
@@ -57,7 +58,7 @@ class Painter:
     defer: bool  # leave the counting's long work to later loop passes (phases.py catch_up)
     owed: int  # the work left (states.py: OWED_*)
     _dirs: tuple  # the four neighbours' offsets on the position's board
-    _seen: "bytearray | None"  # teaching's scratch: the points of the chains looked at (_ataris)
+    ataris: "Ataris | None"  # teaching's chains in atari (ataris.py), made when first painted
     notice_colour: int  # the player a notice tells of (machine.py notify)
 
     if TYPE_CHECKING:  # Referee's own
@@ -124,35 +125,24 @@ class Painter:
                 self._chain(g)
 
     def _ataris(self):
-        # Teaching: every chain in atari, of either colour, for as long as it is. A stone with
-        # two empty neighbours is in a chain with two liberties; any other asks its chain
-        # once (the chain's stones are then seen).
-        pos = self.game.pos
-        cells = pos.cells
-        seen = self._seen
-        if seen is None or len(seen) != len(cells):
-            seen = self._seen = bytearray(len(cells))  # (once, while teaching: 441 bytes)
-        stamp = seen[0] % 255 + 1  # (seen[0], a border point, holds the stamp of this paint)
-        if stamp == 1:
-            for i in range(len(seen)):
-                seen[i] = 0
-        seen[0] = stamp
-        w = pos.stride
+        # Teaching: every chain in atari, of either colour, for as long as it is (ataris.py).
+        ataris = self.ataris
+        game = self.game
+        if ataris is None:
+            from .ataris import Ataris  # (teaching's: loaded when a board first teaches)
+
+            ataris = self.ataris = Ataris(game.pos)
+        ataris.update(game)
+        if not ataris.count:
+            return
+        flags = ataris.flags
+        cells = game.pos.cells
         m = self.marks
         phys_of = self.region.phys_of
-        chain = pos.stack  # (borrowed: no flood runs while it is read)
-        for g in range(w + 1, len(cells) - w - 1):
-            c = cells[g]
-            if (c != 1 and c != 2) or seen[g] == stamp:
-                continue
-            if (cells[g - w] == 0) + (cells[g - 1] == 0) + (cells[g + 1] == 0) + (cells[g + w] == 0) >= 2:
-                continue
-            atari = pos.liberties(g, 2) == 1
-            for i in range(pos.chain(g, chain)):
-                q = chain[i]
-                seen[q] = stamp
-                if atari:
-                    m.set(phys_of[q], ATARI, c)
+        g = flags.find(b"\x01")
+        while g >= 0:
+            m.set(phys_of[g], ATARI, cells[g])
+            g = flags.find(b"\x01", g + 1)
 
     def _chain(self, g):
         # Liberties of the chain just played; ATARI on it when it has one (teaching).

@@ -188,6 +188,13 @@ def test_teaching_lights_atari_of_either_colour_and_a_one_stone_self_atari():
     assert t.marked(mk.ATARI) == ["D5"]
     t.place("D4")  # White escapes: dark again
     assert t.marked(mk.ATARI) == []
+    t.lift("D4")  # taken back (casual teaching): in atari again
+    assert t.game.move_number == 9 and t.marked(mk.ATARI) == ["D5"]
+    t.lift("A9")
+    t.lift("J9")  # two moves back: still
+    assert t.marked(mk.ATARI) == ["D5"]
+    t.lift("C5")  # the move that made it taken back: dark
+    assert t.game.move_number == 6 and t.marked(mk.ATARI) == []
     t = Table(size=9, mode=TEACHING)
     t.place("E5")
     t.ref.preview([t.p("C3")], 1, t.now)  # White's hand over C3: the liberties it would have
