@@ -45,6 +45,8 @@ EV_STOP = const(25)
 EV_STONES_LEFT = const(26)  # a press with captured stones still on the board; value: how many
 EV_REFEREE = const(27)  # a referee's penalty (the host's ``referee``); value: its kind (rules/ending.py)
 EV_JOURNAL = const(28)  # value 1: the journal cannot write (flash full or failing); 0: it writes again
+EV_MISSING = const(29)  # a part is missing (left out at power-up, or dropped in play); value: the parts missing,
+# firmware/hardware.py's ``faults`` mask
 
 
 class Events:

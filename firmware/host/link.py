@@ -28,6 +28,7 @@ changed is told by the follower before the reply. See docs/protocol.md.
 import gc
 
 from .. import protocol as pr
+from ..hardware import missing
 from ..micro import const, mem_alloc, mem_free
 from ..modes import NAMES as MODE_NAMES
 from ..rules.const import call_briefly
@@ -48,7 +49,7 @@ _K_REPLY = const(6)
 _K_STATE = const(7)
 _K_MODE = const(8)
 _K_PENALTY = const(9)  # arg: its place in the game's penalty log
-_K_ALERT = const(10)  # arg 1: the journal cannot write; 0: it writes again
+_K_ALERT = const(10)  # arg bit 0: the journal cannot write; bits 1-7: the parts missing (hardware.py faults)
 
 _OWN_FIELDS = ("rules", "size", "komi", "handicap", "time")  # the GAME line's fields from the game itself
 
@@ -61,6 +62,8 @@ class Link:
     game the link streams and whose listener it is. ``board_id`` and
     ``sensor`` are tokens (no spaces); ``boot``: this power-up's number
     (firmware/app.py); ``capacity`` lines can be resent."""
+
+    missing = 0  # the parts the board is missing, as last told (firmware/faults.py): HELLO says them
 
     def __init__(self, transport, follower, board_id="board", sensor="presence", boot=1, capacity=1024,
                  control=None, burst=8):
@@ -191,10 +194,12 @@ class Link:
     def penalised(self, i):
         self._add(_K_PENALTY, i)
 
-    def alert(self, journal_failing):
-        """The journal cannot keep the game (flash full or failing), or can again."""
+    def alert(self, journal_failing, parts=0):
+        """The journal cannot keep the game (flash full or failing), or can again; ``parts``: the
+        parts missing (firmware/hardware.py's faults mask)."""
         self.journal_failing = journal_failing
-        self._add(_K_ALERT, 1 if journal_failing else 0)
+        self.missing = parts
+        self._add(_K_ALERT, parts << 1 | (1 if journal_failing else 0))
 
     def _sgf(self, out, n, pt):
         # Point ``pt`` as SGF letters, written into ``out`` at ``n``.
@@ -341,6 +346,8 @@ class Link:
             w.raw("game=%d" % f.gid)
             if self.journal_failing:
                 w.raw(b"journal=failing")
+            if self.missing:
+                w.raw("missing=" + missing(self.missing))
             if self.seal.key:
                 w.raw(b"sign=1")
             if f.game is not None:
@@ -364,7 +371,9 @@ class Link:
             call_briefly("firmware.host.snapshot", "write_state", w, seq, self.follower, self.next, later=True)
         elif kind == _K_ALERT:
             w.begin(seq, b"ALERT")
-            w.raw(b"journal=failing" if arg else b"journal=ok")
+            w.raw(b"journal=failing" if arg & 1 else b"journal=ok")
+            if arg >> 1:
+                w.raw("missing=" + missing(arg >> 1))
         elif kind == _K_MODE:
             w.begin(seq, b"MODE")
             w.raw(MODE_NAMES[self.follower.mode])
