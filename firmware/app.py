@@ -33,8 +33,8 @@ again, MENU flags the dead sensors. Leaving returns to the game as it was.
 from .clock.engine import Clock
 from .controls import Controls
 from .events import Events
+from .faults import F_SENSOR
 from .follower import Follower
-from .hardware import F_SENSOR
 from .host.link import Link
 from .host.seal import load_key, load_lock
 from .journal import recover_once
@@ -122,9 +122,9 @@ class App(Loop):
         if self.scanner.prime(now_ms):  # the stones on the board at power-up, no settle wait
             self.referee.update(self.scanner.frame, now_ms)
         self._record(now_ms)  # the journal's snapshot: the recovered game, compacted, or the new one
+        self._schedule(now_ms)
         if hw.faults:  # parts missing at power-up: told, and shown for a while (firmware/faults.py)
             call_briefly("firmware.faults", "tell", self, now_ms)
-        self._schedule(now_ms)
 
     # -- the game --------------------------------------------------------------
 

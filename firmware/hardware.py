@@ -40,40 +40,23 @@ never asks which. Every part but the sensor may be None: not fitted.
     unique among the boards of a venue (drivers/pico.py: board_config's
     ``BOARD_NAME``, else one made from the chip's ``machine.unique_id()``).
 ``faults``
-    The parts the board should have and has not, a mask of the ``F_*`` bits
-    (0: none; ``missing(mask)`` names them, as the host hears them): a part
-    whose driver raised while it was built is left out (None) and its bit set
+    The parts the board should have and has not: a mask of firmware/faults.py's
+    ``F_*`` bits, one per part above (0: none missing). A part whose driver
+    raised while it was built is left out (None) and its bit set
     (drivers/pico.py); one whose I/O fails in play is dropped the same way
-    (firmware/faults.py). A sensor that failed is replaced by
-    firmware/faults.py's ``NoSensor`` (it sees nothing): the board runs to say
-    so, but plays nothing.
+    (firmware/faults.py ``lost``). A sensor that failed is replaced by
+    faults.py's ``NoSensor``, which sees nothing: the board runs to say so,
+    and plays nothing.
 """
-
-from .micro import const
-
-# The parts by their bit in ``faults``, and their names (the Hardware record's fields).
-F_SENSOR = const(1)
-F_BUTTONS = const(2)
-F_DISPLAY = const(4)
-F_BUZZER = const(8)
-F_STRIP = const(16)
-F_TRANSPORT = const(32)
-F_STORAGE = const(64)
-PARTS = ("sensor", "buttons", "display", "buzzer", "strip", "transport", "storage")
-
-
-def missing(mask):
-    """The parts of a ``faults`` mask by name, comma-separated: "display,buzzer"."""
-    return ",".join([PARTS[i] for i in range(len(PARTS)) if mask >> i & 1])
 
 
 class Hardware:
     """One board's parts; see the module doc."""
 
-    faults = 0  # (a class default: an instance holds its own only once a part is missing)
+    faults = 0  # (a class default: a record has its own once a part is missing)
 
     def __init__(self, sensor, buttons=None, display=None, buzzer=None, strip=None, transport=None, storage=None,
-                 board_id="board", faults=0):
+                 board_id="board"):
         self.sensor = sensor
         self.buttons = buttons
         self.display = display
@@ -82,5 +65,3 @@ class Hardware:
         self.transport = transport
         self.storage = storage
         self.board_id = board_id
-        if faults:
-            self.faults = faults

@@ -6,8 +6,8 @@ and change the app's parts (firmware/app.py builds them): sense (the
 scanner, then the referee), tick (the buttons, the clock, the buzzer),
 render (the LEDs), show_clock (the display), sync_host (the journal, then
 the link). One long job a pass: see ``_others_wait``. Each stage drives one
-part's I/O (``_PART``): an OSError from a stage is that part failing, which is
-then left out and told (firmware/faults.py).
+part's I/O (firmware/faults.py ``STAGE_PART``): an OSError from a stage is
+that part failing, which is then left out and told, once.
 """
 
 from array import array
@@ -19,7 +19,6 @@ from .controls import PAUSE as I_PAUSE
 from .controls import WHITE as I_WHITE
 from .drivers.buttons import B_BLACK, B_WHITE
 from .events import EV_JOURNAL
-from .hardware import F_BUZZER, F_DISPLAY, F_SENSOR, F_STRIP, F_TRANSPORT
 from .micro import const, print_exception, ticks_add, ticks_diff, ticks_ms
 from .modes import CASUAL, TEACHING, TOURNAMENT
 from .referee.states import COUNTING
@@ -38,10 +37,6 @@ _RENDER = const(2)  # the stages' places: render's, show_clock's, sync_host's
 _DISPLAY = const(3)
 _HOST = const(4)
 _HOST_WAITS = const(3)  # passes it may be put off in a row (decisions in a row; counting's work waits for it)
-# The part whose I/O each stage drives (hardware.py's bits): the sensor (sense), the buzzer (tick: the buttons'
-# pins never raise), the LED chain (render), the clock display (show_clock), the host's link (sync_host: the
-# journal's storage errors are the recorder's own, firmware/journal/recorder.py).
-_PART = (F_SENSOR, F_BUZZER, F_STRIP, F_DISPLAY, F_TRANSPORT)
 
 
 
@@ -77,7 +72,6 @@ class Loop:
     recorder: "Recorder | None"
     link: "Link | None"
     diag: "Diagnostics | None"
-    fault = None  # the parts missing, told on the LEDs and the display for a while (firmware/faults.py Shown)
     game: "Game"
     clock: "Clock | None"
     referee: "Referee"
@@ -117,15 +111,15 @@ class Loop:
                     self.last_error = error
                     print_exception(error)
                     if isinstance(error, OSError):  # its part's I/O: that part is left out, and told
-                        self._lost(_PART[i], now_ms)
+                        self._lost(i, now_ms)
             if left < wait:
                 wait = left
         return wait
 
-    def _lost(self, part, now_ms):
-        # A part failed in play: dropped, and told once (firmware/faults.py; it never fails again).
+    def _lost(self, stage, now_ms):
+        # The part whose I/O the stage drives failed: dropped, and told once (firmware/faults.py).
         try:
-            call_briefly("firmware.faults", "lost", self, part, now_ms, later=True)
+            call_briefly("firmware.faults", "lost", self, stage, now_ms, later=True)
         except Exception as error:  # noqa: BLE001 - (no heap for its code now: again at its next failure)
             print_exception(error)
 
@@ -224,26 +218,16 @@ class Loop:
                 referee.button("undo", now_ms)
 
     def render(self, now_ms):
-        """Compose the LED frame from the marks (the parts missing while they are told); transmit it
-        only when it changed."""
+        """Compose the LED frame from the marks; transmit it only when it changed (while parts missing
+        are told, firmware/faults.py's ``Shown`` stands in for this stage and the next)."""
         leds = self.leds
-        if leds is not None and leds.update(self.fault or (self.marks if self.diag is None else self.diag.marks),
-                                            now_ms):
+        if leds is not None and leds.update(self.marks if self.diag is None else self.diag.marks, now_ms):
             self.hw.strip.show(leds.frame)  # pyright: ignore[reportOptionalMemberAccess]  (Leds only with a strip)
 
     def show_clock(self, now_ms):
         """Redraw the clock faces if what they show changed (also before the clock starts);
-        once a game is over, its result in two short lines; in the sensor check, its step; the parts
-        missing while they are told."""
+        once a game is over, its result in two short lines; in the sensor check, its step."""
         display = self.hw.display
-        fault = self.fault
-        if fault is not None:
-            if ticks_diff(now_ms, fault.until) < 0 or self.hw.faults & F_SENSOR:  # (no sensor: for good)
-                if display is not None and self._said is not fault:
-                    self._said = fault
-                    display.words(fault.lines)
-                return
-            self.fault = None  # told: the game's marks and times again
         if self.diag is not None:  # the sensor check's step instead of the times
             lines = self.diag.lines()
             if display is not None and lines != self._said:
@@ -278,15 +262,13 @@ class Loop:
                 self._journal_alert(recorder.failing, now_ms)
 
     def _journal_alert(self, failing, now_ms):
-        """The flash cannot keep the game (full, failing) or can again: display inverse, events, host told
-        (its ALERT line names the parts missing too: firmware/faults.py tells those the same way)."""
+        """The flash cannot keep the game (full, failing) or can again: display inverse, events, host told."""
         self.journal_failing = failing
         self.events.add(EV_JOURNAL, 0, 0, 1 if failing else 0, now_ms)
-        display = self.hw.display
-        if display is not None:
+        if self.hw.display is not None:
             try:
-                display.alert(failing)
+                self.hw.display.alert(failing)
             except OSError:  # the display failing (not the stage's part): left out, and told
-                self._lost(F_DISPLAY, now_ms)
+                self._lost(_DISPLAY, now_ms)
         if self.link is not None:
-            self.link.alert(failing, self.hw.faults)
+            self.link.alert(failing)

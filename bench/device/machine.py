@@ -8,9 +8,7 @@ has on a board. A pin keeps its level (the hands set a button's),
 ``write_readinto`` hands the 74HC165 chain's bytes (``raw``, set by the
 hands), the UART is the cable to a host (``rx`` what the host sent,
 ``on_write`` what the board wrote); a display's and a buzzer's writes go
-nowhere, or raise what a test sets: ``i2c_error`` (``OSError(110)``, ETIMEDOUT,
-is what an RP2040's I2C raises when nothing answers: a display unplugged or
-broken) and ``pwm_error``. Never deployed: the device has the real ``machine``.
+nowhere. Never deployed: the device has the real ``machine``.
 """
 
 
@@ -21,8 +19,6 @@ class Part:
     raw = None  # the chain's bytes as the switches set them (set by the hands; at first an empty board)
     rx = bytearray()  # bytes from the host, not yet read by the board
     on_write = None  # the host's reader of the board's bytes
-    i2c_error = None  # what the display's I2C writes raise (OSError(110): nothing answers), else nothing
-    pwm_error = None  # what the buzzer's PWM raises, else nothing
 
     def __init__(self, *args, value=None, **_):
         self.level = 1 if value is None else value  # a button's pull-up reads 1 until pressed
@@ -38,15 +34,10 @@ class Part:
             Part.raw = bytearray(len(rx))
         rx[:] = Part.raw
 
-    def writeto(self, *args):
-        if Part.i2c_error is not None:
-            raise Part.i2c_error
+    def nothing(self, *args):  # I2C.writeto, PWM.freq and duty_u16
+        pass
 
-    def pwm(self, *args):  # PWM.freq and duty_u16
-        if Part.pwm_error is not None:
-            raise Part.pwm_error
-
-    freq = duty_u16 = pwm
+    writeto = freq = duty_u16 = nothing
 
     def read_u16(self):
         return 32768

@@ -16,17 +16,9 @@ import binascii
 from machine import ADC, I2C, PWM, SPI, UART, Pin, unique_id
 
 from .. import board_config as cfg
-from ..hardware import (
-    F_BUTTONS,
-    F_BUZZER,
-    F_DISPLAY,
-    F_SENSOR,
-    F_STORAGE,
-    F_STRIP,
-    F_TRANSPORT,
-    Hardware,
-    missing,
-)
+from ..faults import F_BUTTONS, F_BUZZER, F_DISPLAY, F_SENSOR, F_STORAGE, F_STRIP, F_TRANSPORT
+from ..hardware import Hardware
+from ..rules.const import call_briefly
 from .buttons import Buttons
 from .buzzer import Buzzer
 from .clock_display import ClockDisplay, Ssd1306
@@ -35,6 +27,7 @@ from .storage import FileStorage
 
 JOURNAL_PATH = "/journal.bin"
 HALL_CALIBRATION_PATH = "/hall_calibration.bin"
+_faults = 0  # the parts hardware() could not build (hardware.py's F_* bits)
 
 
 # Each variant's driver is imported only when the board has it: code costs heap on a Pico.
@@ -83,36 +76,22 @@ def hardware():
     (None) and its bit set in ``faults`` (firmware/hardware.py), the console told: the
     board starts without it and says so (firmware/faults.py). A sensor that fails is
     replaced by one that sees nothing: the board starts to say so, and plays nothing."""
-    hw = Hardware(None, board_id=board_id())
-    hw.buttons = _part(hw, F_BUTTONS, _buttons)
-    if cfg.DISPLAY == "ssd1306":
-        hw.display = _part(hw, F_DISPLAY, _display)
-    hw.strip = _part(hw, F_STRIP, _strip)
-    hw.sensor = _part(hw, F_SENSOR, _sensor)
-    if hw.sensor is None:
-        from ..faults import NoSensor
-
-        hw.sensor = NoSensor()
-    hw.buzzer = _part(hw, F_BUZZER, _buzzer)
-    hw.transport = _part(hw, F_TRANSPORT, _transport)
-    hw.storage = _part(hw, F_STORAGE, _storage)
+    global _faults
+    _faults = 0
+    pins = _part(F_BUTTONS, _pins)
+    display = _part(F_DISPLAY, _display) if cfg.DISPLAY == "ssd1306" else None
+    strip = _part(F_STRIP, _strip)
+    hw = Hardware(_part(F_SENSOR, _sensor) or call_briefly("firmware.faults", "NoSensor"),
+                  pins and _part(F_BUTTONS, Buttons, pins), display, _part(F_BUZZER, _buzzer), strip,
+                  _part(F_TRANSPORT, _transport), _part(F_STORAGE, FileStorage, JOURNAL_PATH), board_id())
+    if _faults:
+        hw.faults = _faults
     return hw
 
 
-def _part(hw, bit, build):
-    # The part build() makes, or None if its driver raised: its bit set in hw.faults, the console
-    # told (on LINK "usb" the host's logger reads the line as a garbled one, and audits it).
-    try:
-        return build()
-    except Exception as error:  # noqa: BLE001 - any error of any driver: the board starts without it
-        hw.faults |= bit
-        print("board: no %s: %r" % (missing(bit), error))
-        return None
-
-
-def _buttons():
-    return Buttons([Pin(p, Pin.IN, Pin.PULL_UP) for p in (cfg.BUTTON_BLACK, cfg.BUTTON_WHITE, cfg.BUTTON_PAUSE,
-                                                          cfg.BUTTON_MENU)])
+def _pins():
+    return [Pin(p, Pin.IN, Pin.PULL_UP) for p in (cfg.BUTTON_BLACK, cfg.BUTTON_WHITE, cfg.BUTTON_PAUSE,
+                                                   cfg.BUTTON_MENU)]
 
 
 def _display():
@@ -129,8 +108,16 @@ def _buzzer():
     return Buzzer(PWM(Pin(cfg.BUZZER_PIN)))
 
 
-def _storage():
-    return FileStorage(JOURNAL_PATH)
+def _part(bit, build, *args):
+    # The part build(*args) makes, or None if its driver raised: its bit set in _faults, the console
+    # told (on LINK "usb" the host's logger reads the line as a garbled one, and audits it).
+    global _faults
+    try:
+        return build(*args)
+    except Exception as error:  # noqa: BLE001 - any error of any driver: the board starts without it
+        _faults |= bit
+        print("board: no %s: %r" % (call_briefly("firmware.faults", "missing", bit), error))
+        return None
 
 
 def board_id():

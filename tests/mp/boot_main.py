@@ -5,9 +5,11 @@
 On bench/device's ``machine`` stand-ins: an empty board on the 74HC165
 chain, a host on the UART that sends ``hello`` (what the board writes
 comes out on stdout), the journal at JOURNAL. Each PART named does not
-work: ``display`` does not answer on its I2C (every write raises
-OSError 110, ETIMEDOUT, as an RP2040's I2C does when nothing is there),
-``buzzer``'s PWM raises ValueError. Once the board has said HELLO a hand
+work (the stand-in's methods replaced here: the device-fit game's heap
+holds the stand-ins, so they stay as small as they are): ``display`` does
+not answer on its I2C (every write raises OSError 110, ETIMEDOUT, as an
+RP2040's I2C does when nothing drives the bus), ``buzzer``'s PWM raises
+ValueError. Once the board has said HELLO a hand
 puts a stone on A19 (the chain's first input). Then main.py runs as it is,
 until SIGINT (a KeyboardInterrupt, as a host's Ctrl-C on the USB port).
 """
@@ -22,10 +24,20 @@ from firmware.protocol import encode_command
 
 pico.JOURNAL_PATH = sys.argv[1]
 cfg.LINK = "uart"  # the host on the UART stand-in (USB is this process's terminal)
+
+
+def no_answer(*args):  # (the stand-in's I2C.writeto: no device acknowledges, the bus times out)
+    raise OSError(110)
+
+
+def no_pwm(*args):  # (its PWM.freq and duty_u16)
+    raise ValueError("invalid pin")
+
+
 if "display" in sys.argv[2:]:
-    machine.I2C.i2c_error = OSError(110)
+    machine.I2C.writeto = no_answer
 if "buzzer" in sys.argv[2:]:
-    machine.PWM.pwm_error = ValueError("invalid pin")
+    machine.PWM.freq = machine.PWM.duty_u16 = no_pwm
 machine.UART.rx.extend(encode_command("hello"))
 
 
