@@ -265,10 +265,10 @@ class Loop:
         """The flash cannot keep the game (full, failing) or can again: display inverse, events, host told."""
         self.journal_failing = failing
         self.events.add(EV_JOURNAL, 0, 0, 1 if failing else 0, now_ms)
+        if self.link is not None:
+            self.link.alert(failing)
         if self.hw.display is not None:
             try:
                 self.hw.display.alert(failing)
             except OSError:  # the display failing (not the stage's part): left out, and told
                 self._lost(_DISPLAY, now_ms)
-        if self.link is not None:
-            self.link.alert(failing)
