@@ -31,9 +31,10 @@ def is_hello(line):
     return kind(line) == b"HELLO"
 
 
-def boot(tmp_path, *broken, until=is_hello):
+def boot(tmp_path, *broken, until=is_hello, linger=0.0):
     """main.py booted with the stand-ins' ``broken`` parts (tests/mp/boot_main.py), stopped by a
-    Ctrl-C (SIGINT) once a line it writes passes ``until``: (lines, stdout after, stderr, exit status)."""
+    Ctrl-C (SIGINT) ``linger`` seconds after a line it writes passes ``until``: (lines, stdout after,
+    stderr, exit status)."""
     unix_port.build_mpy()
     journal = tmp_path / "journal.bin"
     env = dict(os.environ, MICROPYPATH=":".join([".frozen", str(unix_port.MPY), str(ROOT / "bench" / "device")]))
@@ -44,7 +45,11 @@ def boot(tmp_path, *broken, until=is_hello):
     with selectors.DefaultSelector() as sel:
         sel.register(board.stdout, selectors.EVENT_READ)
         deadline = time.monotonic() + 60
-        while not any(until(line) for line in lines) and time.monotonic() < deadline:
+        while time.monotonic() < deadline:
+            if any(until(line) for line in lines):
+                deadline = min(deadline, time.monotonic() + linger)
+                if not linger:
+                    break
             if sel.select(timeout=1):
                 line = board.stdout.readline()
                 if not line:  # the board stopped by itself
@@ -98,3 +103,17 @@ def test_a_board_whose_display_does_not_answer_boots_says_so_and_plays(tmp_path)
 def test_a_board_whose_buzzer_fails_boots_says_so_and_plays(tmp_path):
     """Its buzzer's PWM raises (ValueError: a bad pin): the board starts silent, says so, and plays."""
     plays_without(tmp_path, "buzzer")
+
+
+def test_a_board_whose_sensor_does_not_answer_boots_says_so_and_plays_nothing(tmp_path):
+    """A diode-matrix board whose I/O expanders do not answer on I2C: the board cannot see its
+    stones, but it starts, names the sensor to the host (HELLO, ALERT) and keeps its link; a
+    stone put down is not a move."""
+    lines, out, err, status = boot(tmp_path, "sensor", until=lambda line: is_hello(line) and b" missing=sensor " in
+                                   line and not line.startswith(b"0 "), linger=2.0)
+    assert b"board: no sensor: " in lines[0]
+    assert [line for line in lines if kind(line) == b"ALERT"] == [
+        line for line in lines if b" ALERT journal=ok missing=sensor *" in line] != []
+    assert not any(kind(line) == b"MOVE" for line in lines), lines  # the stone on A19 is not seen
+    assert status == 0 and b"board stopped" in out
+    assert b"Traceback" not in out + err, (out + err).decode()

@@ -9,7 +9,8 @@ work (the stand-in's methods replaced here: the device-fit game's heap
 holds the stand-ins, so they stay as small as they are): ``display`` does
 not answer on its I2C (every write raises OSError 110, ETIMEDOUT, as an
 RP2040's I2C does when nothing drives the bus), ``buzzer``'s PWM raises
-ValueError. Once the board has said HELLO a hand
+ValueError, ``sensor`` is a diode-matrix board whose I/O expanders do not
+answer (drivers/matrix.py's first I2C write raises OSError 110). Once the board has said HELLO a hand
 puts a stone on A19 (the chain's first input). Then main.py runs as it is,
 until SIGINT (a KeyboardInterrupt, as a host's Ctrl-C on the USB port).
 """
@@ -36,6 +37,9 @@ def no_pwm(*args):  # (its PWM.freq and duty_u16)
 
 if "display" in sys.argv[2:]:
     machine.I2C.writeto = no_answer
+if "sensor" in sys.argv[2:]:  # a diode-matrix board whose MCP23017 expanders do not answer
+    cfg.SENSORS = "matrix"
+    machine.I2C.writeto_mem = no_answer
 if "buzzer" in sys.argv[2:]:
     machine.PWM.freq = machine.PWM.duty_u16 = no_pwm
 machine.UART.rx.extend(encode_command("hello"))
