@@ -180,3 +180,24 @@ def test_a_board_without_its_sensor_says_so_for_good_and_plays_nothing():
     lines = host_says(hw, pipe, app, "state", 3 * SHOW_MS)
     assert "STATE" in [kind for kind, _ in lines]  # the host's link answers
     assert app.errors == 0
+
+
+def test_a_sensor_that_fails_in_play_is_dropped_and_the_game_kept():
+    """A diode matrix whose expanders stop answering (an I2C cable knocked): the board stops
+    seeing the board instead of failing every scan, keeps the game as it was and says so."""
+    pipe = Pipe()
+    hw = simulated("matrix", pipe.board)
+    app = App(hw, Settings(size=9))
+    hw.stones.place(point(app, 4, 4), 1)
+    run(app, hw, 0, 400)
+    assert app.game.move_number == 1
+    said(pipe)
+    hw.sensor._i2c.readfrom_mem_into = broken  # the column expanders' reads time out
+    hw.stones.place(point(app, 2, 2), 2)
+    run(app, hw, 400, 3000)
+    assert app.errors == 1 and hw.faults == F_SENSOR  # once, not at every 10 ms scan
+    assert isinstance(hw.sensor, NoSensor) and app.controls is None
+    assert app.game.move_number == 1  # the game as it was: White's stone is not seen
+    lines = said(pipe)
+    assert alerts(lines) == [["journal=ok", "missing=sensor"]], lines
+    assert getattr(app, "fault", None) is not None and hw.display.said() == "MISSING: / SENSOR"
