@@ -19,7 +19,9 @@ timekeeper brings the clock in line with it; the follower tells the recorder
 the ms until the next one is due; the tests and the simulators call it with
 their own time. ``run()`` is the device's loop: ``step()``, then sleep until
 the next stage is due. A stage that raises is reported (``errors``,
-``last_error``) and the others run on: the board stays alive.
+``last_error``) and the others run on: the board stays alive. A part missing
+(``hw.faults``: left out at power-up, or dropped when its I/O fails in play)
+is told once, and the board plays without it (firmware/faults.py).
 
 Diagnostics (``diagnose(on, now_ms)``: the host's ``diag on|off``, or PAUSE and
 MENU held together for 3 s): the sensor drives firmware/sensing/diagnostics.py
@@ -31,6 +33,7 @@ again, MENU flags the dead sensors. Leaving returns to the game as it was.
 from .clock.engine import Clock
 from .controls import Controls
 from .events import Events
+from .faults import F_SENSOR
 from .follower import Follower
 from .host.link import Link
 from .host.seal import load_key, load_lock
@@ -84,7 +87,8 @@ class App(Loop):
         self.scanner = Scanner(hw.sensor)
         self.marks = Marks()
         self.events = Events()
-        self.controls = None if hw.buttons is None else Controls(hw.buttons)
+        # (no sensor: no button plays either, the board cannot see its stones; firmware/faults.py)
+        self.controls = None if hw.buttons is None or hw.faults & F_SENSOR else Controls(hw.buttons)
         self.leds = None if hw.strip is None else Leds(mode)
         self.follower = follower = Follower(boot)
         self.diag = None  # a Diagnostics while in diagnostics mode
@@ -121,6 +125,8 @@ class App(Loop):
             self.referee.update(self.scanner.frame, now_ms)
         self._record(now_ms)  # the journal's snapshot: the recovered game, compacted, or the new one
         self._schedule(now_ms)
+        if hw.faults:  # parts missing at power-up: told, and shown for a while (firmware/faults.py)
+            call_briefly("firmware.faults", "tell", self, now_ms)
 
     # -- the game --------------------------------------------------------------
 

@@ -9,7 +9,7 @@ stays out of events.py, which it keeps loaded (the names cost ~1 KB of heap).
 NAMES = ("", "move", "pass", "undo", "illegal", "penalty", "handicap", "counting", "dead", "resume_play", "end",  # by kind:
          "resign", "warning", "start", "press", "pause", "resume", "capture_pause", "capture_refused",  # events.py's
          "away_pause", "away_refused", "late", "late_forfeit", "flag", "adjust", "stop", "stones_left",  # EV_* numbers
-         "referee", "journal", "hand_over", "referee_stop", "call_pause")
+         "referee", "journal", "hand_over", "referee_stop", "call_pause", "missing")
 
 
 def first(ring):

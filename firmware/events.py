@@ -48,6 +48,8 @@ EV_JOURNAL = const(28)  # value 1: the journal cannot write (flash full or faili
 EV_HAND_OVER = const(29)  # the turn given to colour without a move (a takeback); value: ms the other side ran
 EV_REFEREE_STOP = const(30)  # the referee stopped the clock (Korean regulations 11-4): the referee restarts it
 EV_CALL_PAUSE = const(31)  # a player stopped the clock to call the referee (Thai 17, 35)
+EV_MISSING = const(32)  # a part is missing (left out at power-up, or dropped in play); value: the parts missing,
+# firmware/hardware.py's ``faults`` mask
 
 
 class Events:

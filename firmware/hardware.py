@@ -39,11 +39,21 @@ never asks which. Every part but the sensor may be None: not fitted.
     The board's name on its link and in the logger's file names: a token
     unique among the boards of a venue (drivers/pico.py: board_config's
     ``BOARD_NAME``, else one made from the chip's ``machine.unique_id()``).
+``faults``
+    The parts the board should have and has not: a mask of firmware/faults.py's
+    ``F_*`` bits, one per part above (0: none missing). A part whose driver
+    raised while it was built is left out (None) and its bit set
+    (drivers/pico.py); one whose I/O fails in play is dropped the same way
+    (firmware/faults.py ``lost``). A sensor that failed is replaced by
+    faults.py's ``NoSensor``, which sees nothing: the board runs to say so,
+    and plays nothing.
 """
 
 
 class Hardware:
     """One board's parts; see the module doc."""
+
+    faults = 0  # (a class default: a record has its own once a part is missing)
 
     def __init__(self, sensor, buttons=None, display=None, buzzer=None, strip=None, transport=None, storage=None,
                  board_id="board"):

@@ -5,7 +5,9 @@ next one is due; ``run()`` is the device's loop around it. The stages read
 and change the app's parts (firmware/app.py builds them): sense (the
 scanner, then the referee), tick (the buttons, the clock, the buzzer),
 render (the LEDs), show_clock (the display), sync_host (the journal, then
-the link). One long job a pass: see ``_others_wait``.
+the link). One long job a pass: see ``_others_wait``. Each stage drives one
+part's I/O (firmware/faults.py ``STAGE_PART``): an OSError from a stage is
+that part failing, which is then left out and told, once.
 """
 
 from array import array
@@ -110,9 +112,18 @@ class Loop:
                     self.errors += 1
                     self.last_error = error
                     print_exception(error)
+                    if isinstance(error, OSError):  # its part's I/O: that part is left out, and told
+                        self._lost(i, now_ms)
             if left < wait:
                 wait = left
         return wait
+
+    def _lost(self, stage, now_ms):
+        # The part whose I/O the stage drives failed: dropped, and told once (firmware/faults.py).
+        try:
+            call_briefly("firmware.faults", "lost", self, stage, now_ms, later=True)
+        except Exception as error:  # noqa: BLE001 - (no heap for its code now: again at its next failure)
+            print_exception(error)
 
     async def run(self, clock_ms=ticks_ms, sleep_ms=None):
         """The device's loop: step(), then sleep until the next stage is due, until
@@ -209,7 +220,8 @@ class Loop:
                 referee.button("undo", now_ms)
 
     def render(self, now_ms):
-        """Compose the LED frame from the marks; transmit it only when it changed."""
+        """Compose the LED frame from the marks; transmit it only when it changed (while parts missing
+        are told, firmware/faults.py's ``Shown`` stands in for this stage and the next)."""
         leds = self.leds
         if leds is not None and leds.update(self.marks if self.diag is None else self.diag.marks, now_ms):
             self.hw.strip.show(leds.frame)  # pyright: ignore[reportOptionalMemberAccess]  (Leds only with a strip)
@@ -274,7 +286,10 @@ class Loop:
         """The flash cannot keep the game (full, failing) or can again: display inverse, events, host told."""
         self.journal_failing = failing
         self.events.add(EV_JOURNAL, 0, 0, 1 if failing else 0, now_ms)
-        if self.hw.display is not None:
-            self.hw.display.alert(failing)
         if self.link is not None:
             self.link.alert(failing)
+        if self.hw.display is not None:
+            try:
+                self.hw.display.alert(failing)
+            except OSError:  # the display failing (not the stage's part): left out, and told
+                self._lost(_DISPLAY, now_ms)

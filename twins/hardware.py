@@ -32,7 +32,8 @@ class SimHardware(Hardware):
     def power_up(self):
         """The parts whose state a power cut loses start afresh (buttons, display,
         buzzer, LEDs); the stones, the sensors (a Hall array keeps its calibration
-        on flash), the cable and the flash stay."""
+        on flash), the cable and the flash stay; none is missing (``faults``)."""
+        self.faults = 0
         self.buttons = SimButtons()
         self.display = SimClockDisplay()
         self.buzzer = SimBuzzer()

@@ -48,9 +48,7 @@ _K_REPLY = const(6)
 _K_STATE = const(7)
 _K_MODE = const(8)
 _K_PENALTY = const(9)  # arg: its place in the game's penalty log
-_K_ALERT = const(10)  # arg 1: the journal cannot write; 0: it writes again
-
-_OWN_FIELDS = ("rules", "size", "komi", "handicap", "time")  # the GAME line's fields from the game itself
+_K_ALERT = const(10)  # arg bit 0: the journal cannot write; bits 1-7: the parts missing (``parts``)
 
 _FOLDS = const(32)  # the seal's folds a pass at most (~0.7 ms each on the RP2040 estimate)
 _BUFFER = const(96)  # the line buffer: a MOVE line fits whole (the seal hashes its fields there)
@@ -61,6 +59,9 @@ class Link:
     game the link streams and whose listener it is. ``board_id`` and
     ``sensor`` are tokens (no spaces); ``boot``: this power-up's number
     (firmware/app.py); ``capacity`` lines can be resent."""
+
+    parts = 0  # the parts missing (firmware/faults.py sets them, then alerts): a Hardware's faults mask
+    missing = ""  # ... as HELLO says them ("missing=display,buzzer")
 
     def __init__(self, transport, follower, board_id="board", sensor="presence", boot=1, capacity=1024,
                  control=None, burst=8):
@@ -106,27 +107,10 @@ class Link:
     # -- what the follower tells ---------------------------------------------
 
     def started(self):
-        """A new game: its GAME line (the moves already played follow)."""
-        f = self.follower
-        game = f.game
-        fields = ["rules=" + game.rules.name, "size=%d" % game.size,
-                  "komi=" + pr.quote(str(game.komi)), "handicap=%d" % game.handicap, "boot=%d" % f.game_boot]
-        black, white = game.setup_stones
-        for key, stones in (("ab=", black), ("aw=", white)):
-            if stones:
-                points = bytearray(2 * len(stones))
-                for i in range(len(stones)):
-                    self._sgf(points, 2 * i, stones[i])
-                fields.append(key + points.decode())
-        settings = f.settings
-        if settings.time_spec != "none":
-            fields.append("time=" + pr.quote(settings.time_spec))
-        players = settings.players or {}
-        for key in sorted(players):
-            if key not in _OWN_FIELDS:  # the host's other fields (pb, pw, ev...), not its own again
-                fields.append(key + "=" + pr.quote(str(players[key])))
-        gid = f.gid
-        header = self._headers[gid] = " ".join(fields).encode()
+        """A new game: its GAME line (the moves already played follow). Its fields are made once
+        (host/fields.py, loaded for them: a Pico's heap) and kept for the last few games."""
+        gid = self.follower.gid
+        header = self._headers[gid] = call_briefly("firmware.host.fields", "game", self)
         self.seal.start(gid, header)
         for old in list(self._headers):
             if old < gid - 3:
@@ -158,32 +142,10 @@ class Link:
         self._add(_K_MOVE, k)
 
     def ended(self):
-        """The result: the END line's fields, kept; after a count, the stones counted dead
-        (the host writes the territory from them), written in place as SGF points: the
-        heap is at its fullest when a game is counted."""
-        f = self.follower
-        result = f.result
-        re = pr.quote(result.sgf())
-        head = ("re=" + re + (" why=" + pr.quote(result.detail) if result.detail else "")).encode()
-        tail = (" " + self.seal.end(f.known - 1, re)).encode()
-        dead = f.game._counter.dead if result.reason == "score" and f.game._counter else b""
-        count = 0
-        for p in range(len(dead)):
-            if dead[p]:
-                count += 1
-        fields = bytearray(len(head) + (6 + 2 * count if count else 0) + len(tail))
-        n = len(head)
-        fields[:n] = head
-        if count:
-            fields[n:n + 6] = b" dead="
-            n += 6
-            for p in range(len(dead)):
-                if dead[p]:
-                    self._sgf(fields, n, p)
-                    n += 2
-        fields[n:] = tail
-        self._results[f.gid] = fields
-        self._add(_K_END, f.gid)
+        """The result: the END line's fields (host/fields.py, loaded for them), kept."""
+        gid = self.follower.gid
+        self._results[gid] = call_briefly("firmware.host.fields", "result", self)
+        self._add(_K_END, gid)
 
     def mode_changed(self):
         self._add(_K_MODE, 0)
@@ -192,9 +154,10 @@ class Link:
         self._add(_K_PENALTY, i)
 
     def alert(self, journal_failing):
-        """The journal cannot keep the game (flash full or failing), or can again."""
+        """The journal cannot keep the game (flash full or failing), or can again; or ``parts``
+        are missing (the line says both)."""
         self.journal_failing = journal_failing
-        self._add(_K_ALERT, 1 if journal_failing else 0)
+        self._add(_K_ALERT, self.parts << 1 | (1 if journal_failing else 0))
 
     def _sgf(self, out, n, pt):
         # Point ``pt`` as SGF letters, written into ``out`` at ``n``.
@@ -341,6 +304,8 @@ class Link:
             w.raw("game=%d" % f.gid)
             if self.journal_failing:
                 w.raw(b"journal=failing")
+            if self.missing:
+                w.raw(self.missing)
             if self.seal.key:
                 w.raw(b"sign=1")
             if f.game is not None:
@@ -364,7 +329,9 @@ class Link:
             call_briefly("firmware.host.snapshot", "write_state", w, seq, self.follower, self.next, later=True)
         elif kind == _K_ALERT:
             w.begin(seq, b"ALERT")
-            w.raw(b"journal=failing" if arg else b"journal=ok")
+            w.raw(b"journal=failing" if arg & 1 else b"journal=ok")
+            if arg > 1:  # (the parts' names: the code that has them loaded for the line)
+                w.raw(call_briefly("firmware.faults", "field", arg >> 1, later=True))
         elif kind == _K_MODE:
             w.begin(seq, b"MODE")
             w.raw(MODE_NAMES[self.follower.mode])

@@ -29,6 +29,8 @@ class BoardConnection:
         self.status = "closed"
         self.last_error = ""
         self.journal = "ok"  # the board's journal, as its ALERT lines say ("failing": it cannot write)
+        self.missing = ""  # the parts it runs without, as its last ALERT line says ("display,buzzer")
+        self.missing_seq = -1  # that line's sequence number
 
     @property
     def board_id(self) -> str | None:
@@ -100,9 +102,11 @@ class BoardConnection:
         if kind == "ERR":
             self.last_error = " ".join(fields)[:60]
             return
-        if kind == "ALERT":  # the board has something wrong to tell (its journal cannot write)
+        if kind == "ALERT":  # the board has something wrong to tell (its journal cannot write, a part is missing)
             alerts = pr.fields_dict(fields)
             self.journal = alerts.get("journal", self.journal)
+            self.missing = alerts.get("missing", "")  # (an ALERT names every part missing; none: none)
+            self.missing_seq = seq
             self.audit("alert", " ".join(fields), seq)
             self.logger.publish(self, "alert", alerts, retain=True)
             return
@@ -126,13 +130,25 @@ class BoardConnection:
     def new_boot(self) -> None:
         self.games = Games()
         self.journal = "ok"
+        self.missing = ""
+        self.missing_seq = -1
+
+    @property
+    def parts_missing(self) -> str:
+        """The parts the board runs without ("display,buzzer"; "" when none), as the later of its
+        last HELLO and its last ALERT says: every HELLO names them, so a logger that came too late
+        for the ALERT knows."""
+        if self.sync.hello_seq > self.missing_seq:
+            return self.sync.hello.get("missing", "")
+        return self.missing
 
     # -- the status line -------------------------------------------------------
 
     def line(self) -> str:
         game = self.games.current
         moves = len(game.moves) if game else 0
-        return "%s [%s] %s game %s move %d resyncs %d crc %d %s%s" % (
+        missing = self.parts_missing
+        return "%s [%s] %s game %s move %d resyncs %d crc %d %s%s%s" % (
             self.port, self.status, self.board_id or "?", game.gid if game else "-", moves,
             self.sync.resyncs, self.sync.crc_errors, "JOURNAL FAILING " if self.journal == "failing" else "",
-            self.last_error)
+            "MISSING %s " % missing.upper() if missing else "", self.last_error)

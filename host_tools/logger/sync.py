@@ -48,6 +48,7 @@ class LinkSync:
         self.boot: str | None = None
         self.expected = 0
         self.hello_seq = -1  # the last HELLO's sequence number
+        self.hello: dict[str, str] = {}  # the last HELLO's fields (board, boot, missing=...)
         self.synced = False  # a HELLO told us the boot
         self.asked = -1  # last resend asked for
         self.asked_at = 0.0
@@ -188,6 +189,7 @@ class LinkSync:
             self.owner.audit("power_up", "boot %s -> %s at %d" % (self.boot, boot, seq))
         self.board_id, self.boot = board, boot
         self.hello_seq = seq
+        self.hello = fields
         self.synced = True
         if seq == self.expected:
             self.expected = seq + 1

@@ -22,6 +22,7 @@ from firmware.drivers.buttons import B_BLACK, B_MENU, B_PAUSE, B_WHITE
 from firmware.drivers.storage import FileStorage
 from firmware.event_log import NAMES as EVENT_NAMES
 from firmware.event_log import first, slot
+from firmware.faults import missing
 from firmware.leds.tables import KINDS, NAMES
 from firmware.modes import NAMES as MODE_NAMES
 from firmware.protocol import fields_dict, quote
@@ -306,6 +307,8 @@ class LiveBoard:
             elif kind == "journal":
                 text = ("the flash cannot keep the game (full or failing): play goes on, but a power cut "
                         "loses the moves since" if arg else "the flash keeps the game again")
+            elif kind == "missing":
+                text = "the board runs without: " + missing(arg).replace(",", ", ")
             self.log.append((events.at[k], text))
         self._events_seen = events.count
 

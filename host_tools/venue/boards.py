@@ -29,6 +29,7 @@ class BoardView:
         self.seal = "none"  # the current game's, as the checker found it
         self.status = "offline"  # the logger's word: online / offline
         self.journal = "ok"
+        self.missing = ""  # the parts the board runs without ("display,buzzer"), as its HELLO and ALERT say
         self.mode = ""
         self.boot = 0
         self.last_seq = -1
@@ -51,9 +52,12 @@ class BoardView:
             hello = pr.fields_dict(fields)
             self.boot = int(hello.get("boot", self.boot))
             self.journal = hello.get("journal", "ok")
+            self.missing = hello.get("missing", "")
             return
         if kind == "ALERT":
-            self.journal = pr.fields_dict(fields).get("journal", self.journal)
+            alerts = pr.fields_dict(fields)
+            self.journal = alerts.get("journal", self.journal)
+            self.missing = alerts.get("missing", "")  # (an ALERT names every part missing)
             return
         if kind == "MODE" and fields:
             self.mode = fields[0]
@@ -107,7 +111,8 @@ class BoardView:
         return log, game
 
     def state(self, log: GameLog | None, game: Game | None) -> str:
-        if self.status != "online" or self.journal == "failing" or self.problems:
+        no_sensor = "sensor" in self.missing.split(",")  # (a board without its sensor cannot be played on)
+        if self.status != "online" or self.journal == "failing" or self.problems or no_sensor:
             return "problem"
         if log is None:
             return "waiting"
@@ -120,7 +125,8 @@ class BoardView:
     def summary(self) -> dict:
         """What the pages need of this board (JSON-ready)."""
         log, game = self.game()
-        out = {"board": self.board, "status": self.status, "journal": self.journal, "mode": self.mode,
+        out = {"board": self.board, "status": self.status, "journal": self.journal, "missing": self.missing,
+               "mode": self.mode,
                "problems": self.problems, "state": self.state(log, game), "version": self.version,
                **self.pairing}
         if log is None or game is None:
@@ -151,6 +157,8 @@ class BoardView:
             why.append("disconnected")
         if self.journal == "failing":
             why.append("journal failing")
+        if self.missing:
+            why.append("missing: " + self.missing.replace(",", ", "))
         why += self.problems
         if log is not None:
             if log.result is None:

@@ -114,3 +114,31 @@ def test_an_abandoned_game_leaves_no_file(tmp_path):
         "MOVE 1 B dd", "GAME 3 rules=japanese size=9 komi=6.5 handicap=0", "END 3 re=Void"), 0.0)
     logger.audit_file.close()
     assert sorted(p.name for p in tmp_path.glob("*.sgf")) == ["t-5-g2.sgf", "t-5-g3.sgf"]  # (3: its result)
+
+
+def test_a_board_running_without_a_part_is_flagged_from_its_alert_or_its_hello(tmp_path):
+    """A board that started without its display (firmware/faults.py) says so in an ALERT line and in
+    every HELLO: the status line, the audit and the retained MQTT alert show it; an older board's
+    ALERT (no missing=) and a new boot clear it."""
+    logger = Logger([], str(tmp_path), quiet=True)
+    published = []
+    logger.publish = lambda conn, topic, payload, retain=False: published.append((topic, payload))
+    conn = BoardConnection("twin", logger)
+    conn.sync.feed(lines(HELLO + b" missing=display", "GAME 1 rules=japanese size=9 komi=6.5 handicap=0",
+                         "ALERT journal=ok missing=display", "MOVE 1 B dd"), 0.0)
+    assert conn.missing == "display" and conn.parts_missing == "display"
+    assert "MISSING DISPLAY" in conn.line() and "JOURNAL" not in conn.line()
+    assert ("alert", {"journal": "ok", "missing": "display"}) in published
+    assert moves_in(tmp_path / "t-5-g1.sgf") == [("b", (5, 3))]  # recording goes on
+    conn.sync.feed(lines("ALERT journal=failing missing=display,buzzer", start=4), 0.1)
+    assert conn.journal == "failing" and "JOURNAL FAILING MISSING DISPLAY,BUZZER" in conn.line()
+    logger.audit_file.close()
+    assert '"alert"' in (tmp_path / "audit.jsonl").read_text()
+    # A logger that came too late for the ALERT: the HELLO says it.
+    late = BoardConnection("twin2", Logger([], str(tmp_path / "late"), quiet=True))
+    late.sync.feed(lines(HELLO + b" missing=buzzer"), 0.0)
+    assert late.missing == "" and late.parts_missing == "buzzer" and "MISSING BUZZER" in late.line()
+    # A board that does not know of parts missing (its ALERT has no missing=): none.
+    old = BoardConnection("twin3", Logger([], str(tmp_path / "old"), quiet=True))
+    old.sync.feed(lines(HELLO, "ALERT journal=failing"), 0.0)
+    assert old.parts_missing == "" and "MISSING" not in old.line()

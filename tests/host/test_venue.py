@@ -146,3 +146,23 @@ def test_referee_actions_become_the_boards_host_commands():
                 {"action": "result", "value": "nobody"}, {"action": "reboot"}):
         with pytest.raises(ValueError):
             referee_command(bad)
+
+
+def test_a_board_running_without_a_part_asks_for_a_referees_attention():
+    """A board's HELLO and ALERT name the parts it runs without (firmware/faults.py): the referee's
+    page lists them; a board without its sensor, which cannot be played on, is a problem."""
+    from host_tools.venue.boards import BoardView
+
+    board = BoardView("t1")
+    board.set_status("online")
+    board.take(0, line(0, "HELLO", "proto=1", "board=t1", "boot=1", "game=0", "missing=display"), 0.0)
+    for seq, raw in enumerate(GAME[:3], start=1):
+        board.take(seq, raw, 0.0)
+    summary = board.summary()
+    assert summary["missing"] == "display" and "missing: display" in summary["attention"]
+    assert summary["state"] == "playing"  # (a board without its display plays)
+    board.take(4, line(4, "ALERT", "journal=ok", "missing=display,sensor"), 0.0)
+    summary = board.summary()
+    assert "missing: display, sensor" in summary["attention"] and summary["state"] == "problem"
+    board.take(5, line(5, "HELLO", "proto=1", "board=t1", "boot=2", "game=1"), 0.0)  # repaired, powered up again
+    assert board.summary()["missing"] == "" and not any("missing" in why for why in board.summary()["attention"])
