@@ -10,12 +10,10 @@ an Ing overtime block costs, and the times a drawn game is replayed with
 """
 
 from ..events import EV_AWAY_PAUSE, EV_AWAY_REFUSED, EV_CAPTURE_PAUSE, EV_CAPTURE_REFUSED, EV_LATE, EV_LATE_FORFEIT
-from ..micro import const
 from ..rules.position import BLACK, WHITE
 from ..rules.rulesets import CAPTURE_ALWAYS, CAPTURE_THAI
 from .control import BYOYOMI, ING, NONE, SIMPLE, TV
 from .engine import Clock
-
 
 
 class Clauses:

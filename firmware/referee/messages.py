@@ -13,9 +13,9 @@ from ..rules.coords import vertex
 from ..rules.history import is_pass
 from ..rules.result import DRAW, half_points
 from ..rules.rulesets import CAPTURE_ALWAYS, CYCLE_DRAW, SCORE_AREA, SCORE_OP, SCORE_TERRITORY
+from .machine import REASONS
 from .region import NONE
 from .states import COUNTING, OVER, PLAY, REJECT, SETUP, SYNC
-from .machine import REASONS
 from .words import foul_words, game_result_words, result_words
 
 _SHOWN = 6  # points named in a list before "and N more"

@@ -36,8 +36,8 @@ from .states import COUNTING, OVER, OWED_COUNT, PLAY, SETUP, UNKNOWN
 TYPE_CHECKING = False  # the type checker reads the block below; nothing in it runs
 if TYPE_CHECKING:
     from ..leds.marks import Marks
-    from .ataris import Ataris
     from ..rules.game import Game
+    from .ataris import Ataris
     from .comparison import Comparison
     from .region import Region
 

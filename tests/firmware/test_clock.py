@@ -4,7 +4,6 @@ from support import TICKS_PERIOD, check
 
 from firmware.clock.canonical import canonical, presets
 from firmware.clock.clauses import Clauses, replay
-from firmware.rules.rulesets import CAPTURE_ALWAYS, CAPTURE_NEVER, CAPTURE_THAI
 from firmware.clock.control import BYOYOMI, CANADIAN, FISCHER, TimeControl
 from firmware.clock.cues import CUE_COUNT, CUE_FLAG, CUE_LAST, CUE_NONE, CUE_PERIOD, CUE_TEN, Cues
 from firmware.clock.engine import Clock
@@ -13,6 +12,7 @@ from firmware.clock.spec import SpecError, parse, parse_duration
 from firmware.event_log import entries
 from firmware.events import Events
 from firmware.rules.position import BLACK, WHITE
+from firmware.rules.rulesets import CAPTURE_ALWAYS, CAPTURE_NEVER, CAPTURE_THAI
 
 S = 1000
 M = 60 * S
