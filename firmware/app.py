@@ -109,6 +109,7 @@ class App(Loop):
                              "polarity" if self.polarity else "presence", boot, control=self)
             if journalled:
                 self.link.resume_at(seq_mark)
+            self.link.seal.storage = hw.storage
             self.link.seal.key = load_key(hw.storage)
             self.link.locked = load_lock(hw.storage)
             follower.listen(self.link)

@@ -22,7 +22,7 @@ from .drivers.buttons import B_BLACK, B_WHITE
 from .events import EV_JOURNAL
 from .micro import const, print_exception, ticks_add, ticks_diff, ticks_ms
 from .modes import CASUAL, TEACHING, TOURNAMENT
-from .referee.states import COUNTING
+from .referee.states import COUNTING, REJECT, SYNC
 from .rules.const import call_briefly, collect, uncollected
 from .rules.game import OVER
 from .rules.position import BLACK, WHITE
@@ -39,6 +39,9 @@ _DISPLAY = const(3)
 _HOST = const(4)
 _HOST_WAITS = const(3)  # passes it may be put off in a row (decisions in a row; counting's work waits for it)
 _NOTICE_MS = const(3000)  # a notice's words stay on the clock display this long
+_ASK_MS = const(1000)  # how often the host stage looks whether the players are asked to fix the board
+_ASKED_S = const(30)  # the host is told once they were asked this long (firmware/host/link.py ``waiting``)...
+_ASKED_AGAIN_S = const(60)  # ... and again every so long while it lasts
 
 
 
@@ -89,6 +92,9 @@ class Loop:
         self._stages = (self.sense, self.tick, self.render, self.show_clock, self.sync_host)
         self._due = array("i", [now_ms] * len(_PERIODS))
         self.host_waits = 0  # passes the host stage has been put off (_others_wait): work pending
+        self._ask_due = now_ms  # when the host stage next looks at the players' request (_asking)
+        self._asked_at = None  # since when the board asks the players to fix it (None: it does not)
+        self._asked_told = 0  # the seconds of it the host was last told (0: nothing told)
 
     def step(self, now_ms):
         """Run every stage due at now_ms, in order (one pass, every 10 ms); the ms until the next is due.
@@ -271,8 +277,30 @@ class Loop:
         """The journal, then the host: a change is on flash before the link tells it."""
         self.host_waits = 0
         self._record(now_ms)
-        if self.link is not None:
-            self.link.poll(now_ms)
+        link = self.link
+        if link is not None:
+            if ticks_diff(now_ms, self._ask_due) >= 0:  # (a time compared: the other passes do no more)
+                self._asking(link, now_ms)
+            link.poll(now_ms)
+
+    def _asking(self, link, now_ms):
+        # Once a second: the board asking the players to fix it (SYNC, REJECT: stones to put
+        # back or lift) for _ASKED_S is told on the link, again every _ASKED_AGAIN_S while it
+        # lasts, and its end (a stuck table shows at the venue). The words' code is loaded then.
+        self._ask_due = ticks_add(now_ms, _ASK_MS)
+        state = self.referee.state
+        if (state != SYNC and state != REJECT) or self.diag is not None:
+            self._asked_at = None
+            if self._asked_told:
+                self._asked_told = 0
+                link.waiting(0)
+            return
+        if self._asked_at is None:
+            self._asked_at = now_ms
+        due = self._asked_told + _ASKED_AGAIN_S if self._asked_told else _ASKED_S
+        if ticks_diff(now_ms, self._asked_at) >= 1000 * due:
+            self._asked_told = due
+            link.waiting(due, call_briefly("firmware.referee.asks", "words", self.referee, later=True))
 
     def _record(self, now_ms):
         self.follower.follow()

@@ -16,11 +16,13 @@ most one command per call, and writes at most ``burst`` lines. A transport is
 any object with ``read_into(buf) -> int`` (0 or None: nothing now) and ``write(data)
 -> int`` (drivers/serial_link.py: USB CDC and UART; twins/link.py: the twin).
 
-The link answers ``hello``, ``state``, ``resend`` and ``mem`` itself. The
-commands that change something (new, mode, show, end, time, diag...) have
-their arguments checked by firmware/host/arguments.py, loaded for the command
-and let go after (a heartbeat ``hello`` every 1.5 s loads nothing), then go
-to a ``control`` object (the app): ``control.command(name, args, now_ms)``
+The link answers ``hello``, ``state``, ``resend`` and ``mem`` itself: they
+read only, and anyone may send them. The commands that change something (new,
+mode, show, end, time, diag...) have their arguments checked by
+firmware/host/arguments.py, loaded for the command and let go after (a
+heartbeat ``hello`` every 1.5 s loads nothing); on a registered board they
+need the venue's signature (firmware/host/signing.py ``authorise``, loaded for
+them); then they go to a ``control`` object (the app): ``control.command(name, args, now_ms)``
 returns None (done: OK reply) or an ``(error_code, detail)`` pair; what it
 changed is told by the follower before the reply. See docs/protocol.md.
 """
@@ -49,6 +51,7 @@ _K_STATE = const(7)
 _K_MODE = const(8)
 _K_PENALTY = const(9)  # arg: its place in the game's penalty log
 _K_ALERT = const(10)  # arg bit 0: the journal cannot write; bits 1-7: the parts missing (``parts``)
+_K_WAIT = const(11)  # arg: the seconds the players were asked to fix the board, / 30 (0: fixed)
 
 _FOLDS = const(32)  # the seal's folds a pass at most (~0.7 ms each on the RP2040 estimate)
 _BUFFER = const(96)  # the line buffer: a MOVE line fits whole (the seal hashes its fields there)
@@ -90,7 +93,8 @@ class Link:
         self._rbuf = bytearray(64)
         self.errors = 0  # commands answered with an error
         self.journal_failing = False
-        self.locked = False  # the venue locked the round: commands that change anything must be signed
+        self.locked = False  # the venue locked the round (told in HELLO; a registered board's commands are signed anyway)
+        self._asked = (-1, "")  # the last ALERT waiting= with words: its number, the words (``waiting``)
         self.dropped = 0  # command bytes dropped (input queue full)
         self._add(_K_HELLO, 0)
 
@@ -158,6 +162,13 @@ class Link:
         are missing (the line says both)."""
         self.journal_failing = journal_failing
         self._add(_K_ALERT, self.parts << 1 | (1 if journal_failing else 0))
+
+    def waiting(self, seconds, what=""):
+        """The players were asked ``seconds`` ago to fix the board (stones to put back or lift,
+        ``what``: "put back D4,E4"); 0: they did. An ALERT line; only the last one with its words
+        is resent (an earlier one as SKIP)."""
+        self._asked = (self.next, pr.quote(what))
+        self._add(_K_WAIT, seconds // 30)
 
     def _sgf(self, out, n, pt):
         # Point ``pt`` as SGF letters, written into ``out`` at ``n``.
@@ -254,18 +265,16 @@ class Link:
     def _change(self, name, args, token, now_ms):
         # A command that changes something: its arguments checked (their code loaded for it and
         # let go before the command runs: a Pico's heap; new's, checked with the command's name,
-        # load nothing, for the next game needs the heap), the venue's signature when the round
-        # is locked, then the control carries it out.
+        # load nothing, for the next game needs the heap), the venue's signature on a registered
+        # board, then the control carries it out.
         if name != "new":
             err = call_briefly("firmware.host.arguments", "check", name, args)
             if err is not None:
                 return err
-        if self.locked or name == "lock":
-            from .signing import accepts  # (loaded when used: code costs a Pico's heap)
-
-            if not accepts(self.seal, token, name, args):
-                return pr.E_STATE, name + (": locked by the venue: its signed commands only" if self.locked
-                                           else ": only with the venue's signature")
+        if self.seal.key or name == "lock" or name == "key":  # (a registered board's venue signs them)
+            err = call_briefly("firmware.host.signing", "authorise", self, name, args, token)
+            if err is not None:
+                return err
         if self.control is None:
             return pr.E_STATE, name + ": this board takes no commands"
         return self.control.command(name, args, now_ms)
@@ -308,6 +317,8 @@ class Link:
                 w.raw(self.missing)
             if self.seal.key:
                 w.raw(b"sign=1")
+            if self.locked:
+                w.raw(b"lock=1")
             if f.game is not None:
                 w.raw("size=%d moves=%d" % (f.game.size, f.game.hist.length - 1))
         elif kind == _K_GAME or kind == _K_END:
@@ -327,11 +338,16 @@ class Link:
             w.begin(seq, self._reply)
         elif kind == _K_STATE and seq == self._state_seq:  # (its code loaded for the line: a Pico's heap)
             call_briefly("firmware.host.snapshot", "write_state", w, seq, self.follower, self.next, later=True)
-        elif kind == _K_ALERT:
-            w.begin(seq, b"ALERT")
-            w.raw(b"journal=failing" if arg & 1 else b"journal=ok")
-            if arg > 1:  # (the parts' names: the code that has them loaded for the line)
-                w.raw(call_briefly("firmware.faults", "field", arg >> 1, later=True))
+        elif kind == _K_ALERT or (kind == _K_WAIT and (not arg or seq == self._asked[0])):
+            w.begin(seq, b"ALERT")  # (a waiting line says the health too: each ALERT names it whole)
+            health = arg if kind == _K_ALERT else self.parts << 1 | (1 if self.journal_failing else 0)
+            w.raw(b"journal=failing" if health & 1 else b"journal=ok")
+            if health > 1:  # (the parts' names: the code that has them loaded for the line)
+                w.raw(call_briefly("firmware.faults", "field", health >> 1, later=True))
+            if kind == _K_WAIT:
+                w.raw("waiting=%d" % (30 * arg))
+                if arg:
+                    w.raw("what=" + self._asked[1])
         elif kind == _K_MODE:
             w.begin(seq, b"MODE")
             w.raw(MODE_NAMES[self.follower.mode])

@@ -11,8 +11,8 @@ Every MOVE line carries the first 8 bytes of its dk (``h=``, 16 hex digits);
 the END line carries dE whole (``hash=``) and, on a board given a secret at
 registration (the host's ``key`` command), ``sig=`` HMAC-SHA256(secret, dE).
 Moves taken back leave the chain: it is always the game as it stands. A
-board whose round the venue locked takes only commands signed with the same
-secret (``~<counter>:<tag>``, docs/venue.md; firmware/host/signing.py ``accepts``). The
+registered board takes only commands signed with the same secret
+(``~<counter>:<tag>``, docs/venue.md; firmware/host/signing.py ``authorise``). The
 host side (host_tools/records.py) computes the same chain from the lines or
 from the SGF. The signing itself is in firmware/host/signing.py, loaded when
 first used. CPython and MicroPython alike.
@@ -22,6 +22,10 @@ import hashlib
 from binascii import hexlify, unhexlify
 
 from ..micro import const
+
+TYPE_CHECKING = False  # (the type checker reads the block below; nothing in it runs)
+if TYPE_CHECKING:
+    from ..drivers.storage import FileStorage
 
 _KEPT = const(4)  # the digests after the last moves folded, kept: an undo or a short resend steps back to one
 
@@ -48,16 +52,19 @@ class Seal:
     digest is kept, so the moves of a game or of a resync cost one fold each;
     going back (an undo, a resend) steps back to one of the last few digests
     kept, or starts again from d0 (``reaches``: a slice of the folds a loop
-    pass). ``key``: the board's secret (bytes), or None."""
+    pass). ``key``: the board's secret (bytes), or None; ``storage``: the flash
+    that keeps it (the app's), and the last signed command's counter."""
 
     key: "bytes | None"
+    storage: "FileStorage | None"
 
     def __init__(self, board, fields_of, writer):
         self.board = board.encode() if isinstance(board, str) else board
         self.fields_of = fields_of
         self.writer = writer
         self.key = None
-        self.counter = 0  # the last signed command's: one signed command is taken once
+        self.storage = None
+        self.counter = -1  # the last signed command's (one is taken once): -1 until read from flash
         self.d0 = b""
         self.k = 0
         self.digest = b""

@@ -34,6 +34,7 @@ class BoardView:
         self.boot = 0
         self.last_seq = -1
         self.problems: list[str] = []  # what a referee should look at (a conflict, a gap, a rejected line)
+        self.refused: list[dict] = []  # the last commands the board refused (its ERR lines): seq, code, detail, at
         self.clock: dict[int, tuple[int, int, float]] = {}  # colour -> (ms left, periods, when heard)
         self.pairing: dict = {}  # round, table_no, names and ranks, when the venue paired this board
         self.version = 0  # bumped by every change the pages should show
@@ -62,6 +63,9 @@ class BoardView:
         if kind == "MODE" and fields:
             self.mode = fields[0]
             return
+        if kind == "ERR":
+            self.refusal(seq, fields, at)
+            return
         if kind == "GAME":
             self.clock = {}
         try:
@@ -76,6 +80,18 @@ class BoardView:
         if kind == "MOVE" and len(fields) >= 5:
             colour = BLACK if fields[1] == "B" else 3 - BLACK
             self.clock[colour] = (int(fields[3]), int(fields[4]), at)
+
+    def refusal(self, seq: int, fields: list[str], at: float) -> None:
+        """A command the board refused (``ERR <code> <detail>``): kept for the referee, the last
+        five, unless it answered the logger's own resync (a ``resend`` too old or too far)."""
+        code = fields[0] if fields else ""
+        try:
+            detail = pr.unquote(fields[1]) if len(fields) > 1 else ""
+        except (ValueError, UnicodeError):
+            detail = fields[1]
+        if code == pr.E_TOO_OLD or detail.startswith("resend"):
+            return
+        self.refused = (self.refused + [{"seq": seq, "code": code, "detail": detail, "at": at}])[-5:]
 
     def problem(self, text: str) -> None:
         self.problems = (self.problems + [text])[-5:]
@@ -126,7 +142,7 @@ class BoardView:
         """What the pages need of this board (JSON-ready)."""
         log, game = self.game()
         out = {"board": self.board, "status": self.status, "journal": self.journal, "missing": self.missing,
-               "mode": self.mode,
+               "mode": self.mode, "refused": self.refused,
                "problems": self.problems, "state": self.state(log, game), "version": self.version,
                **self.pairing}
         if log is None or game is None:
@@ -160,6 +176,8 @@ class BoardView:
         if self.missing:
             why.append("missing: " + self.missing.replace(",", ", "))
         why += self.problems
+        why += ["refused: " + refused.get("command", refused["code"]) + " (" + refused["detail"] + ")"
+                for refused in self.refused[-2:]]
         if log is not None:
             if log.result is None:
                 why += ["%s %s (%s)" % (kind, side, reason) for _k, side, kind, _v, reason in log.penalties[-2:]

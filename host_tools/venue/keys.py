@@ -8,6 +8,11 @@ by its owner only). Registration gives a board its own secret, derived from it
 and the board's name, over a direct USB cable (never over the network): the
 board keeps it on its flash and signs each result with it. Anyone holding the
 venue's key can then check any record the venue exported.
+
+A registered board takes a new secret only signed with the one it holds, or
+with MENU held on it (firmware/host/signing.py): ``register`` signs its ``key``
+command, so the venue registers its own boards again at will; a board holding
+another key refuses it until someone at the desk holds its MENU button.
 """
 
 from __future__ import annotations
@@ -20,10 +25,33 @@ import sys
 import time
 
 from firmware import protocol as pr
+from firmware.host.signing import E_DENIED, signed
 from firmware.protocol_host import decode
 from host_tools.records import board_key, verify_sgf
 
 DEFAULT_KEY_FILE = "venue/venue.key"
+HOLD_S = 60.0  # how long ``register`` waits for MENU to be held on a board holding another key
+
+
+class Refused(RuntimeError):
+    """The board answered ``ERR <code> <detail>``."""
+
+    def __init__(self, command: str, code: str, detail: str):
+        super().__init__("the board refused %s: %s %s" % (command.split()[0], code, detail))
+        self.code = code
+        self.detail = detail
+
+
+def signed_command(secret: bytes, text: str, counter: int) -> str:
+    """``text ~<counter>:<tag>``: a host command as the board's venue signs it (its secret, a
+    counter above every one before it: firmware/host/signing.py ``authorise``)."""
+    text = " ".join(text.split())
+    return "%s ~%d:%s" % (text, counter, signed(secret, counter, text))
+
+
+def clock_counter() -> int:
+    """A signed command's counter: the time in ms, so it grows across restarts and machines."""
+    return int(time.time() * 1000)
 
 
 def load_key(path: str, create: bool = True) -> bytes:
@@ -45,14 +73,31 @@ def load_key(path: str, create: bool = True) -> bytes:
     return key
 
 
-def register(port, venue_key: bytes, timeout_s: float = 5.0) -> str:
-    """Give the board on ``port`` (an open pyserial port) its secret; its name. RuntimeError
-    when it does not answer or refuses."""
+def register(port, venue_key: bytes, timeout_s: float = 5.0, hold_s: float = HOLD_S, tell=print) -> str:
+    """Give the board on ``port`` (an open pyserial port) its secret; its name. The ``key``
+    command is signed with that secret: a board holding it already takes it; one holding
+    another key refuses it (``ERR denied``) unless MENU is held on it: ``tell`` asks for that
+    once, and the command is sent again every half second for ``hold_s`` (under a new counter:
+    the clock's, which also gets past a counter the venue ran ahead of it). RuntimeError when
+    the board does not answer or refuses."""
     board = _ask(port, "hello", "HELLO", timeout_s).get("board")
     if not board:
         raise RuntimeError("the board's HELLO has no name")
-    _ask(port, "key " + board_key(venue_key, board).hex(), "OK", timeout_s)
-    return board
+    secret = board_key(venue_key, board)
+    deadline = time.monotonic() + hold_s
+    asked = False
+    while True:
+        try:
+            _ask(port, signed_command(secret, "key " + secret.hex(), clock_counter()), "OK", timeout_s)
+            return board
+        except Refused as refused:
+            if refused.code != E_DENIED or time.monotonic() > deadline:
+                raise
+            if not asked:
+                tell("board %s refused its key (%s): hold its MENU button down until it is registered" % (
+                    board, refused.detail))
+                asked = True
+        time.sleep(0.5)
 
 
 def _ask(port, command: str, reply: str, timeout_s: float) -> dict:
@@ -64,7 +109,7 @@ def _ask(port, command: str, reply: str, timeout_s: float) -> dict:
             continue
         _seq, kind, fields = msg
         if kind == "ERR":
-            raise RuntimeError("the board refused %s: %s" % (command.split()[0], " ".join(fields)))
+            raise Refused(command, fields[0] if fields else "", pr.unquote(fields[1]) if len(fields) > 1 else "")
         if kind == reply:
             return pr.fields_dict(fields)
     raise RuntimeError("no %s from the board in %g s (is it a Go board on this port?)" % (reply, timeout_s))

@@ -27,11 +27,11 @@ import time
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
-from firmware.host.signing import signed
 from firmware.protocol_host import decode
 from host_tools.records import board_key
 from host_tools.venue.archive import Archive
 from host_tools.venue.boards import BoardView
+from host_tools.venue.keys import clock_counter, signed_command
 
 FLUSH_S = 0.1  # how often the pages hear of the boards that changed
 RESYNC_WAIT_S = 2.0  # a board's resync is not asked again sooner
@@ -74,6 +74,7 @@ class Venue:
         self.archive = archive
         self.key = key
         self._counter = 0  # the last signed command's
+        self.sent: dict[str, collections.deque] = {}  # board -> the commands sent it, not answered yet
         self.root = root
         self.delay = delay
         self.hub = Hub()
@@ -187,6 +188,7 @@ class Venue:
         now = time.time()
         view = self._view("live", board)
         view.take(seq, raw, now)
+        self._answered(board, view, seq, raw)
         self._booted(board, boot)
         self.dirty.add(("live", board))
         self._archive_game(board, view)
@@ -279,23 +281,45 @@ class Venue:
     # -- commands -----------------------------------------------------------------------
 
     def command(self, board: str, text: str, who: str) -> None:
-        """A host command for a board (docs/protocol.md), through its logger; audited."""
+        """A host command for a board (docs/protocol.md), through its logger; audited. The board's
+        answer comes back on its line: a refusal (``ERR``) shows in its summary (``refused``)."""
         if not text or len(text) > 200 or not text.isascii() or not text.isprintable():
             raise ValueError("not a host command: %r" % text[:40])
         self.archive.act(who, text.split()[0], board, text)
+        with self.lock:
+            self.sent.setdefault(board, collections.deque(maxlen=20)).append(" ".join(text.split()))
         self.client.publish("%s/%s/command" % (self.root, board), json.dumps({"text": self._signed(board, text),
                                                                               "by": who}), qos=1)
 
     def _signed(self, board: str, text: str) -> str:
-        """The command with the venue's signature (``~<counter>:<tag>``): a board whose round is
-        locked takes no other (firmware/host/seal.py). The counter is the time in ms, so it
-        grows across the venue's restarts."""
+        """The command with the venue's signature (``~<counter>:<tag>``): a registered board takes
+        no other that changes anything (firmware/host/signing.py). The counter is the time in
+        ms, so it grows across the venue's restarts (and the board keeps the last on flash)."""
         if self.key is None:
             return text
         with self.lock:
-            self._counter = max(int(time.time() * 1000), self._counter + 1)
+            self._counter = max(clock_counter(), self._counter + 1)
             n = self._counter
-        return "%s ~%d:%s" % (text, n, signed(board_key(self.key, board), n, " ".join(text.split())))
+        return signed_command(board_key(self.key, board), text, n)
+
+    def _answered(self, board, view, seq, raw):
+        # The board's answer to a command (``OK <name>``, ``ERR``): the venue's command it
+        # answers is let go; a refusal is audited with the command, when it was the venue's.
+        msg = decode(raw.encode())
+        kind = msg[1] if msg else ""
+        waiting = self.sent.get(board)
+        if kind == "OK" and waiting:
+            name = msg[2][0] if msg[2] else ""
+            for text in waiting:
+                if text.split()[0] == name:
+                    waiting.remove(text)
+                    break
+        elif kind == "ERR" and view.refused and view.refused[-1]["seq"] == seq:
+            refusal = view.refused[-1]
+            if waiting:
+                refusal["command"] = waiting.popleft()
+            self.archive.act("board", "refused", board, "%s %s%s" % (
+                refusal["code"], refusal["detail"], " (to: %s)" % refusal["command"] if "command" in refusal else ""))
 
     def pair(self, board: str, pairing: dict) -> None:
         """Who plays at this board (round, table, names, ranks), for the pages."""

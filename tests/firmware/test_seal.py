@@ -44,7 +44,7 @@ def test_a_registered_board_signs_its_result_and_keeps_its_key_through_a_power_c
     run(app, hw, 800, 1200)
     moves = _fields(_decoded(pipe.take()), "MOVE")
     assert [m[:3] for m in moves] == [["2", "W", "gg"]], moves
-    end = fields_dict(_fields(host_says(hw, pipe, app, "end B+R", 1200), "END")[0])
+    end = fields_dict(_fields(host_says(hw, pipe, app, _signed("end B+R", 1), 1200), "END")[0])
     final = unhexlify(end["hash"])
     assert end["sig"] == hexlify(hmac_sha256(unhexlify(KEY), final)).decode()
     # The chain (firmware/host/seal.py) over the moves as their lines told them, then the result.
@@ -81,13 +81,14 @@ def test_a_locked_board_takes_only_its_venues_signed_commands_even_after_a_power
     hw, pipe, app = linked(SimStorage())
     run(app, hw, 0, 100)
     host_says(hw, pipe, app, "key " + KEY, 100)
-    assert _fields(host_says(hw, pipe, app, "lock on", 200), "ERR")[0][0] == "state"  # unsigned
+    assert _fields(host_says(hw, pipe, app, "lock on", 200), "ERR")[0][0] == "denied"  # unsigned
     assert _fields(host_says(hw, pipe, app, _signed("lock on", 5), 300), "OK") == [["lock"]]
     app = power_up(hw, size=9)  # the lock is on the board's flash
     run(app, hw, 400, 500)
     pipe.take()
-    refused = _fields(host_says(hw, pipe, app, "new size=13", 500), "ERR")
-    assert refused and "locked by the venue" in unquote(refused[0][1]), refused
+    assert fields_dict(_fields(host_says(hw, pipe, app, "hello", 500), "HELLO")[0])["lock"] == "1"
+    refused = _fields(host_says(hw, pipe, app, "new size=13", 550), "ERR")
+    assert refused and "its signed commands only" in unquote(refused[0][1]), refused
     assert _fields(host_says(hw, pipe, app, "state", 600), "STATE")  # reading is for anyone
     assert _fields(host_says(hw, pipe, app, _signed("new size=13", 7), 700), "OK") == [["new"]]
     assert app.game.size == 13
@@ -95,4 +96,7 @@ def test_a_locked_board_takes_only_its_venues_signed_commands_even_after_a_power
     assert _fields(host_says(hw, pipe, app, _signed("new size=13", 7), 800), "ERR")
     assert _fields(host_says(hw, pipe, app, _signed("new size=9", 8, "ff" * 32), 900), "ERR")
     assert _fields(host_says(hw, pipe, app, _signed("lock off", 9), 1000), "OK") == [["lock"]]
-    assert _fields(host_says(hw, pipe, app, "new size=9", 1100), "OK") == [["new"]]
+    assert "lock" not in fields_dict(_fields(host_says(hw, pipe, app, "hello", 1050), "HELLO")[0])
+    # Unlocked, still registered: its venue's signed commands only (test_venue_commands.py).
+    assert _fields(host_says(hw, pipe, app, "new size=9", 1100), "ERR")[0][0] == "denied"
+    assert _fields(host_says(hw, pipe, app, _signed("new size=9", 10), 1200), "OK") == [["new"]]

@@ -20,6 +20,7 @@ from host_tools.sim.script import parse
 from host_tools.venue.archive import Archive
 from host_tools.venue.demo import GAMES, legal_prefix
 from host_tools.venue.exports import game_sgf
+from host_tools.venue.keys import signed_command
 from host_tools.venue.service import Venue
 from twins.link import Pipe
 
@@ -50,7 +51,7 @@ def board_lines(venue_key=VENUE_KEY, moves=40, board_id="t7"):
         sim.advance(event.t_ms)
         sim.apply(event)
         sim.app.sync_host(sim.now)
-    host("end W+R")
+    host("end W+R" if venue_key is None else signed_command(board_key(venue_key, board_id), "end W+R", 1))
     return [raw.decode() for raw in pipe.take().split(b"\n") if raw]
 
 
