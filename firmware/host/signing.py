@@ -12,6 +12,7 @@ from ..protocol import E_STATE
 E_DENIED = "denied"  # the ERR code of a command a registered board takes only signed (docs/protocol.md)
 _BLOCK = 64  # SHA-256's block size
 COUNT_FILE = ".count"  # the last signed command's counter, beside the secret (seal.py KEY_FILE)
+_DAMAGED = 1 << 62  # the counter of a damaged counter file: no signed command until the desk's key
 
 
 def hmac_sha256(key, message):
@@ -42,8 +43,8 @@ def authorise(link, name, args, token):
     seal = link.seal
     if seal.counter < 0:  # (read at the first signed command after a power-up)
         data = seal.storage.read(COUNT_FILE) if seal.storage is not None else None
-        seal.counter = 0 if data is None else int(data) if data.isdigit() else 1 << 62  # (damaged: none
-        # taken until the desk registers the board again; never a counter lowered to take a copy)
+        seal.counter = 0 if data is None else int(data) if data.isdigit() else _DAMAGED  # (never lowered
+        # by a damaged file, to take a copy)
     counter, _, tag = token[1:].partition(":") if token else ("", "", "")
     n = int(counter) if counter.isdigit() and len(counter) < 20 else -1
     text = " ".join([name] + args)
@@ -53,7 +54,7 @@ def authorise(link, name, args, token):
     if name == "key" and (not key or _present(link)):
         new = unhexlify(args[0])
         if n >= 0 and tag == signed(new, n, text):  # the desk's clock: the new secret's counters start there
-            return _count(seal, n if new != key else max(n, seal.counter))
+            return _count(seal, n if new != key or seal.counter >= _DAMAGED else max(n, seal.counter))
         return None
     if not key:
         why = "only with the venue's signature: register the board first"

@@ -166,3 +166,21 @@ def test_a_board_not_registered_takes_commands_as_before_but_no_lock():
     assert _reply(host_says(hw, pipe, app, "lock on", 200)) == (
         "ERR denied lock: only with the venue's signature: register the board first")
     assert _reply(host_says(hw, pipe, app, "end W+R", 300)) == "OK"
+
+
+def test_a_damaged_counter_takes_no_signed_command_until_the_desk_registers_the_board_again():
+    storage = SimStorage()
+    hw, pipe, app = _registered(storage)
+    assert _reply(host_says(hw, pipe, app, _sig("show clear", 50), 600)) == "OK"
+    storage.set_data(".count", b"5\x00\xff")  # flash trouble
+    app = power_up(hw, size=9)
+    run(app, hw, 700, 800)
+    pipe.take()
+    assert _reply(host_says(hw, pipe, app, _sig("show clear", 60), 800)).startswith("ERR denied show: a copy")
+    hw.buttons.hold(B_MENU)
+    run(app, hw, 900, 1000)
+    assert _reply(host_says(hw, pipe, app, _sig("key " + KEY, 70), 1000)) == "OK"
+    hw.buttons.release(B_MENU)
+    run(app, hw, 1040, 1100)
+    assert _reply(host_says(hw, pipe, app, _sig("show clear", 71), 1100)) == "OK"
+    assert storage.data(".count") == b"71"
