@@ -37,6 +37,8 @@ import hmac
 import json
 import logging
 import re
+import select
+import socket
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -125,6 +127,10 @@ def serve(site: Site, host: str = "127.0.0.1", port: int = 8080, idle_s: float =
             super().send_response(code, message)
 
         def parse_request(self):
+            if not self.raw_requestline.strip():  # (the base closes on a blank line without a word)
+                self.command, self.path, self.requestline, self.request_version = None, "", "", "HTTP/1.0"
+                self.send_error(400, "empty request line")
+                return False
             if not super().parse_request():
                 return False
             if self.request_version == "HTTP/0.9":
@@ -302,13 +308,13 @@ def serve(site: Site, host: str = "127.0.0.1", port: int = 8080, idle_s: float =
                 site.logins.logout(token)
                 return self._send(200, {"ok": True}, headers=[
                     ("Set-Cookie", "%s=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0" % COOKIE)])
+            board = text(body, "board", "", max_len=64)
+            if path in ("/api/ack", "/api/referee") and board not in site.venue.live:
+                raise BadRequest("no board %r" % board)
             if path == "/api/ack":
-                cleared = site.console.acknowledge(text(body, "board", max_len=64), strings(body, "items"), who)
-                return self._send(200, {"ok": True, "cleared": cleared})
+                return self._send(200, {"ok": True, "cleared": site.console.acknowledge(board, strings(body, "items"),
+                                                                                       who)})
             if path == "/api/referee":
-                board = text(body, "board", max_len=64)
-                if board not in site.venue.live:
-                    raise BadRequest("no board %r" % board)
                 command = referee_command(body)
                 self._confirmed(body, body.get("action"), board=board, player=PLAYER.get(body.get("colour"), ""),
                                 value=command.split()[-1])
@@ -362,6 +368,8 @@ def serve(site: Site, host: str = "127.0.0.1", port: int = 8080, idle_s: float =
                 while view == "public" or site.logins.alive(token):  # (a referee's ends with the session)
                     ready.wait(KEEPALIVE_S)
                     ready.clear()
+                    if _gone(self.connection):
+                        break
                     chunk = []
                     while queue:
                         data = queue.popleft()
@@ -383,6 +391,15 @@ def serve(site: Site, host: str = "127.0.0.1", port: int = 8080, idle_s: float =
 class Server(ThreadingHTTPServer):
     daemon_threads = True  # open event streams never hold up a stop
     request_queue_size = 128  # a burst of connections waits, it is not reset
+
+
+def _gone(connection) -> bool:
+    """Whether the reader of an event stream closed its side (it sends nothing once it asked)."""
+    try:
+        readable, _w, _x = select.select([connection], [], [], 0)
+        return bool(readable) and not connection.recv(1, socket.MSG_PEEK)
+    except OSError:
+        return True
 
 
 def _same_token(given: str, expected: str) -> bool:

@@ -106,6 +106,8 @@ AS_REFEREE = [
     ("/api/referee", b'{"board": "t1", "action": "result", "value": "B+R\\u0000x"}', 400, ""),
     ("/api/ack", b'{"board": "t1", "items": "all"}', 400, "items"),
     ("/api/ack", b'{"board": "t1", "items": [1, 2]}', 400, "items"),
+    ("/api/ack", b'{"board": "nope", "items": []}', 400, "no board"),
+    ("/api/ack", b'{"items": []}', 400, "no board"),
 ]
 
 
