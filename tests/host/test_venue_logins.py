@@ -134,3 +134,20 @@ def test_a_request_from_another_site_or_not_json_or_without_the_csrf_token_is_re
     # The console itself: its own origin, JSON, its token.
     status, _h, said = site.act("/api/referee", forfeit, cookie, csrf, Origin=site.url)
     assert status == 200 and site.commands == [("t1", "referee caution B")]
+
+
+def test_a_referees_open_event_stream_ends_with_the_session(venue_site, monkeypatch):
+    import http.client
+
+    from host_tools.venue import web
+
+    monkeypatch.setattr(web, "KEEPALIVE_S", 0.1)
+    site = venue_site
+    cookie, csrf = site.login()
+    conn = http.client.HTTPConnection("127.0.0.1", site.port, timeout=5)
+    conn.request("GET", "/events?view=live", headers={"Cookie": cookie})
+    stream = conn.getresponse()
+    assert stream.status == 200 and stream.fp.readline().startswith(b"data: ")  # the live view flows
+    site.act("/logout", {}, cookie, csrf)
+    assert stream.read().count(b"data: ") <= 2  # and stops: the stream ends (no timeout)
+    conn.close()
