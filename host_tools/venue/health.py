@@ -51,7 +51,7 @@ class Health:
             found = dict(health())
         except Exception as error:  # noqa: BLE001 - a health check reports, it does not raise
             return {"state": "down", "error": str(error)[:200]}
-        found.setdefault("state", "ok" if found.get("connected") else "down")
+        found.setdefault("state", {True: "ok", False: "down"}.get(found.get("connected"), "unknown"))
         return found
 
     def archive(self) -> dict:

@@ -98,6 +98,7 @@ def test_each_board_shows_its_status_clocks_and_a_link_to_its_page(browser, venu
 
     site = venue_site
     site.feed("table04", [line(0, "HELLO", "proto=1", "board=table04", "boot=1", "game=1")])  # (not registered)
+    site.venue.health = lambda: {"connected": True, "last_message": time.time() - 4, "dropped": 3}  # (its intake's word)
     page = logged_in(browser, site)
     row = page.locator('#all tr[data-board="table01"]')
     expect(row.locator("td[data-label=Lock]")).to_have_text("locked")
@@ -106,7 +107,8 @@ def test_each_board_shows_its_status_clocks_and_a_link_to_its_page(browser, venu
     expect(row.locator("td[data-label=Link]")).to_have_text("online")
     expect(row.locator("td[data-label=Clocks]")).to_contain_text("● 9:57 ○ 9:")  # White's runs
     expect(page.locator('#all tr[data-board="table04"] td[data-label=Registered]')).to_have_text("no")
-    expect(page.locator("#services [data-service=intake]")).to_contain_text("MQTT intake: unknown")
+    expect(page.locator("#services [data-service=intake]")).to_contain_text(
+        "MQTT intake: ok · connected, last message 4 s ago, 3 dropped")
     expect(page.locator("#services [data-service=archive]")).to_contain_text("Archive: ok · writable")
     expect(page.locator("#services [data-service=loggers]")).to_contain_text("down")
     link = row.locator("td[data-label=Board] a")

@@ -310,7 +310,7 @@ const SERVICES = { intake: "MQTT intake", archive: "Archive", loggers: "Loggers"
 function serviceText(name, s) {
   const ago = (t) => (t ? Math.max(0, Math.round(Date.now() / 1000 - t)) + " s ago" : "never");
   if (name === "intake") {
-    const parts = [s.connected ? "connected" : "not connected"];
+    const parts = "connected" in s ? [s.connected ? "connected" : "NOT connected"] : [];
     if ("last_message" in s) parts.push("last message " + ago(s.last_message));
     if ("dropped" in s) parts.push(s.dropped + " dropped");
     return parts.join(", ");
