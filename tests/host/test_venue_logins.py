@@ -3,6 +3,8 @@ throttled and audited, a session that ends at logout and with time, and requests
 site, or not JSON, or without the session's CSRF token, refused (host_tools/venue/logins.py,
 host_tools/venue/web.py)."""
 
+import time
+
 import pytest
 
 from host_tools.venue.logins import FREE, IDLE_S, MAX_S, Logins, Refused
@@ -149,5 +151,8 @@ def test_a_referees_open_event_stream_ends_with_the_session(venue_site, monkeypa
     stream = conn.getresponse()
     assert stream.status == 200 and stream.fp.readline().startswith(b"data: ")  # the live view flows
     site.act("/logout", {}, cookie, csrf)
-    assert stream.read().count(b"data: ") <= 2  # and stops: the stream ends (no timeout)
+    deadline = time.monotonic() + 3
+    while stream.fp.readline() and time.monotonic() < deadline:
+        pass  # (keepalives, at most until the session's end is noticed)
+    assert time.monotonic() < deadline, "the live stream went on after the logout"
     conn.close()
