@@ -1,6 +1,8 @@
 """make bench: the rules-core figures on CPython (beside sgfmill) and under real MicroPython, then the
 device fit (bench/device_fit.py: the smallest heap, from .mpy files and from ROMFS), the device loop's time budget (bench/device_time.py)
-the venue at scale (bench/venue_scale.py: 200 boards, their loggers, Mosquitto and the venue service)
+the venue at scale (bench/venue_scale.py: 200 boards, their loggers, Mosquitto and the venue service),
+the venue's pages under an HTTP fuzz (bench/venue_http_fuzz.py) and password guessing at its console
+(bench/venue_logins.py),
 and commands replayed, forged and sent unsigned to a registered board (bench/replayed_commands.py).
 
     .venv/bin/python bench/run.py
@@ -107,6 +109,10 @@ def main():
     subprocess.run([sys.executable, str(ROOT / "bench" / "venue_scale.py")], cwd=ROOT, check=True)
     print(flush=True)
     subprocess.run([sys.executable, str(ROOT / "bench" / "replayed_commands.py")], cwd=ROOT, check=True)
+    print("\nThe venue's pages under malformed requests (HTTP fuzz):", flush=True)
+    subprocess.run([sys.executable, str(ROOT / "bench" / "venue_http_fuzz.py")], cwd=ROOT, check=True)
+    print("\nPassword guessing at the referee console:", flush=True)
+    subprocess.run([sys.executable, str(ROOT / "bench" / "venue_logins.py")], cwd=ROOT, check=True)
 
 
 if __name__ == "__main__":

@@ -146,7 +146,7 @@ def _run(args, logins) -> int:
         archive.act(who, action + " round", "", "round %d: %d boards" % (round_no, len(rows)))
         return len(rows)
 
-    site = Site(venue, logins, event_info, round_action)
+    site = Site(venue, logins, event_info, round_action, locked=lambda round_no: archive.locked(event_id, round_no))
     server = serve(site, args.host, args.port)
     venue.start()
     threading.Thread(target=server.serve_forever, name="venue-web", daemon=True).start()

@@ -29,6 +29,7 @@ class BoardView:
         self.seal = "none"  # the current game's, as the checker found it
         self.status = "offline"  # the logger's word: online / offline
         self.journal = "ok"
+        self.signs = False  # its HELLO says it holds a secret (sign=1): registered
         self.missing = ""  # the parts the board runs without ("display,buzzer"), as its HELLO and ALERT say
         self.mode = ""
         self.boot = 0
@@ -54,6 +55,7 @@ class BoardView:
             self.boot = int(hello.get("boot", self.boot))
             self.journal = hello.get("journal", "ok")
             self.missing = hello.get("missing", "")
+            self.signs = hello.get("sign") == "1"
             return
         if kind == "ALERT":
             alerts = pr.fields_dict(fields)
@@ -142,10 +144,11 @@ class BoardView:
         """What the pages need of this board (JSON-ready)."""
         log, game = self.game()
         out = {"board": self.board, "status": self.status, "journal": self.journal, "missing": self.missing,
-               "mode": self.mode, "refused": self.refused,
+               "mode": self.mode, "refused": self.refused, "signs": self.signs,
                "problems": self.problems, "state": self.state(log, game), "version": self.version,
                **self.pairing}
         if log is None or game is None:
+            out["attention"] = self.attention(None, out["state"])
             return out
         size = log.size
         stones = "".join(".XO"[game.pos.cells[point(size, c, r)]] for r in range(size) for c in range(size))

@@ -337,6 +337,7 @@ def test_the_demo_venue_with_24_boards_runs_and_stops_on_ctrl_c(tmp_path):
             page.select_option("select[name=action]", "result")
             page.fill("input[name=value]", "W+R")
             page.click("#act-send")
+            page.click("#confirm-yes")  # (a result ends the game: the console asks first)
             expect(page.locator("#audit")).to_contain_text("lock round")
             browser.close()
         assert wait_for(lambda: board_result(url, "table03") == "W+R", seconds=20)

@@ -182,34 +182,85 @@ function navigate(step) {
 // -- the referee console -------------------------------------------------------
 
 let acting = null;
+let csrf = ""; // the session's token, sent back with every action (the server checks it)
+const SEAL_TEXT = { hashed: "hashed", signed: "signed", unsigned: "not signed", broken: "BROKEN", none: "no hash" };
+
+function lockText(s) {
+  const locked = s.console && s.console.locked;
+  return locked === true ? "locked" : locked === false ? "unlocked" : "–";
+}
+
+function registeredText(s) {
+  const registered = (s.console && s.console.registered) || s.seal === "signed";
+  return registered ? "yes" : "no";
+}
+
+// Each column: its heading (the label a phone shows beside the value), the text, and for a
+// link the address.
+const ALL_COLUMNS = [
+  ["Table", (s) => String(s.table_no || "")],
+  ["Board", (s) => s.board, (s) => "/board/" + encodeURIComponent(s.board) + "?view=live"],
+  ["Players", players],
+  ["Move", (s) => String(s.moves || 0)],
+  ["State", (s) => s.result || s.state],
+  ["Clocks", (s) => "● " + clockText(s, "B") + " ○ " + clockText(s, "W")],
+  ["Link", (s) => s.status || "offline"],
+  ["Lock", lockText],
+  ["Record", (s) => SEAL_TEXT[s.seal] || s.seal || "–"],
+  ["Registered", registeredText],
+];
+const ATTENTION_COLUMNS = [
+  ALL_COLUMNS[0], ALL_COLUMNS[1], ALL_COLUMNS[2],
+  ["Why", (s) => s.console.needing.join("; ")],
+];
+
+function needing(s) {
+  return s.console ? s.console.needing : s.attention || [];
+}
 
 function consoleRows() {
   const all = [...boards.values()];
-  const needing = all.filter((s) => s.attention && s.attention.length)
+  const waiting = all.filter((s) => needing(s).length)
     .sort((a, b) => STATE_ORDER[a.state] - STATE_ORDER[b.state] || (a.table_no || 0) - (b.table_no || 0));
-  fill("#attention tbody", needing, (s) => [s.attention.join("; ")]);
+  fill("#attention tbody", waiting, ATTENTION_COLUMNS, true);
   fill("#all tbody", all.sort((a, b) => (a.table_no || 1e9) - (b.table_no || 1e9) || a.board.localeCompare(b.board)),
-    (s) => [String(s.moves || 0), s.result || s.state]);
+    ALL_COLUMNS, false);
 }
 
-function fill(selector, rows, cells) {
+function fill(selector, rows, columns, acknowledge) {
   // Each board's row kept and changed in place: a row made anew under the pointer between the
   // press and the release of a click (the boards change every 0.1 s) lost that click.
   const body = document.querySelector(selector);
   const old = new Map([...body.rows].map((tr) => [tr.dataset.board, tr]));
   rows.forEach((s, i) => {
-    const texts = [String(s.table_no || ""), s.board, players(s), ...cells(s)];
     let tr = old.get(s.board);
     old.delete(s.board);
     if (!tr) {
-      tr = el("tr", { "data-board": s.board }, ...texts.map(() => el("td")));
-      tr.append(el("td", {}, el("button", { onclick: () => openAct(boards.get(s.board)) }, "Act…")));
+      tr = el("tr", { "data-board": s.board }, ...columns.map(([label, , href]) =>
+        el("td", { "data-label": label }, ...(href ? [el("a", { href: href(s) })] : []))));
+      const buttons = el("td", { "data-label": "Action", class: "actions" });
+      if (acknowledge) {
+        buttons.append(el("button", { class: "ack", title: "cleared until something new happens on this board",
+          onclick: () => acknowledgeBoard(s.board) }, "Acknowledge"), " ");
+      }
+      buttons.append(el("button", { class: "act", onclick: () => openAct(boards.get(s.board)) }, "Act…"));
+      tr.append(buttons);
     }
     tr.dataset.state = s.state;
-    texts.forEach((text, k) => { if (tr.cells[k].textContent !== text) tr.cells[k].textContent = text; });
+    columns.forEach(([, text, href], k) => {
+      const target = href ? tr.cells[k].firstChild : tr.cells[k];
+      const value = text(s);
+      if (target.textContent !== value) target.textContent = value;
+    });
     if (body.rows[i] !== tr) body.insertBefore(tr, body.rows[i] || null);
   });
   for (const tr of old.values()) tr.remove();
+}
+
+async function acknowledgeBoard(board) {
+  const s = boards.get(board);
+  const said = await post("/api/ack", { board, items: needing(s) });
+  if (said.ok) audit();
 }
 
 function openAct(s) {
@@ -220,8 +271,27 @@ function openAct(s) {
 }
 
 async function post(path, body) {
-  const answer = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-  return answer.json();
+  const answer = await fetch(path, { method: "POST", body: JSON.stringify(body),
+    headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf } });
+  try { return await answer.json(); } catch (_e) { return { ok: false, error: "the venue answered " + answer.status }; }
+}
+
+function ask(text) {
+  // The confirmation step: true when the referee says yes.
+  const dialog = document.getElementById("confirm");
+  document.getElementById("confirm-text").textContent = text;
+  dialog.returnValue = "";
+  dialog.showModal();
+  return new Promise((resolve) => dialog.addEventListener("close", () => resolve(dialog.returnValue === "yes"), { once: true }));
+}
+
+async function confirmedPost(path, body) {
+  // An action that cannot be undone comes back asking to be confirmed (409): the referee is
+  // shown what it does, and only a yes sends it again, confirmed.
+  const said = await post(path, body);
+  if (!said.confirm) return said;
+  if (!(await ask(said.confirm))) return { ok: false, error: "not sent", cancelled: true };
+  return post(path, { ...body, confirm: true });
 }
 
 async function audit() {
@@ -235,15 +305,53 @@ async function audit() {
   }
 }
 
+const SERVICES = { intake: "MQTT intake", archive: "Archive", loggers: "Loggers", web: "Web pages" };
+
+function serviceText(name, s) {
+  const ago = (t) => (t ? Math.max(0, Math.round(Date.now() / 1000 - t)) + " s ago" : "never");
+  if (name === "intake") {
+    const parts = "connected" in s ? [s.connected ? "connected" : "NOT connected"] : [];
+    if ("last_message" in s) parts.push("last message " + ago(s.last_message));
+    if ("dropped" in s) parts.push(s.dropped + " dropped");
+    return parts.join(", ");
+  }
+  if (name === "archive") return s.writable ? "writable" : "NOT writable" + (s.error ? ": " + s.error : "");
+  if (name === "loggers") return s.status || "not heard from";
+  if (name === "web") return s.answered + " answered, " + s.refused + " refused, " + s.failed + " failed";
+  return s.state;
+}
+
+async function health() {
+  let report;
+  try { report = await (await fetch("/health")).json(); } catch (_e) { report = null; }
+  const list = document.getElementById("services");
+  list.textContent = "";
+  if (!report) { list.append(el("li", { "data-state": "down" }, "The venue does not answer.")); return; }
+  for (const [name, s] of Object.entries(report.services)) {
+    list.append(el("li", { "data-state": s.state, "data-service": name },
+      el("b", {}, (SERVICES[name] || name) + ": "), s.state === "unknown" ? "unknown" : s.state + " · " + serviceText(name, s)));
+  }
+}
+
+let timers = [];
+
 async function startConsole() {
   const probe = await (await fetch("/api/boards?view=live")).json();
   const logged = !!probe.referee;
+  csrf = probe.csrf || "";
   document.getElementById("login").hidden = logged;
   document.getElementById("console").hidden = !logged;
   document.getElementById("logout").hidden = !logged;
+  document.getElementById("who").textContent = logged ? probe.referee : "";
+  for (const t of timers) clearInterval(t);
+  timers = [];
   if (!logged) return;
   audit();
-  listen("live", consoleRows);
+  health();
+  timers.push(setInterval(health, 5000), setInterval(audit, 15000),
+    setInterval(() => { if ([...boards.values()].some((s) => s.state === "playing")) consoleRows(); }, 1000));
+  const source = listen("live", consoleRows);
+  source.onerror = () => { if (source.readyState === EventSource.CLOSED) startConsole(); }; // (the session ended)
 }
 
 function setUpConsole() {
@@ -258,7 +366,7 @@ function setUpConsole() {
   document.getElementById("round").addEventListener("submit", async (e) => {
     e.preventDefault();
     const action = e.submitter ? e.submitter.value : "start";
-    const said = await post("/api/round", { round: Number(new FormData(e.target).get("round")), action });
+    const said = await confirmedPost("/api/round", { round: Number(new FormData(e.target).get("round")), action });
     const done = { start: "settings sent to ", lock: "locked: ", unlock: "unlocked: " }[action];
     document.getElementById("round-said").textContent = said.ok ? done + said.boards + " boards" : said.error;
     audit();
@@ -266,7 +374,8 @@ function setUpConsole() {
   document.getElementById("act-send").addEventListener("click", async (e) => {
     e.preventDefault();
     const form = new FormData(document.getElementById("act-form"));
-    const said = await post("/api/referee", { board: acting.board, action: form.get("action"), colour: form.get("colour"), value: form.get("value") });
+    const said = await confirmedPost("/api/referee", { board: acting.board, action: form.get("action"),
+      colour: form.get("colour"), value: form.get("value") });
     if (!said.ok) { document.getElementById("act-error").textContent = said.error; return; }
     document.getElementById("act").close();
     audit();
@@ -276,8 +385,11 @@ function setUpConsole() {
 
 // -- the feed ----------------------------------------------------------------
 
+let listening = null;
+
 function listen(view, redraw) {
-  const source = new EventSource("/events?view=" + view);
+  if (listening) listening.close();
+  const source = listening = new EventSource("/events?view=" + view);
   let due = false;
   source.onmessage = (e) => {
     const s = JSON.parse(e.data);
@@ -286,19 +398,24 @@ function listen(view, redraw) {
     if (page === "board" && full && s.board === full.board && s.version !== full.version) loadBoard(view);
     if (!due) { due = true; requestAnimationFrame(() => { due = false; redraw(); }); }
   };
+  return source;
 }
 
 async function start() {
-  const first = await (await fetch("/api/boards")).json();
+  // A referee's link to a board (?view=live) shows it live; anyone else gets the public view.
+  const want = page === "board" && new URLSearchParams(location.search).get("view") === "live" ? "live" : "public";
+  const first = await (await fetch("/api/boards?view=" + want)).json();
+  const view = first.view;
   const delay = document.getElementById("delay");
-  if (delay) delay.textContent = first.delay > 0 ? "Broadcast delay: " + Math.round(first.delay / 60 * 10) / 10 + " minutes." : "";
+  if (delay) delay.textContent = view === "live" ? "Live (referees): no broadcast delay."
+    : first.delay > 0 ? "Broadcast delay: " + Math.round(first.delay / 60 * 10) / 10 + " minutes." : "";
   if (page === "overview") {
     if (first.event && first.event.name) document.getElementById("event").textContent = first.event.name;
     listen("public", results);
     setInterval(() => { for (const s of boards.values()) if (s.state === "playing") tickClocks(document.getElementById("b-" + s.board), s); }, 1000);
   } else if (page === "board") {
-    await loadBoard("public");
-    listen("public", () => {});
+    await loadBoard(view);
+    listen(view, () => {});
     setInterval(() => { if (full && full.state === "playing") showBoard(); }, 1000);
     for (const [id, step] of [["first", "first"], ["back", -1], ["next", 1], ["last", "last"]]) {
       document.getElementById(id).addEventListener("click", () => navigate(step));
