@@ -17,8 +17,10 @@ the game with what it has told so far and tells its listeners what changed:
     penalised(i)    ``game.penalties[i]`` was logged (a caution, warning, points, forfeit)
     ended()         the game has a result (``result``)
     mode_changed()  ``mode`` (firmware/modes.py) was set
+    resumed()       play went on after the passes that stopped it (no move yet: it is not
+                    in the history, ``game.to_move`` plays first)
 
-A listener has all seven methods (the link and the recorder hear every
+A listener has all eight methods (the link and the recorder hear every
 change: no base class with do-nothing ones stays in the heap for them) and
 only reads what the follower holds; the follower only reads the game. The app runs
 ``follow()`` once per host stage and after a host command. Nothing is
@@ -30,6 +32,7 @@ from array import array
 from .clock.control import CANADIAN
 from .modes import CASUAL
 from .rules.const import zeros
+from .rules.game import COUNTING
 from .rules.history import move_colour
 
 
@@ -52,6 +55,7 @@ class Follower:
         self.placed = False
         self.penalties = 0  # entries of the game's penalty log told
         self.result = None
+        self.counting = False  # the game was told stopped by passes
         self._preset = 0  # moves whose clock figures came with the game (a recovery)
 
     def listen(self, listener):
@@ -71,6 +75,7 @@ class Follower:
         self.placed = game.handicap != 0  # stones already down (a recovered game): started() tells them
         self.penalties = 0
         self.result = None
+        self.counting = False
         self._preset = 0
         if recovered is not None:  # its clock figures become the follower's: no second copy on the heap
             self.tleft = recovered.tleft
@@ -134,6 +139,12 @@ class Follower:
             self.penalties = i + 1
             for listener in listeners:
                 listener.penalised(i)
+        counting = game.phase == COUNTING
+        if counting != self.counting:
+            self.counting = counting
+            if not counting and game.result is None:
+                for listener in listeners:
+                    listener.resumed()
         if game.result is not self.result:
             self.result = game.result
             if game.result is not None:

@@ -158,7 +158,10 @@ class Loop:
             self.referee.catch_up()  # the host's stage between two (the journal is never behind)
             self._others_wait(now_ms)
         elif scanner.pending and self.referee.mode == TEACHING:
-            self.referee.preview(scanner.pending_at, scanner.pending, now_ms)
+            self._previewed = self.referee.preview(scanner.pending_at, scanner.pending, now_ms) or self._previewed
+        elif self._previewed:  # the hand went away without letting a stone go: its preview goes too
+            self._previewed = False
+            self.referee.paint()
         self.timekeeper.follow(now_ms, scanner.pending == 0)
 
     def tick(self, now_ms):

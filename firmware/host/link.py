@@ -154,6 +154,9 @@ class Link:
     def mode_changed(self):
         self._add(_K_MODE, 0)
 
+    def resumed(self):
+        pass  # (a host learns it from the next move: its replay resumes play, as the journal's does)
+
     def penalised(self, i):
         self._add(_K_PENALTY, i)
 

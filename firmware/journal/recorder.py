@@ -29,6 +29,7 @@ from array import array
 
 from ..clock.engine import SAVED
 from ..micro import const, ticks_add, ticks_diff
+from ..rules.game import PLAYING
 from .records import (
     K_CLOCK,
     K_END,
@@ -36,6 +37,7 @@ from .records import (
     K_MOVE,
     K_NEW,
     K_PENALTY,
+    K_RESUME,
     K_SEQ,
     K_SETUP,
     K_TICK,
@@ -109,6 +111,10 @@ class Recorder:
         if not self.stale:
             self._mode()
 
+    def resumed(self):
+        if not self.stale:
+            self._resume()
+
     # -- every host stage -------------------------------------------------------------
 
     def record(self, now_ms, clock, seq_next):
@@ -177,6 +183,8 @@ class Recorder:
             self._penalty(i)
         if f.result is not None:
             self._end()
+        elif f.game.phase == PLAYING and f.known > 2:
+            self._resume()  # (passes at the end of the moves: play went on after them)
         self._mode()
         self._seq(seq_next)
         self.clock_changes = -1
@@ -223,6 +231,12 @@ class Recorder:
         j.u8(REASONS.index(result.reason) if result.reason in REASONS else 0)
         j.u16(result.margin2)
         j.text(result.detail)
+        j.end()
+
+    def _resume(self):
+        j = self.journal
+        j.begin(K_RESUME)
+        j.u8(self.follower.game.to_move)
         j.end()
 
     def _mode(self):

@@ -13,6 +13,7 @@ The recorder writes them, the recovery reads them back. Payloads, little-endian:
     TICK   i32 ms of the running turn so far (a checkpoint: the rest is in the last CLOCK)
     SEQ    i32 link sequence numbers reserved below, i32 power-up count
     PENALTY u16 move number, u8 colour, u8 kind (rules/ending.py), u16 value, text reason
+    RESUME u8 the colour that plays first: play went on after the passes (no move yet)
 
 Journals outlive firmware updates: kinds and layouts only ever grow.
 """
@@ -33,6 +34,7 @@ K_CLOCK = const(8)
 K_SEQ = const(9)
 K_TICK = const(10)
 K_PENALTY = const(11)
+K_RESUME = const(12)
 
 REASONS = (SCORE, RESIGN, TIME, FOUL, CYCLE, NO_POINTS)  # an END record's reason byte
 

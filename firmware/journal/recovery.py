@@ -29,6 +29,7 @@ from .records import (
     K_MOVE,
     K_NEW,
     K_PENALTY,
+    K_RESUME,
     K_SEQ,
     K_SETUP,
     K_TICK,
@@ -228,4 +229,7 @@ def _replay(got, kind, p):
         game.end(Result(None if p[0] == 3 else p[0], REASONS[p[1]], u16(p, 2), bytes(p[4:]).decode()))
     elif kind == K_MODE:
         got.mode = p[0]
+    elif kind == K_RESUME:
+        if game.phase == COUNTING:  # (else the move after the resumption has resumed it)
+            game.resume(3 - p[0])
     return True

@@ -80,6 +80,7 @@ class Referee(Phases):
         # The stones missing now have cost their remover (a recovered game: what went while the
         # board was off costs nobody, until the board has matched the game once).
         self._removal_charged = game.move_number > 0
+        self._recovered = game.move_number > 0  # a game found at power-up: its last captures may lie there
         self.reason = ""  # why the board waits (for messages)
         self.awaiting_press = 0  # colour whose move's turn ends with its clock press
         self.moved_at = -1  # when the last move was judged (a press that waited for it came with it)
@@ -95,7 +96,7 @@ class Referee(Phases):
         self.votes = 0  # while counting: who agreed to the count shown
         self.defer = False  # True: counting's long work waits for catch_up (a pass each)
         self.owed = 0
-        self.undone = False  # a move was taken back: the board is being put as it was
+        self.undone = NONE  # the physical point of a move taken back, until the board is as it was
         self.handicap = handicap
         game.rules.check_handicap(game.size, handicap)
         self.handicap_sets = ()  # fixed placement: the customary arrangements (handicap.py)
@@ -115,6 +116,9 @@ class Referee(Phases):
         the marks changed."""
         self._settle()
         self.frame[:] = frame
+        if self._recovered:
+            self._recovered = False
+            self._still_captured()
         return self._reconcile(now_ms)
 
     def refresh(self, now_ms):
@@ -211,7 +215,7 @@ class Referee(Phases):
                 return False
             self.rejected = NONE  # the refused stone is gone
         seen = self.seen
-        if seen.nmissing == 0 and seen.nwrong == 0 and seen.nextra == 1:
+        if seen.nmissing == 0 and seen.nwrong == 0 and seen.nextra == 1 and seen.extra[0] != self.undone:
             return self._try_move(seen.extra[0], now_ms)
         if seen.nmissing == 1 and seen.nextra == 0 and seen.nwrong == 0 and self.mode != TOURNAMENT:
             hist = self.game.hist
@@ -257,7 +261,7 @@ class Referee(Phases):
         else:
             self.state = PLAY
             self.reason = ""
-            self.undone = False
+            self.undone = NONE
 
     # -- moves -------------------------------------------------------------
 
@@ -316,6 +320,24 @@ class Referee(Phases):
             self._finish()
         return True
 
+    def _still_captured(self):
+        # Power-up with a game in progress: stones the last two moves captured that still lie on
+        # the board are captures to lift (the journal keeps moves, not hands), not new stones.
+        hist = self.game.hist
+        cells = self.game.pos.cells
+        phys_of = self.region.phys_of
+        seen = self.seen
+        pending = seen.pending
+        for k in range(hist.length - 1, hist.length - 3 if hist.length > 2 else 0, -1):
+            record = hist.moves[k]
+            captured = move_colour(record) if record & SELF_CAPTURE else 3 - move_colour(record)
+            for i in range(hist.removed_start(k), hist.removed_end[k]):
+                g = hist.removed[i]
+                q = phys_of[g]
+                if self.frame[q] and not cells[g] and not pending[q]:
+                    pending[q] = captured
+                    seen.npending += 1
+
     def _clauses(self):
         # The tournament clauses on captured and removed stones (Korean, Thai).
         return self.mode == TOURNAMENT and self.game.rules.warning_loss
@@ -357,7 +379,7 @@ class Referee(Phases):
         self.seen.restore(game.pos.cells)  # what the move captured is in the game again
         self.awaiting_press = 0
         self.notice = 0
-        self.undone = True
+        self.undone = self.region.phys_of[move_point(record)] if move_point(record) else NONE
         self._after_game_change(now_ms)
         return True
 

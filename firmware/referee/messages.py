@@ -198,7 +198,7 @@ def _sync(referee):
     reason = referee.reason
     if reason == "two_stones":
         return "two new stones at %s: lift one" % names(referee, seen.extra, seen.nextra)
-    if reason == "moved" and seen.nmissing == 1 and seen.nextra == 1 and not referee.undone:
+    if reason == "moved" and seen.nmissing == 1 and seen.nextra == 1 and referee.undone == NONE:
         return "a stone moved from %s to %s: put it back on %s" % (
             names(referee, seen.missing, 1), names(referee, seen.extra, 1), names(referee, seen.missing, 1))
     parts = []
@@ -209,7 +209,7 @@ def _sync(referee):
                                                       names(referee, seen.missing, seen.nmissing)))
     if seen.nwrong:
         parts.append("turn over the wrong colour at %s" % names(referee, seen.wrong, seen.nwrong))
-    head = "taken back: " if referee.undone else ""
+    head = "taken back: " if referee.undone != NONE else ""
     return head + "; ".join(parts) + " (lit)"
 
 

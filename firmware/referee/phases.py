@@ -168,8 +168,7 @@ class Phases(Painter):
                         return self._refuse(p, colour, "dame_turn", now_ms)
                     if filled:
                         self.events.add(EV_MOVE, colour, g, 0, now_ms)
-                        if self.reason == "dame_open" and not counter.unfilled_dame(seen.missing):
-                            self.reason = ""  # the last open dame filled ((missing: scratch, compared again)
+                        self.reason = ""  # (a dame still open is lit; OK says so again)
                         self._finish()
                         return True
                     game.resume()
