@@ -16,7 +16,7 @@ most one command per call, and writes at most ``burst`` lines. A transport is
 any object with ``read_into(buf) -> int`` (0 or None: nothing now) and ``write(data)
 -> int`` (drivers/serial_link.py: USB CDC and UART; twins/link.py: the twin).
 
-The link answers ``hello``, ``state``, ``resend`` and ``mem`` itself. The
+The link answers ``hello``, ``state``, ``resend``, ``mem`` and ``mqtt`` itself. The
 commands that change something (new, mode, show, end, time, diag...) have
 their arguments checked by firmware/host/arguments.py, loaded for the command
 and let go after (a heartbeat ``hello`` every 1.5 s loads nothing), then go
@@ -240,6 +240,13 @@ class Link:
             elif name == "mem":  # the heap as the board sees it (after a collection: what is really free)
                 gc.collect()
                 self._reply_line(b"MEM free=%d used=%d" % (mem_free(), mem_alloc()))
+            elif name == "mqtt":  # its password on the venue's broker, for its logger (read only: no signature)
+                if not self.seal.key:
+                    self._error(pr.E_STATE, "mqtt: not registered with a venue")
+                else:
+                    from .signing import mqtt_password  # (loaded when used: code costs a Pico's heap)
+
+                    self._reply_line(b"OK mqtt " + mqtt_password(self.seal.key))
             else:
                 err = self._change(name, args, token, now_ms)
                 if err is None:

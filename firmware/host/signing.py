@@ -1,5 +1,5 @@
-"""The board's signatures: HMAC-SHA256 with its secret (a result, a venue's command), and keeping
-small files on flash (the secret, the lock). Loaded when first used (firmware/host/seal.py,
+"""The board's signatures: HMAC-SHA256 with its secret (a result, a venue's command, its MQTT
+password), and keeping small files on flash (the secret, the lock). Loaded when first used (firmware/host/seal.py,
 link.py, commands.py): code costs a Pico's heap, and most boards sign nothing."""
 
 import hashlib
@@ -23,6 +23,12 @@ def hmac_sha256(key, message):
 def signed(key, counter, text):
     """A venue's signature of a host command (its text, no CRC): the tag of ``~<counter>:<tag>``."""
     return hexlify(hmac_sha256(key, ("%d %s" % (counter, text)).encode())[:8]).decode()
+
+
+def mqtt_password(key):
+    """The board's password on its venue's MQTT broker (bytes, 32 hex digits): its logger speaks
+    for it with it (host_tools/venue/broker.py derives the same from the venue's key)."""
+    return hexlify(hmac_sha256(key, b"mqtt"))[:32]
 
 
 def accepts(seal, token, name, args):

@@ -16,6 +16,9 @@ from host_tools.logger.sync import LinkSync
 if TYPE_CHECKING:
     from host_tools.logger.cli import Logger
 
+ASK_S = 2.0  # a board's broker password is asked again after this long without its answer
+ASK_TIMES = 5
+
 
 class BoardConnection:
     """Whatever board answers on one port; ``step(now)`` services it once."""
@@ -31,6 +34,7 @@ class BoardConnection:
         self.journal = "ok"  # the board's journal, as its ALERT lines say ("failing": it cannot write)
         self.missing = ""  # the parts it runs without, as its last ALERT line says ("display,buzzer")
         self.missing_seq = -1  # that line's sequence number
+        self.password_asked = (None, -1e9, 0)  # (board, when, how often) the board was asked its broker password
 
     @property
     def board_id(self) -> str | None:
@@ -59,6 +63,24 @@ class BoardConnection:
         self.sync.step(now)
         if self.sync.silent(now):
             self.logger.offline(self)  # no answer to the heartbeats
+        elif self.logger.mqtt is not None:
+            self._ask_password(now)
+
+    def _ask_password(self, now):
+        """A registered board (``sign=1`` in its HELLO) is asked its broker password (``mqtt``),
+        again every ASK_S if the answer was lost (its reply is written once), a few times; one
+        not registered stays off the broker."""
+        board, mqtt = self.board_id, self.logger.mqtt
+        if not self.sync.synced or not board or board in mqtt.boards:
+            return
+        if self.sync.hello.get("sign") != "1":
+            mqtt.deny(board, "not registered with a venue")
+            return
+        asked, at, times = self.password_asked
+        if asked != board:
+            at, times = -1e9, 0
+        if now - at >= ASK_S and times < ASK_TIMES and self.send("mqtt", now):
+            self.password_asked = (board, now, times + 1)
 
     def _open(self, now):
         try:
@@ -99,7 +121,13 @@ class BoardConnection:
         self.logger.audit(self, event, text, seq)
 
     def accept(self, seq: int, kind: str, fields: list[str]) -> None:
+        if kind == "OK" and fields[:1] == ["mqtt"] and len(fields) > 1 and self.logger.mqtt is not None:
+            self.logger.mqtt.allow(self.board_id, fields[1])
+            return
         if kind == "ERR":
+            detail = pr.unquote(fields[1]) if len(fields) > 1 else ""
+            if "mqtt" in detail and self.logger.mqtt is not None:  # (its own word on why, or an older board's)
+                self.logger.mqtt.deny(self.board_id, detail[:60])
             self.last_error = " ".join(fields)[:60]
             return
         if kind == "ALERT":  # the board has something wrong to tell (its journal cannot write, a part is missing)
@@ -148,7 +176,11 @@ class BoardConnection:
         game = self.games.current
         moves = len(game.moves) if game else 0
         missing = self.parts_missing
-        return "%s [%s] %s game %s move %d resyncs %d crc %d %s%s%s" % (
+        mqtt = self.logger.mqtt
+        where = mqtt.where.get(self.board_id or "", "") if mqtt is not None else ""
+        return "%s [%s] %s game %s move %d resyncs %d crc %d %s%s%s%s" % (
             self.port, self.status, self.board_id or "?", game.gid if game else "-", moves,
             self.sync.resyncs, self.sync.crc_errors, "JOURNAL FAILING " if self.journal == "failing" else "",
-            "MISSING %s " % missing.upper() if missing else "", self.last_error)
+            "MISSING %s " % missing.upper() if missing else "",
+            "NOT ON THE BROKER: %s " % where if where and where not in ("on the broker", "connecting") else "",
+            self.last_error)
