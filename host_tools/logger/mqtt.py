@@ -240,5 +240,5 @@ class MqttOut:
             if info.rc == mqtt.MQTT_ERR_SUCCESS:
                 info.wait_for_publish(2)
         for client in [self.own, *self.boards.values()]:
+            client.disconnect()  # (first: a client the broker refused then waits for no retry)
             client.loop_stop()
-            client.disconnect()
