@@ -92,6 +92,8 @@ class Link:
         self.journal_failing = False
         self.locked = False  # the venue locked the round: commands that change anything must be signed
         self.dropped = 0  # command bytes dropped (input queue full)
+        self.acks = -1  # -1: no host heard since power-up; else hellos heard with every line written, since
+        # the last resend (a host missing a line asks a resend, not a hello): the app's word that it heard all
         self._add(_K_HELLO, 0)
 
     def resume_at(self, seq):
@@ -221,10 +223,15 @@ class Link:
             if args and args[-1][:1] == "~":  # the venue's signature, last (protocol.parse_command)
                 token = args[-1]
                 args = args[:-1]
+            if self.acks < 0:
+                self.acks = 0
             if name == "hello":
+                if self.cursor == self.next:
+                    self.acks += 1
                 self._hello_seq = self.next
                 self._add(_K_HELLO, 0)
             elif name == "resend":
+                self.acks = 0
                 n = int(args[0])
                 if n > self.next:
                     self._error(pr.E_STATE, "resend %d is beyond %d" % (n, self.next))
