@@ -1,6 +1,6 @@
 """make bench: the rules-core figures on CPython (beside sgfmill) and under real MicroPython, then the
-device fit (bench/device_fit.py: the smallest heap, from .mpy files and from ROMFS), the device loop's time budget (bench/device_time.py)
-and the venue at scale (bench/venue_scale.py: 200 boards, their loggers, Mosquitto and the venue service).
+device fit (bench/device_fit.py: the smallest heap, from .mpy files and from ROMFS), the device loop's time budget (bench/device_time.py),
+the logger with a flooding port (bench/logger_flood.py) and the venue at scale (bench/venue_scale.py: 200 boards, their loggers, Mosquitto and the venue service).
 
     .venv/bin/python bench/run.py
 """
@@ -102,6 +102,8 @@ def main():
     for script, args in (("device_fit.py", ["--find"]), ("device_fit.py", ["--find", "--romfs"]),
                          ("device_time.py", [])):
         subprocess.run([sys.executable, str(ROOT / "bench" / script), *args], cwd=ROOT, check=True)
+    print("\nThe logger with a flooding port (bench/logger_flood.py):", flush=True)
+    subprocess.run([sys.executable, str(ROOT / "bench" / "logger_flood.py")], cwd=ROOT, check=True)
     print("\nThe venue at scale (simulated boards, real loggers, Mosquitto and the venue service):", flush=True)
     subprocess.run([sys.executable, str(ROOT / "bench" / "venue_scale.py")], cwd=ROOT, check=True)
 

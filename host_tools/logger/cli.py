@@ -169,6 +169,11 @@ class Logger:
             self._health, self._health_at = health, now
             mqtt.health(boards)
 
+    def flush(self):
+        """Every port's games that changed, written now."""
+        for conn in self.connections:
+            conn.flush()
+
     def run(self, seconds=None):
         end = None if seconds is None else time.monotonic() + seconds
         try:
@@ -178,6 +183,7 @@ class Logger:
         except KeyboardInterrupt:
             pass
         finally:
+            self.flush()
             self.audit_file.close()
             if self.mqtt is not None:
                 self.mqtt.close(sorted({c.board_id for c in self.connections if c.board_id}))

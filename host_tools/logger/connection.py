@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from firmware import protocol as pr
-from host_tools.logger.games import Games
+from host_tools.logger.games import GameLog, Games
 from host_tools.logger.serial_port import PortError, SerialPort
 from host_tools.logger.sync import LinkSync
 
@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
 ASK_S = 2.0  # a board's broker password is asked again after this long without its answer
 ASK_TIMES = 5
+SAVE_S = 0.2  # a game's SGF is written at most this often (a flood of lines costs one write a while)
 
 
 class BoardConnection:
@@ -35,6 +36,7 @@ class BoardConnection:
         self.missing = ""  # the parts it runs without, as its last ALERT line says ("display,buzzer")
         self.missing_seq = -1  # that line's sequence number
         self.password_asked = (None, -1e9, 0)  # (board, when, how often) the board was asked its broker password
+        self.unsaved: list[GameLog] = []  # games changed since their SGF was written
 
     @property
     def board_id(self) -> str | None:
@@ -61,10 +63,26 @@ class BoardConnection:
             return
         self.sync.feed(data, now)
         self.sync.step(now)
+        self._save(now)
         if self.sync.silent(now):
             self.logger.offline(self)  # no answer to the heartbeats
         elif self.logger.mqtt is not None:
             self._ask_password(now)
+
+    def _save(self, now):
+        """Write the SGF of each game that changed, if it was not written in the last SAVE_S (its
+        first change after a quiet while at once, a flood's once a while: what a move costs does
+        not grow with the game)."""
+        for game in [g for g in self.unsaved if now - g.saved_at >= SAVE_S]:
+            game.saved_at = now
+            self.unsaved.remove(game)
+            self.logger.save(self, game)
+
+    def flush(self) -> None:
+        """Every game that changed, written now (the logger stops; the board's games are forgotten)."""
+        unsaved, self.unsaved = self.unsaved, []
+        for game in unsaved:
+            self.logger.save(self, game)
 
     def _ask_password(self, now):
         """A registered board (``sign=1`` in its HELLO) is asked its broker password (``mqtt``),
@@ -146,7 +164,8 @@ class BoardConnection:
             return
         if game is None:
             return
-        self.logger.save(self, game)
+        if game not in self.unsaved:
+            self.unsaved.append(game)
         if kind == "MOVE":
             payload = {"n": int(fields[0]), "colour": fields[1], "point": fields[2], "ms": game.moves[-1][2]}
             self.logger.publish(self, "move", payload)
@@ -156,6 +175,7 @@ class BoardConnection:
                                                   "reason": reason})
 
     def new_boot(self) -> None:
+        self.flush()
         self.games = Games()
         self.journal = "ok"
         self.missing = ""
