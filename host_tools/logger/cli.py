@@ -150,7 +150,7 @@ class Logger:
                 mqtt.resend(board, payload["from"])
             elif what == "command" and conn is not None:
                 self.audit(conn, "venue", "%s (by %s)" % (payload["text"], payload["by"]))
-                conn.send(payload["text"], now)
+                conn.command(payload["text"], now)
             elif what == "dropped":
                 mqtt.dropped += 1
                 self.audit(conn, "dropped", "%s: %s %s" % (payload["topic"], payload["why"], payload["detail"]),

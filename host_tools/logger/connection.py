@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 ASK_S = 2.0  # a board's broker password is asked again after this long without its answer
 ASK_TIMES = 5
 SAVE_S = 0.2  # a game's SGF is written at most this often (a flood of lines costs one write a while)
+COMMANDS_MAX = 16  # a venue's commands waiting for the logger to catch up with the board
 
 
 class BoardConnection:
@@ -37,6 +38,7 @@ class BoardConnection:
         self.missing_seq = -1  # that line's sequence number
         self.password_asked = (None, -1e9, 0)  # (board, when, how often) the board was asked its broker password
         self.unsaved: list[GameLog] = []  # games changed since their SGF was written
+        self.commands: list[tuple[str, float]] = []  # a venue's commands, and when they came, not sent yet
 
     @property
     def board_id(self) -> str | None:
@@ -64,6 +66,8 @@ class BoardConnection:
         self.sync.feed(data, now)
         self.sync.step(now)
         self._save(now)
+        if self.commands:
+            self._venue_commands(now)
         if self.sync.silent(now):
             self.logger.offline(self)  # no answer to the heartbeats
         elif self.logger.mqtt is not None:
@@ -83,6 +87,23 @@ class BoardConnection:
         unsaved, self.unsaved = self.unsaved, []
         for game in unsaved:
             self.logger.save(self, game)
+
+    def command(self, text: str, now: float) -> None:
+        """A venue's host command for the board: sent once the logger holds every line the board
+        wrote (a HELLO in its place after the command came). A ``new`` sent earlier would leave the
+        game before it with lines the board can only resend as SKIP (its last moves, its result)."""
+        if len(self.commands) >= COMMANDS_MAX:
+            self.audit("unsent", "%s (the board is not caught up with: too many commands waiting)"
+                       % self.commands.pop(0)[0])
+        self.commands.append((text, now))
+
+    def _venue_commands(self, now):
+        if self.sync.current_at >= self.commands[0][1]:
+            for text, _at in self.commands:
+                self.send(text, now)
+            self.commands = []
+        else:
+            self.sync.ask(now)
 
     def _ask_password(self, now):
         """A registered board (``sign=1`` in its HELLO) is asked its broker password (``mqtt``),
