@@ -1,7 +1,7 @@
 """make bench: the rules-core figures on CPython (beside sgfmill) and under real MicroPython, then the
 device fit (bench/device_fit.py: the smallest heap, from .mpy files and from ROMFS), the device loop's time budget (bench/device_time.py),
 the logger with a flooding port (bench/logger_flood.py), a 10-board logger soak with unplugs and power cuts
-(bench/logger_soak.py) and the venue at scale (bench/venue_scale.py: 200 boards, their loggers, Mosquitto and the venue service).
+(bench/logger_soak.py), an MQTT fuzz of the logger (bench/logger_fuzz.py) and the venue at scale (bench/venue_scale.py: 200 boards, their loggers, Mosquitto and the venue service).
 
     .venv/bin/python bench/run.py
 """
@@ -107,6 +107,8 @@ def main():
     subprocess.run([sys.executable, str(ROOT / "bench" / "logger_flood.py")], cwd=ROOT, check=True)
     print("\nTen boards on one logger through unplugs and power cuts (bench/logger_soak.py):", flush=True)
     subprocess.run([sys.executable, str(ROOT / "bench" / "logger_soak.py")], cwd=ROOT, check=True)
+    print("\nAn MQTT fuzz of the logger (bench/logger_fuzz.py):", flush=True)
+    subprocess.run([sys.executable, str(ROOT / "bench" / "logger_fuzz.py")], cwd=ROOT, check=True)
     print("\nThe venue at scale (simulated boards, real loggers, Mosquitto and the venue service):", flush=True)
     subprocess.run([sys.executable, str(ROOT / "bench" / "venue_scale.py")], cwd=ROOT, check=True)
 
