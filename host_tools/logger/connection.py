@@ -17,7 +17,6 @@ if TYPE_CHECKING:
     from host_tools.logger.cli import Logger
 
 ASK_S = 2.0  # a board's broker password is asked again after this long without its answer
-ASK_TIMES = 5
 SAVE_S = 0.2  # a game's SGF is written at most this often (a flood of lines costs one write a while)
 COMMANDS_MAX = 16  # a venue's commands waiting for the logger to catch up with the board
 
@@ -36,7 +35,8 @@ class BoardConnection:
         self.journal = "ok"  # the board's journal, as its ALERT lines say ("failing": it cannot write)
         self.missing = ""  # the parts it runs without, as its last ALERT line says ("display,buzzer")
         self.missing_seq = -1  # that line's sequence number
-        self.password_asked = (None, -1e9, 0)  # (board, when, how often) the board was asked its broker password
+        self.password_asked = (None, -1e9)  # (board, when) the board was last asked its broker password
+        self.password_refused: str | None = None  # the board that answered it has none (not registered)
         self.unsaved: list[GameLog] = []  # games changed since their SGF was written
         self.commands: list[tuple[str, float]] = []  # a venue's commands, and when they came, not sent yet
 
@@ -107,19 +107,18 @@ class BoardConnection:
 
     def _ask_password(self, now):
         """A registered board (``sign=1`` in its HELLO) is asked its broker password (``mqtt``),
-        again every ASK_S if the answer was lost (its reply is written once), a few times; one
-        not registered stays off the broker."""
+        again every ASK_S until it answers (its reply is written once: a lost one is not resent;
+        audited the first time); one not registered stays off the broker."""
         board, mqtt = self.board_id, self.logger.mqtt
-        if not self.sync.synced or not board or board in mqtt.boards:
+        if not self.sync.synced or not board or board in mqtt.boards or board == self.password_refused:
             return
         if self.sync.hello.get("sign") != "1":
             mqtt.deny(board, "not registered with a venue")
             return
-        asked, at, times = self.password_asked
-        if asked != board:
-            at, times = -1e9, 0
-        if now - at >= ASK_S and times < ASK_TIMES and self.send("mqtt", now):
-            self.password_asked = (board, now, times + 1)
+        asked, at = self.password_asked
+        if now - at >= ASK_S or asked != board:
+            if self.send("mqtt", now, heartbeat=asked == board):
+                self.password_asked = (board, now)
 
     def _open(self, now):
         try:
@@ -132,6 +131,7 @@ class BoardConnection:
 
     def _connected(self, now):
         self.status = "open"
+        self.password_asked, self.password_refused = (None, -1e9), None  # (registered at the desk meanwhile?)
         self.audit("connect", None)
         self.sync.connect(now)
 
@@ -167,6 +167,7 @@ class BoardConnection:
             detail = pr.unquote(fields[1]) if len(fields) > 1 else ""
             if "mqtt" in detail and self.logger.mqtt is not None:  # (its own word on why, or an older board's)
                 self.logger.mqtt.deny(self.board_id, detail[:60])
+                self.password_refused = self.board_id
             self.last_error = " ".join(fields)[:60]
             return
         if kind == "ALERT":  # the board has something wrong to tell (its journal cannot write, a part is missing)
@@ -218,10 +219,10 @@ class BoardConnection:
         moves = len(game.moves) if game else 0
         missing = self.parts_missing
         mqtt = self.logger.mqtt
-        where = mqtt.where.get(self.board_id or "", "") if mqtt is not None else ""
+        why = mqtt.why_not(self.board_id) if mqtt is not None and self.board_id else ""
         return "%s [%s] %s game %s move %d resyncs %d crc %d %s%s%s%s" % (
             self.port, self.status, self.board_id or "?", game.gid if game else "-", moves,
             self.sync.resyncs, self.sync.crc_errors, "JOURNAL FAILING " if self.journal == "failing" else "",
             "MISSING %s " % missing.upper() if missing else "",
-            "NOT ON THE BROKER: %s " % where if where and where not in ("on the broker", "connecting") else "",
+            "NOT ON THE BROKER: %s " % why if why else "",
             self.last_error)

@@ -140,6 +140,11 @@ class MqttOut:
         if board not in self.boards:
             self.where[board] = why
 
+    def why_not(self, board: str) -> str:
+        """Why the board is kept off the broker ("" if it is on it, or on its way)."""
+        where = self.where.get(board, "")
+        return "" if where in (ON_BROKER, "connecting") else where
+
     def _board_connected(self, board, client, reason):
         if reason.is_failure:
             self.inbox.put((board, "refused", {"why": str(reason)}))
