@@ -217,8 +217,8 @@ def run(boards: int, games: int, seed: int) -> tuple[dict, dict]:
             table.unplug_at = table.cut_at = float("inf")
             table.plug_at = None
         for i in range(int(120_000 / STEP_MS)):
-            if i * STEP_MS >= 2000 and all(conn.sync.expected >= table.sim.app.link.next and not table.pipe.to_host and not conn.unsaved
-                   and table.sim.app._next is None for conn, table in zip(conns, tables, strict=True)):
+            if i * STEP_MS >= 2000 and all(conn.sync.expected >= table.sim.app.link.next and not table.pipe.to_host
+                                           and not conn.unsaved for conn, table in zip(conns, tables, strict=True)):
                 break
             now += STEP_MS
             for table, conn in zip(tables, conns, strict=True):
