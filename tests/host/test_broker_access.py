@@ -18,7 +18,7 @@ from host_tools.logger.cli import Logger
 from host_tools.logger.connection import BoardConnection
 from host_tools.logger.mqtt import MqttOut
 from host_tools.records import board_key
-from host_tools.venue.broker import Access, Broker, Keeper, board_password, mosquitto_path, note_registered
+from host_tools.venue.broker import Access, Broker, Keeper, board_password, mosquitto_path, note_registered, registered
 from twins.hardware import simulated
 from twins.link import HostSerial, Pipe
 from twins.storage import SimStorage
@@ -27,10 +27,20 @@ pytestmark = pytest.mark.skipif(mosquitto_path() is None, reason="no mosquitto (
 KEY = bytes(range(32))  # the venue's
 
 
-def make_broker(tmp_path, boards, tls=False):
-    access = Access(str(tmp_path / "broker"), KEY, str(tmp_path))
-    access.write(boards)
-    return Broker(access, folder=str(tmp_path / "broker"), tls=tls)
+@pytest.fixture
+def make_broker(tmp_path):
+    """The venue's broker for these boards (stopped at the end, whatever happens)."""
+    made = []
+
+    def make(boards, tls=False):
+        access = Access(str(tmp_path / "broker"), KEY, str(tmp_path))
+        access.write(boards)
+        made.append(Broker(access, folder=str(tmp_path / "broker"), tls=tls))
+        return made[-1]
+
+    yield make
+    for broker in made:
+        broker.stop()
 
 
 class Client:
@@ -76,10 +86,10 @@ def wait_for(predicate, step=lambda: time.sleep(0.01), seconds=10):
 
 
 @pytest.mark.parametrize("tls", [False, True])
-def test_no_anonymous_client_and_every_user_on_its_own_topics_only(tmp_path, tls):
+def test_no_anonymous_client_and_every_user_on_its_own_topics_only(make_broker, tls):
     if tls and shutil.which("openssl") is None:
         pytest.skip("no openssl (make test installs it)")
-    broker = make_broker(tmp_path, ["t7", "t8"], tls)
+    broker = make_broker(["t7", "t8"], tls)
     clients = []
     try:
         venue = Client(broker, broker.access.venue, "goboard/#")
@@ -108,24 +118,19 @@ def test_no_anonymous_client_and_every_user_on_its_own_topics_only(tmp_path, tls
     finally:
         for client in clients:
             client.close()
-        broker.stop()
     if tls:
         assert broker.ca and "cafile" in broker.conf.read_text()
 
 
-def test_a_board_registered_at_the_desk_is_let_in_without_a_restart(tmp_path):
-    broker = make_broker(tmp_path, ["t7"])
-    keeper = Keeper(broker.access, lambda: {"t7"} | set((tmp_path / "boards").read_text().split())
-                    if (tmp_path / "boards").exists() else {"t7"}, broker)
-    try:
-        t9 = ("t9", board_password(KEY, "t9"))
-        assert Client(broker, t9).reason == "Not authorized"
-        note_registered(str(tmp_path), "t9")  # (python -m host_tools.venue.keys register does this)
-        assert keeper.update()  # (its thread does it every 2 s)
-        assert wait_for(lambda: Client(broker, t9).reason == "Success", seconds=5)
-        assert not keeper.update()  # nothing new: the broker is left alone
-    finally:
-        broker.stop()
+def test_a_board_registered_at_the_desk_is_let_in_without_a_restart(tmp_path, make_broker):
+    broker = make_broker(["t7"])
+    keeper = Keeper(broker.access, lambda: {"t7"} | registered(str(tmp_path)), broker)
+    t9 = ("t9", board_password(KEY, "t9"))
+    assert Client(broker, t9).reason == "Not authorized"
+    note_registered(str(tmp_path), "t9")  # (python -m host_tools.venue.keys register does this)
+    assert keeper.update()  # (its thread does it every 2 s)
+    assert wait_for(lambda: Client(broker, t9).reason == "Success", seconds=5)
+    assert not keeper.update()  # nothing new: the broker is left alone
 
 
 class Hall:
@@ -137,11 +142,11 @@ class Hall:
         self.mqtt = MqttOut(broker.address, login=broker.access.logger, ca=broker.ca, name="hub")
         self.logger = Logger([], str(tmp_path / "out"), quiet=True, mqtt=self.mqtt)
         self.t = 0
-        for name, registered in boards:
+        for name, keyed in boards:
             pipe = Pipe()
             hw = simulated("presence", pipe.board, SimStorage(), board_id=name)
             app = App(hw, Settings(size=9), boot=1)
-            if registered:
+            if keyed:
                 app.command("key", [board_key(KEY, name).hex()], 0)
             self.apps[name], self.hws[name] = app, hw
             conn = BoardConnection(name, self.logger)
@@ -174,8 +179,8 @@ class Hall:
         self.logger.audit_file.close()
 
 
-def test_a_registered_board_is_on_the_broker_as_itself_an_unregistered_one_on_disk_only(tmp_path):
-    broker = make_broker(tmp_path, ["t7", "t8"])
+def test_a_registered_board_is_on_the_broker_as_itself_an_unregistered_one_on_disk_only(tmp_path, make_broker):
+    broker = make_broker(["t7", "t8"])
     venue = Client(broker, broker.access.venue, "goboard/#")
     hall = Hall(tmp_path, broker, [("t7", True), ("t8", False)])
     try:
@@ -198,7 +203,6 @@ def test_a_registered_board_is_on_the_broker_as_itself_an_unregistered_one_on_di
     finally:
         hall.close()
         venue.close()
-        broker.stop()
 
 
 BAD = [
@@ -215,8 +219,8 @@ BAD = [
 ]
 
 
-def test_no_message_kills_or_deafens_the_logger(tmp_path):
-    broker = make_broker(tmp_path, ["t7"])
+def test_no_message_kills_or_deafens_the_logger(tmp_path, make_broker):
+    broker = make_broker(["t7"])
     venue = Client(broker, broker.access.venue, "goboard/#")
     hall = Hall(tmp_path, broker, [("t7", True)])
     try:
@@ -240,4 +244,3 @@ def test_no_message_kills_or_deafens_the_logger(tmp_path):
     finally:
         hall.close()
         venue.close()
-        broker.stop()
