@@ -68,7 +68,7 @@ $(ADAFRUIT_READY): requirements-adafruit.txt | $(PY_READY)
 	@touch $@
 
 setup: $(PY_READY) $(NODE_READY) $(STUBS_READY) $(ADAFRUIT_READY)
-	@scripts/ensure-system.sh mosquitto postgresql kicad-symbols chromium
+	@scripts/ensure-system.sh mosquitto openssl postgresql kicad-symbols chromium
 
 test: setup
 	@echo "== 1/5 host tests (pytest on CPython)"
@@ -84,7 +84,7 @@ test: setup
 	@$(MAKE) --no-print-directory typecheck
 
 test-host: $(PY_READY) $(ADAFRUIT_READY)
-	@scripts/ensure-system.sh mosquitto postgresql kicad-symbols chromium
+	@scripts/ensure-system.sh mosquitto openssl postgresql kicad-symbols chromium
 	$(PY) -m pytest
 
 test-mp: $(NODE_READY) $(PY_READY)
@@ -122,7 +122,7 @@ lint: $(PY_READY)
 	$(PY) -m ruff check .
 
 bench: setup
-	@scripts/ensure-system.sh mosquitto
+	@scripts/ensure-system.sh mosquitto openssl
 	$(PY) bench/run.py
 
 DEMO_RECORD := examples/handicap-game.sgf
@@ -132,7 +132,7 @@ sim: $(PY_READY)
 	$(PY) -m host_tools.sim $(ARGS)
 
 venue: $(PY_READY)
-	@scripts/ensure-system.sh mosquitto
+	@scripts/ensure-system.sh mosquitto openssl
 	$(PY) -m host_tools.venue $(ARGS)
 
 demo: $(PY_READY)

@@ -1,9 +1,6 @@
 """make bench: the rules-core figures on CPython (beside sgfmill) and under real MicroPython, then the
-device fit (bench/device_fit.py: the smallest heap, from .mpy files and from ROMFS), the device loop's time budget (bench/device_time.py)
-the venue at scale (bench/venue_scale.py: 200 boards, their loggers, Mosquitto and the venue service),
-the venue's pages under an HTTP fuzz (bench/venue_http_fuzz.py) and password guessing at its console
-(bench/venue_logins.py),
-and commands replayed, forged and sent unsigned to a registered board (bench/replayed_commands.py).
+device fit (bench/device_fit.py: the smallest heap, from .mpy files and from ROMFS), the device loop's time
+budget (bench/device_time.py), and the whole-product runs of BENCHES below (each a script under bench/).
 
     .venv/bin/python bench/run.py
 """
@@ -20,6 +17,18 @@ import mp_rules  # noqa: E402
 from sgfmill import boards  # noqa: E402
 
 from firmware.rules.coords import PASS, col_row  # noqa: E402
+
+
+# The whole-product runs, in order: (what it shows, its script in bench/).
+BENCHES = (
+    ("The logger with a flooding port", "logger_flood.py"),
+    ("Ten boards on one logger through unplugs and power cuts", "logger_soak.py"),
+    ("An MQTT fuzz of the logger", "logger_fuzz.py"),
+    ("The venue at scale (simulated boards, real loggers, Mosquitto and the venue service)", "venue_scale.py"),
+    ("Commands replayed, forged and sent unsigned to a registered board", "replayed_commands.py"),
+    ("The venue's pages under malformed requests (HTTP fuzz)", "venue_http_fuzz.py"),
+    ("Password guessing at the referee console", "venue_logins.py"),
+)
 
 
 def playable(games, rules):
@@ -105,15 +114,9 @@ def main():
     for script, args in (("device_fit.py", ["--find"]), ("device_fit.py", ["--find", "--romfs"]),
                          ("device_time.py", [])):
         subprocess.run([sys.executable, str(ROOT / "bench" / script), *args], cwd=ROOT, check=True)
-    print("\nThe venue at scale (simulated boards, real loggers, Mosquitto and the venue service):", flush=True)
-    subprocess.run([sys.executable, str(ROOT / "bench" / "venue_scale.py")], cwd=ROOT, check=True)
-    print(flush=True)
-    subprocess.run([sys.executable, str(ROOT / "bench" / "replayed_commands.py")], cwd=ROOT, check=True)
-    print("\nThe venue's pages under malformed requests (HTTP fuzz):", flush=True)
-    subprocess.run([sys.executable, str(ROOT / "bench" / "venue_http_fuzz.py")], cwd=ROOT, check=True)
-    print("\nPassword guessing at the referee console:", flush=True)
-    subprocess.run([sys.executable, str(ROOT / "bench" / "venue_logins.py")], cwd=ROOT, check=True)
-
+    for title, script in BENCHES:
+        print("\n%s (bench/%s):" % (title, script), flush=True)
+        subprocess.run([sys.executable, str(ROOT / "bench" / script)], cwd=ROOT, check=True)
 
 if __name__ == "__main__":
     main()

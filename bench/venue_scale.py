@@ -50,11 +50,13 @@ from paho.mqtt.enums import CallbackAPIVersion  # noqa: E402
 from firmware import protocol as pr  # noqa: E402
 from firmware.settings import Settings  # noqa: E402
 from host_tools import sgf  # noqa: E402
+from host_tools.records import board_key  # noqa: E402
 from host_tools.sim.headless import Simulation  # noqa: E402
 from host_tools.sim.physical import script_lines  # noqa: E402
 from host_tools.sim.pty_link import PtyLink  # noqa: E402
 from host_tools.sim.script import parse  # noqa: E402
-from host_tools.venue.demo import GAMES, TIME, Broker, free_port, legal_prefix, listening, mosquitto_path  # noqa: E402
+from host_tools.venue.broker import Access, Broker, board_password, free_port, listening, mosquitto_path  # noqa: E402
+from host_tools.venue.demo import GAMES, TIME, legal_prefix  # noqa: E402
 
 TOURNAMENT_MOVE_S = 30.0  # a board's average time per move at tournament pace
 STAGGER_S = 30.0  # the boards start evenly over this long (at most half the first window)
@@ -62,6 +64,7 @@ DRAIN_S = 10.0  # after the last window, how long the page gets to show the last
 TARGET_P99_S = 1.0  # stone to live page, 99th percentile, at tournament pace
 MISSING_MAX = 0.01  # more moves than this never shown: the bench fails
 REFEREE = ("bench", "bench")  # the live view is a referee's
+VENUE_KEY = bytes(range(32))  # the boards are registered with it: their loggers speak for them on the broker
 
 
 def board_name(index: int) -> str:
@@ -115,6 +118,7 @@ def board_stream(task: tuple[int, pathlib.Path]) -> Stream:
     sim = Simulation(Settings(19, "japanese", time_spec=TIME, players=players), transport=capture,
                      board_id=board_name(index), boot=1)
     capture.sim = sim
+    sim.app.command("key", [board_key(VENUE_KEY, board_name(index)).hex()], 0)  # registered at the desk
     for event in events:
         sim.advance(event.t_ms)
         sim.apply(event)
@@ -202,6 +206,8 @@ class ReplayBoard:
             counts["commands"] += 1
             if name == "hello":
                 self._send(self.lines[0][1])
+            elif name == "mqtt":  # (its HELLO says sign=1: registered, it tells its broker password)
+                self._reply(b"OK mqtt " + board_password(VENUE_KEY, self.name).encode())
             elif name == "resend":
                 counts["resends"] += 1
                 for old in self.sent[int(args[0]):]:
@@ -209,7 +215,11 @@ class ReplayBoard:
 
     def _send(self, raw: bytes) -> None:
         """A stream line under the next number (its CRC made again)."""
-        body = b"%d %s" % (len(self.sent), raw[:-len(b" *00000000")].split(b" ", 1)[1])
+        self._reply(raw[:-len(b" *00000000")].split(b" ", 1)[1])
+
+    def _reply(self, text: bytes) -> None:
+        """A line (kind and fields) under the next number."""
+        body = b"%d %s" % (len(self.sent), text)
         line = body + b" *" + pr.crc_hex(body) + b"\n"
         self.sent.append(line)
         self.link.write(line)  # (what a full pty cannot take is lost: the logger asks again)
@@ -331,12 +341,13 @@ class BrokerTap:
     """Every message on the loggers' and the venue's topics, counted by kind (line, move, state,
     status, resync...), and when each MOVE line passed the broker."""
 
-    def __init__(self, address: str):
+    def __init__(self, address: str, login: tuple[str, str]):
         host, _, port = address.rpartition(":")
         self.counts: collections.Counter = collections.Counter()
         self.passed: dict[tuple[str, int], float] = {}  # (board, move) -> wall s
         self.lock = threading.Lock()
         self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="venue-bench-tap")
+        self.client.username_pw_set(*login)  # (the venue's: nobody else may hear every board)
         self.client.on_connect = lambda client, *_: client.subscribe("goboard/#", 0)
         self.client.on_message = self._message
         self.client.connect(host, int(port))
@@ -373,10 +384,12 @@ def cpu_seconds(pid: int) -> float:
 class Processes:
     """Mosquitto, the venue service and the loggers, their files in ``folder``."""
 
-    def __init__(self, folder: pathlib.Path):
+    def __init__(self, folder: pathlib.Path, boards: list[str]):
         self.folder = folder
-        (folder / "broker").mkdir()
-        self.broker = Broker(folder=str(folder / "broker"))
+        (folder / "venue.key").write_text(VENUE_KEY.hex() + "\n")
+        self.access = Access(str(folder / "broker"), VENUE_KEY, str(folder))  # (logins beside the key)
+        self.access.write(boards)
+        self.broker = Broker(self.access, folder=str(folder / "broker"))
         self.venue: subprocess.Popen | None = None
         self.loggers: list[subprocess.Popen] = []
         self.db = folder / "venue.db"
@@ -394,7 +407,7 @@ class Processes:
         self.venue = self._spawn("venue", "host_tools.venue", "--broker", self.broker.address,
                                  "--db", "sqlite:///%s" % self.db, "--port", str(self.port),
                                  "--referee", "%s:%s" % REFEREE, "--pairings", str(self.folder / "pairings.csv"),
-                                 "--event", "Venue scale bench")
+                                 "--event", "Venue scale bench", "--key-file", str(self.folder / "venue.key"))
         deadline = time.monotonic() + 30
         while not listening(self.port):
             if self.venue.poll() is not None or time.monotonic() > deadline:
@@ -405,7 +418,8 @@ class Processes:
         for k, paths in enumerate(groups, start=1):
             self.loggers.append(self._spawn("logger%d" % k, "host_tools.logger", *paths, "--out",
                                             str(self.folder / ("logger%d" % k)), "--quiet",
-                                            "--mqtt", self.broker.address))
+                                            "--mqtt", self.broker.address, "--mqtt-login", self.access.logger_file,
+                                            "--name", "logger%d" % k))
 
     def log_tail(self, name: str) -> str:
         return (self.folder / (name + ".log")).read_text(errors="replace")[-3000:]
@@ -481,10 +495,10 @@ def run(args, folder: pathlib.Path, stack: contextlib.ExitStack) -> dict:
     boards = [ReplayBoard(board_name(stream.index), stream.lines) for stream in streams]
     for board in boards:
         stack.callback(board.link.close)
-    procs = Processes(folder)
+    procs = Processes(folder, [board.name for board in boards])
     stack.callback(procs.stop)
     procs.start_venue(pairings_csv(streams))
-    tap = BrokerTap(procs.broker.address)
+    tap = BrokerTap(procs.broker.address, procs.access.venue)
     stack.callback(tap.stop)
     page = LivePage(procs.port)
     stack.callback(page.close)

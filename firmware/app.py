@@ -43,6 +43,7 @@ from .journal.store import Journal
 from .leds.composer import Leds
 from .leds.marks import HINT, Marks
 from .loop import Loop
+from .micro import const, ticks_diff
 from .modes import CASUAL
 from .protocol import E_MALFORMED, E_STATE, fields_dict
 from .referee.machine import Referee
@@ -52,6 +53,9 @@ from .rules.result import DRAW
 from .sensing.scanner import Scanner
 from .settings import Settings, from_fields, is_pair
 from .timekeeper import Timekeeper
+
+_ALONE_MS = const(5000)  # a finished game found at power-up, no host heard since: the next game starts
+_TOLD_MOST_MS = const(60000)  # ... a host heard but not done with it: the next game starts all the same
 
 
 class App(Loop):
@@ -66,6 +70,7 @@ class App(Loop):
     clock: "Clock | None"
     referee: Referee
     timekeeper: Timekeeper
+    _next: "tuple | None"
 
     def __init__(self, hw, settings=None, mode=CASUAL, board_id=None, boot=1, now_ms=0):
         self.hw = hw
@@ -81,8 +86,8 @@ class App(Loop):
             if got is not None:
                 journalled = True
                 boot, seq_mark, last_gid = got.boot + 1, got.seq_mark, got.gid
-                if not got.in_progress:
-                    got = None  # finished: let it go before the next game is built
+                if not got.in_progress and hw.transport is None:
+                    got = None  # finished, and no host to tell: let it go before the next game is built
         self.polarity = hw.sensor.bits_per_point == 2
         self.scanner = Scanner(hw.sensor)
         self.marks = Marks()
@@ -115,11 +120,14 @@ class App(Loop):
             self.link.locked = load_lock(hw.storage)
             follower.listen(self.link)
         self.recovered = False  # the game in progress came back from the journal
+        self._next = None  # a finished game came back: the next game's (settings, mode, since), _next_game
         if got is not None:
             self.recovered = True
             self._begin(got.settings, got.game, got.mode, got.gid, got)
             self.timekeeper.recovered(got.clock_state, now_ms)
             self.referee.refresh(now_ms)
+            if not got.in_progress:  # told to the host again (its end may never have reached it) first
+                self._next = (settings or Settings(), mode, now_ms)
         else:
             settings = settings or Settings()
             self._begin(settings, settings.game(), mode, last_gid + 1)
@@ -143,6 +151,7 @@ class App(Loop):
         fit (MemoryError, raised), a game with the last settings, which did, is
         started instead, without its clock if even that does not fit: the board
         always has a game to play."""
+        self._next = None
         last = self.follower.settings or Settings()  # (always a game's by now)
         settings.share(last)  # (the same rules or time control: not loaded again)
         settings.check()
@@ -180,6 +189,25 @@ class App(Loop):
             bare = Settings(settings.size, settings.rules, settings.komi, settings.handicap, "none", settings.players)
             bare.share(settings)
             settings = bare
+
+    def sync_host(self, now_ms):
+        """The host stage (firmware/loop.py), then the next game once a finished game found at power-up is told."""
+        Loop.sync_host(self, now_ms)
+        pending = self._next
+        if pending is not None:
+            self._next_game(pending, now_ms)
+
+    def _next_game(self, pending, now_ms):
+        # A finished game found at power-up is the board's until its host has heard it all (a
+        # power cut can come before the host read its last lines, which the link could only
+        # resend as SKIP once the next game began): two hellos on a link with every line written
+        # (firmware/host/link.py ``acks``). Then, as ever, the next game with the board's own
+        # settings, numbered after it. With no host heard, the players need not wait long.
+        settings, mode, since = pending
+        acks = self.link.acks  # pyright: ignore[reportOptionalMemberAccess]  (kept with a link only)
+        waited = ticks_diff(now_ms, since)
+        if acks >= 2 or (acks < 0 and waited >= _ALONE_MS) or waited >= _TOLD_MOST_MS:
+            self.new_game(settings, mode)
 
     def replay(self, now_ms):
         """Korean Art.21-4: a drawn game is replayed at once, colours kept, each clock

@@ -41,7 +41,7 @@ E_TOO_OLD = "too_old"
 E_MEMORY = "memory"  # the board had no memory for it and goes on as it was
 
 COMMANDS = ("hello", "state", "resend", "mode", "new", "show", "end", "time", "diag", "mem", "referee", "clock",
-            "replay", "key", "lock")
+            "replay", "key", "lock", "mqtt")
 NEW_KEYS = ("rules", "size", "komi", "handicap", "time", "pb", "pw", "ev", "ro", "dt", "pair")  # new's fields
 
 _HEX = b"0123456789abcdef"
@@ -346,7 +346,7 @@ def parse_command(line):
 
     Returns ``(name, args)`` with args a list of str, or ``(None, (code,
     detail))`` naming the problem: a line too long, a bad CRC, an unknown
-    command, arguments to ``hello``, ``state`` or ``mem``, a bad ``resend``
+    command, arguments to ``hello``, ``state``, ``mem`` or ``mqtt``, a bad ``resend``
     and ``new``'s fields (no code is loaded for it: the next game needs the
     heap). The other commands' arguments are checked by the link with
     firmware/host/arguments.py, loaded only when one comes. A signed
@@ -369,7 +369,7 @@ def parse_command(line):
     signed = args.pop() if args and args[-1][:1] == "~" else None  # the venue's signature (firmware/host/seal.py)
     if name not in COMMANDS:
         return None, (E_UNKNOWN, "unknown command " + quote(parts[0][:24]))
-    if name in ("hello", "state", "mem"):
+    if name in ("hello", "state", "mem", "mqtt"):
         if args:
             return None, (E_MALFORMED, name + " takes no arguments")
     elif name == "resend":

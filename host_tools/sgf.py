@@ -129,10 +129,11 @@ def write(game: Game, root: dict | None = None, move_props=None) -> bytes:
         node.set("PL", "w")
     for key, value in (root or {}).items():
         node.set(key, value)
+    parent = node
     for k in range(1, hist.length):
         record = hist.moves[k]
         colour = move_colour(record)
-        child = out.extend_main_sequence()
+        child = parent = parent.new_child()  # (not extend_main_sequence: it walks the sequence every time)
         props = dict(move_props(k) or {}) if move_props is not None else {}
         if record & LOST_TURN:  # (its clock figures too: a sealed record hashes them, host_tools/records.py)
             lost = ("Black" if colour == BLACK else "White") + " lost the turn (penalty)"

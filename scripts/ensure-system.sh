@@ -3,6 +3,7 @@
 #   scripts/ensure-system.sh python   -> python3 >= 3.11 with venv
 #   scripts/ensure-system.sh node     -> node >= 18 with npm
 #   scripts/ensure-system.sh mosquitto -> the MQTT broker (/usr/sbin/mosquitto) the logger's MQTT test starts
+#   scripts/ensure-system.sh openssl  -> openssl, which makes the venue's own CA and broker certificate (--tls)
 #   scripts/ensure-system.sh kicad-symbols -> KiCad's symbol library (files, no command) for the SKiDL netlists
 #   scripts/ensure-system.sh postgresql -> PostgreSQL's server binaries (initdb, pg_ctl, postgres) the tests'
 #                                          throwaway servers run (tests/host/pg_server.py)

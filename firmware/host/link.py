@@ -16,7 +16,7 @@ most one command per call, and writes at most ``burst`` lines. A transport is
 any object with ``read_into(buf) -> int`` (0 or None: nothing now) and ``write(data)
 -> int`` (drivers/serial_link.py: USB CDC and UART; twins/link.py: the twin).
 
-The link answers ``hello``, ``state``, ``resend`` and ``mem`` itself: they
+The link answers ``hello``, ``state``, ``resend``, ``mem`` and ``mqtt`` itself: they
 read only, and anyone may send them. The commands that change something (new,
 mode, show, end, time, diag...) have their arguments checked by
 firmware/host/arguments.py, loaded for the command and let go after (a
@@ -96,6 +96,8 @@ class Link:
         self.locked = False  # the venue locked the round (told in HELLO; a registered board's commands are signed anyway)
         self._asked = (-1, "")  # the last ALERT waiting= with words: its number, the words (``waiting``)
         self.dropped = 0  # command bytes dropped (input queue full)
+        self.acks = -1  # -1: no host heard since power-up; else hellos heard with every line written, since
+        # the last resend (a host missing a line asks a resend, not a hello): the app's word that it heard all
         self._add(_K_HELLO, 0)
 
     def resume_at(self, seq):
@@ -235,10 +237,15 @@ class Link:
             if args and args[-1][:1] == "~":  # the venue's signature, last (protocol.parse_command)
                 token = args[-1]
                 args = args[:-1]
+            if self.acks < 0:
+                self.acks = 0
             if name == "hello":
+                if self.cursor == self.next:
+                    self.acks += 1
                 self._hello_seq = self.next
                 self._add(_K_HELLO, 0)
             elif name == "resend":
+                self.acks = 0
                 n = int(args[0])
                 if n > self.next:
                     self._error(pr.E_STATE, "resend %d is beyond %d" % (n, self.next))
@@ -254,6 +261,13 @@ class Link:
             elif name == "mem":  # the heap as the board sees it (after a collection: what is really free)
                 gc.collect()
                 self._reply_line(b"MEM free=%d used=%d" % (mem_free(), mem_alloc()))
+            elif name == "mqtt":  # its password on the venue's broker, for its logger (read only: no signature)
+                if not self.seal.key:
+                    self._error(pr.E_STATE, "mqtt: not registered with a venue")
+                else:
+                    from .signing import mqtt_password  # (loaded when used: code costs a Pico's heap)
+
+                    self._reply_line(b"OK mqtt " + mqtt_password(self.seal.key))
             else:
                 err = self._change(name, args, token, now_ms)
                 if err is None:

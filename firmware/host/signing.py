@@ -1,4 +1,4 @@
-"""The board's signatures: HMAC-SHA256 with its secret (a result, a venue's command), who may
+"""The board's signatures: HMAC-SHA256 with its secret (a result, a venue's command, its MQTT password), who may
 command a registered board, and keeping small files on flash (the secret, the lock, the counter).
 Loaded when first used (firmware/host/seal.py, link.py, commands.py): code costs a Pico's heap,
 and most boards sign nothing."""
@@ -30,6 +30,12 @@ def hmac_sha256(key, message):
 def signed(key, counter, text):
     """A venue's signature of a host command (its text, no CRC): the tag of ``~<counter>:<tag>``."""
     return hexlify(hmac_sha256(key, ("%d %s" % (counter, text)).encode())[:8]).decode()
+
+
+def mqtt_password(key):
+    """The board's password on its venue's MQTT broker (bytes, 32 hex digits): its logger speaks
+    for it with it (host_tools/venue/broker.py derives the same from the venue's key)."""
+    return hexlify(hmac_sha256(key, b"mqtt"))[:32]
 
 
 def authorise(link, name, args, token):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import time
 
@@ -22,6 +23,9 @@ from firmware import protocol as pr
 from firmware.protocol_host import decode
 from host_tools.logger.connection import BoardConnection
 from host_tools.logger.games import GameLog
+
+HEALTH_S = 1.0  # the logger's health is published at most this often (when it changed)
+PASSWORD_LINE = re.compile(r"^(\d+ OK mqtt )[0-9a-f]+")  # a board's reply with its broker password
 
 
 class Logger:
@@ -39,17 +43,24 @@ class Logger:
         self.audit_file = open(audit_path, "a", encoding="utf-8")  # noqa: SIM115
         self.writers: dict[str, str] = {}  # SGF path -> the port whose board's game it holds
         self._shown = 0.0
+        self._health: tuple = ()  # what the logger's health said last (MQTT), and when
+        self._health_at = -HEALTH_S
 
-    def audit(self, conn: BoardConnection, event, text, seq=None):
-        entry = {"t": round(time.time(), 3), "port": conn.port, "board": conn.board_id, "event": event}
+    def audit(self, conn: BoardConnection | None, event, text, seq=None, board=None):
+        """One audit entry (``conn`` None: not about a port, e.g. a message dropped from the broker)."""
+        board = conn.board_id if conn is not None else board
+        if event == "in" and text is not None and PASSWORD_LINE.match(text):
+            event, text = "password", PASSWORD_LINE.sub(r"\1(not kept)", text)  # (never published either)
+        entry = {"t": round(time.time(), 3), "port": conn.port if conn is not None else None, "board": board,
+                 "event": event}
         if seq is not None:
             entry["seq"] = seq
         if text is not None:
             entry["line"] = text
         self.audit_file.write(json.dumps(entry) + "\n")
         self.audit_file.flush()
-        if event == "in" and self.mqtt is not None and conn.board_id and seq is not None:
-            self.mqtt.line(conn.board_id, int(conn.boot or 0), seq, text)
+        if event == "in" and self.mqtt is not None and board and seq is not None:
+            self.mqtt.line(board, int(conn.boot or 0), seq, text)
 
     def place(self, conn: BoardConnection, game: GameLog) -> tuple[str, sgfmill.Sgf_game | None]:
         """Where the game goes: named after the board, the power-up the game began in and its
@@ -129,15 +140,39 @@ class Logger:
             sys.stderr.flush()
 
     def _venue(self, now):
-        """What the venue service asked on MQTT: a resync, or a host command for a board."""
-        while not self.mqtt.inbox.empty():
-            board, what, payload = self.mqtt.inbox.get()
-            conn = next((c for c in self.connections if c.board_id == board), None)
-            if what == "resync" and isinstance(payload.get("from"), int):
-                self.mqtt.resend(board, payload["from"])
-            elif what == "command" and conn is not None and isinstance(payload.get("text"), str):
-                self.audit(conn, "venue", "%s (by %s)" % (payload["text"], payload.get("by", "?")))
-                conn.send(payload["text"], now)
+        """What came from the broker: a resync or a host command for a board, a message dropped,
+        a board's client on the broker or refused."""
+        mqtt = self.mqtt
+        while not mqtt.inbox.empty():
+            board, what, payload = mqtt.inbox.get()
+            conn = next((c for c in self.connections if board and c.board_id == board), None)
+            if what == "resync":
+                mqtt.resend(board, payload["from"])
+            elif what == "command" and conn is not None:
+                self.audit(conn, "venue", "%s (by %s)" % (payload["text"], payload["by"]))
+                conn.command(payload["text"], now)
+            elif what == "dropped":
+                mqtt.dropped += 1
+                self.audit(conn, "dropped", "%s: %s %s" % (payload["topic"], payload["why"], payload["detail"]),
+                           board=board)
+            elif what == "connected" and board:
+                mqtt.connected(board)
+                self.audit(conn, "broker", "on the broker as %s" % board, board=board)
+            elif what == "refused":
+                why = "refused by the broker (%s)" % payload["why"]
+                if board:
+                    mqtt.where[board] = why
+                self.audit(conn, "broker", why if board else "the logger's own login " + why, board=board)
+        boards = sorted({c.board_id for c in self.connections if c.board_id})
+        health = (boards, [mqtt.where.get(b) for b in boards], mqtt.dropped)
+        if health != self._health and now - self._health_at >= HEALTH_S:
+            self._health, self._health_at = health, now
+            mqtt.health(boards)
+
+    def flush(self):
+        """Every port's games that changed, written now."""
+        for conn in self.connections:
+            conn.flush()
 
     def run(self, seconds=None):
         end = None if seconds is None else time.monotonic() + seconds
@@ -148,9 +183,10 @@ class Logger:
         except KeyboardInterrupt:
             pass
         finally:
+            self.flush()
             self.audit_file.close()
             if self.mqtt is not None:
-                self.mqtt.close()
+                self.mqtt.close(sorted({c.board_id for c in self.connections if c.board_id}))
 
 
 def main(argv=None):
@@ -159,13 +195,24 @@ def main(argv=None):
     ap.add_argument("--out", default="games", help="folder for the SGF files and audit.jsonl (default: games)")
     ap.add_argument("--quiet", action="store_true", help="no live status line")
     ap.add_argument("--seconds", type=float, default=None, help="stop after this long (default: run until Ctrl-C)")
-    ap.add_argument("--mqtt", metavar="HOST:PORT", help="publish moves and retained state to this MQTT broker")
+    ap.add_argument("--mqtt", metavar="HOST:PORT", help="publish the boards' lines, moves and retained state to "
+                    "this MQTT broker, each registered board as itself (its password from the board)")
+    ap.add_argument("--mqtt-login", metavar="FILE", help="the logger's own login on the broker (a file holding "
+                    "user:password; the venue makes venue/mqtt-logger.login): for its status and health only")
+    ap.add_argument("--mqtt-ca", metavar="FILE", help="TLS to the broker, checked against this CA certificate (the "
+                    "venue's, made with --tls: venue/broker/ca.crt)")
+    ap.add_argument("--name", help="this logger's name in its health topic (default: this machine's name)")
     args = ap.parse_args(argv)
     mqtt = None
     if args.mqtt:
         from host_tools.logger.mqtt import MqttOut
+        from host_tools.venue.broker import read_login
 
-        mqtt = MqttOut(args.mqtt)
+        try:
+            login = read_login(args.mqtt_login) if args.mqtt_login else None
+        except (OSError, ValueError) as error:
+            ap.error(str(error))
+        mqtt = MqttOut(args.mqtt, login=login, ca=args.mqtt_ca, name=args.name)
     Logger(args.ports, args.out, quiet=args.quiet, mqtt=mqtt).run(args.seconds)
     return 0
 

@@ -54,10 +54,12 @@ class GameLog:
         self.dead: list[int] = []  # the stones counted dead, when the board said (a count's END)
         self.unplayable: list[str] = []  # moves the rules refused on the last replay, said in the record
         self.played: list[int] = []  # indexes in ``moves`` of the moves the last replay made, in order
+        self._kept: tuple[Game, list[int], list[str]] | None = None  # ``replayed``'s game, played, unplayable
         self.undone = False  # an UNDO line took moves back (a shorter record is the board's word)
         self.path: str | None = None  # the file this logger run writes the game to, once it wrote it
         self.on_file: dict[str, object] = {}  # what files already hold, as the logger read them (cli.py)
         self.kept = False  # the logger said it keeps a file with more of this game
+        self.saved_at = float("-inf")  # when the logger last wrote its SGF (its own clock, s)
 
     def point(self, text: str) -> int:
         """A line's point (SGF letters, ``pass``, ``lost``); ValueError for one off this board."""
@@ -85,7 +87,7 @@ class GameLog:
             return True
         if tuple({sgf.to_sgfmill(self.size, p) for p in points} for points in self.setup) != setup:
             return False
-        self.game()  # which moves the file can have: the ones the rules played
+        self.replayed()  # which moves the file can have: the ones the rules played
         for node, i in zip(nodes, self.played, strict=False):
             colour, pt = self.moves[i][:2]
             if node.get_move() != ("b" if colour == BLACK else "w", sgf.to_sgfmill(self.size, pt)):
@@ -93,29 +95,52 @@ class GameLog:
         return True
 
     def game(self) -> Game:
-        """The game replayed by the rules; a move they refuse (a line the board should never
-        have sent) is left out and named in ``unplayable``, the rest kept."""
+        """The game replayed by the rules from its start, the caller's own to play on; a move they
+        refuse (a line the board should never have sent) is left out and named in ``unplayable``,
+        the rest kept (``played``)."""
+        game = self._start()
+        self.played, self.unplayable = [], []
+        for i in range(len(self.moves)):
+            self._play(game, i, self.played, self.unplayable)
+        return game
+
+    def replayed(self) -> Game:
+        """The same game, kept between calls and played on from where it was while moves are only
+        added (so a move costs as much late in a long game as early): not to be changed."""
+        if self._kept is None:
+            self._kept = (self._start(), [], [])
+        game, played, unplayable = self._kept
+        for i in range(len(played) + len(unplayable), len(self.moves)):
+            self._play(game, i, played, unplayable)
+        self.played, self.unplayable = played, unplayable
+        return game
+
+    def changed(self) -> None:
+        """Moves were taken back or replaced (not only added): ``replayed`` starts again."""
+        self._kept = None
+
+    def _start(self) -> Game:
         game = Game(self.size, self.rules, komi=self.komi, strict_turns=False)
         black, white = self.setup
         if self.handicap and black and not white:
             game.place_handicap(black)
         elif black or white:
             game.setup(black, white)
-        self.unplayable = []
-        self.played = []
-        for k, (colour, pt, _ms, _periods, lost) in enumerate(self.moves, start=1):
-            try:
-                if game.phase == COUNTING:
-                    game.resume(3 - colour)
-                if lost:
-                    game.lose_turn(colour)
-                else:
-                    game.play(colour, pt)
-                self.played.append(k - 1)
-            except ValueError as error:  # IllegalMove too
-                self.unplayable.append("move %d %s %s (%s)" % (k, "B" if colour == BLACK else "W",
-                                                               vertex(self.size, pt), error))
         return game
+
+    def _play(self, game: Game, i: int, played: list[int], unplayable: list[str]) -> None:
+        colour, pt, _ms, _periods, lost = self.moves[i]
+        try:
+            if game.phase == COUNTING:
+                game.resume(3 - colour)
+            if lost:
+                game.lose_turn(colour)
+            else:
+                game.play(colour, pt)
+            played.append(i)
+        except ValueError as error:  # IllegalMove too
+            unplayable.append("move %d %s %s (%s)" % (i + 1, "B" if colour == BLACK else "W", vertex(self.size, pt),
+                                                      error))
 
     def _penalty_notes(self) -> dict[int, str]:
         """Move number -> the comment telling that move's penalties (0: before the first move)."""
@@ -167,7 +192,8 @@ class GameLog:
 
     def sgf_bytes(self, board_id: str, extra: dict | None = None) -> bytes:
         """The game as SGF FF[4]; ``extra``: more root properties (the venue's PC, BR, WR...)."""
-        game = self.game()
+        count = self._count()  # (first: its own replay, which the count changes)
+        game = self.replayed()
         root = {"AP": ("SmartGoBoard-logger", VERSION)}
         keys = {"pb": "PB", "pw": "PW", "ev": "EV", "ro": "RO", "dt": "DT"}
         for key, prop in keys.items():
@@ -187,7 +213,6 @@ class GameLog:
         said = self._result_words()
         if totals or said or lost:
             root["GC"] = "\n".join(filter(None, (totals, said, lost)))
-        count = self._count(game)
         if notes.get(0):
             root["C"] = notes[0]
 
@@ -224,10 +249,13 @@ class GameLog:
         words = result_words(result, self.rules, bool(limit and warnings >= limit))
         return "Result: " + words + (" (%s)" % self.why if self.why and result.reason != FOUL else "")
 
-    def _count(self, game: Game) -> dict:
+    def _count(self) -> dict:
         """TB/TW and the count in words, from the dead stones the board's END named (a count)."""
         result = parse_sgf(self.result) if self.result else None
-        if result is None or result.reason != SCORE or game.phase != COUNTING:
+        if result is None or result.reason != SCORE:
+            return {}
+        game = self.game()
+        if game.phase != COUNTING:
             return {}
         try:
             for p in self.dead:
@@ -310,12 +338,15 @@ class Games:
             pt = game.point(fields[2])
             ms = int(fields[3]) if len(fields) >= 5 else -1
             periods = int(fields[4]) if len(fields) >= 5 else 0
+            if k <= len(game.moves):  # (a move replaced: the line again, or a take-back not told)
+                game.changed()
             del game.moves[k - 1:]
             del game.marks[k - 1:]
             game.moves.append((colour, pt, ms, periods, fields[2] == "lost"))
             game.marks.append(info.get("h", ""))
             return game
         if kind == "UNDO" and self.current is not None:
+            self.current.changed()
             del self.current.moves[int(fields[0]):]
             del self.current.marks[int(fields[0]):]
             self.current.undone = True
@@ -353,5 +384,6 @@ class Games:
             moves.append((BLACK if item[0] == "B" else WHITE, game.point("pass" if item[1:] == ".." else item[1:]),
                           -1, 0, False))
         game.moves = moves
+        game.changed()
         game.marks = [""] * len(moves)  # (a snapshot carries no hashes)
         return game

@@ -5,6 +5,7 @@ from __future__ import annotations
 import serial
 
 RETRY_S = 0.5  # reopen a lost port this often
+READ_MAX = 4096  # read at most this much a step: a flooding port leaves the others their turn
 
 
 class PortError(Exception):
@@ -39,7 +40,7 @@ class SerialPort:
     def read(self) -> bytes:
         """What is waiting (b"" if nothing)."""
         try:
-            return self.ser.read(self.ser.in_waiting or 1)
+            return self.ser.read(min(self.ser.in_waiting, READ_MAX) or 1)
         except (serial.SerialException, OSError) as e:
             raise PortError(e) from e
 

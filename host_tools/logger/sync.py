@@ -59,6 +59,9 @@ class LinkSync:
         self.recovering = False  # a snapshot was asked: the board no longer has the lines we lack
         self.last_rx = 0.0
         self.last_hello = 0.0
+        self.seen = -1  # the highest sequence number of any line seen (HELLOs too)
+        self.asked_above = -1  # ``seen`` when the owner last asked a hello (``ask``)
+        self.current_at = -1.0  # when a HELLO written after that came in its place: every line before it taken
         self.resyncs = 0
         self.crc_errors = 0
 
@@ -87,6 +90,14 @@ class LinkSync:
         elif now - max(self.last_rx, self.last_hello) > HEARTBEAT_S:
             self._send("hello", now, heartbeat=True)
 
+    def ask(self, now: float) -> None:
+        """A hello now (not more than every RESEND_WAIT_S): its answer, numbered above every line seen
+        (a HELLO resent is the board's last, maybe older than lines still to come), sets ``current_at``
+        once taken in its place."""
+        if now - self.last_hello > RESEND_WAIT_S:
+            self.asked_above = self.seen
+            self._send("hello", now)
+
     def silent(self, now: float) -> bool:
         """Nothing heard for SILENT_S: the board no longer answers the heartbeats."""
         return now - self.last_rx > SILENT_S
@@ -113,6 +124,7 @@ class LinkSync:
                     self._resend(now)
                 continue
             seq, kind, fields = msg
+            self.seen = max(self.seen, seq)
             if kind == "HELLO":
                 hello = pr.fields_dict(fields)
                 heartbeat = (self.synced and seq == self.expected and hello.get("board") == self.board_id
@@ -184,6 +196,7 @@ class LinkSync:
             self.expected = 0
             self.top = -1
             self.held = {}
+            self.seen, self.asked_above = seq, -1
             self.owner.new_boot()
         elif boot != self.boot:  # powered up again, numbering on from its journal: nothing is lost
             self.owner.audit("power_up", "boot %s -> %s at %d" % (self.boot, boot, seq))
@@ -193,6 +206,8 @@ class LinkSync:
         self.synced = True
         if seq == self.expected:
             self.expected = seq + 1
+            if seq > self.asked_above:
+                self.current_at = now
         elif seq > self.expected:
             self._resend(now)
 

@@ -22,12 +22,14 @@ import time
 
 from host_tools.venue import pairings as pairing_file
 from host_tools.venue.archive import Archive
+from host_tools.venue.broker import Access, Broker, Keeper, listening, registered
 from host_tools.venue.keys import DEFAULT_KEY_FILE, load_key
 from host_tools.venue.service import Venue
 from host_tools.venue.web import Site, serve
 
 DEMO_DB = "venue/demo.db"
 DEMO_BROKER = "venue/demo-broker"
+OWN_BROKER = "venue/broker"
 
 
 def parse_args(argv=None):
@@ -35,7 +37,10 @@ def parse_args(argv=None):
     ap.add_argument("--broker", metavar="HOST:PORT", help="the MQTT broker the loggers publish to (default: the "
                     "one on port 1883 of this machine; with none there, a Mosquitto of its own on port 1883, "
                     "listening where the pages do, --host; with --demo-boards, always one of its own on a free "
-                    "port)")
+                    "port). Its users and rules: the files the venue writes in venue/broker/ (docs/venue.md)")
+    ap.add_argument("--tls", action="store_true", help="its own broker speaks TLS only, with a certificate from the "
+                    "venue's own CA (venue/broker/ca.crt: give it to the loggers, --mqtt-ca)")
+    ap.add_argument("--broker-ca", metavar="FILE", help="with --broker: TLS to it, checked against this CA certificate")
     ap.add_argument("--db", help="the archive: an SQLAlchemy URL (default: sqlite:///venue/venue.db; with "
                     "--demo-boards, a new sqlite:///venue/demo.db each run; PostgreSQL: "
                     "postgresql+psycopg://user@host/dbname)")
@@ -79,43 +84,47 @@ def main(argv=None) -> int:
     if args.db.startswith("sqlite:///"):
         pathlib.Path(args.db[len("sqlite:///"):]).parent.mkdir(parents=True, exist_ok=True)
     logins = referees(args)
+    key = load_key(args.key_file)
+    if args.demo_boards and args.broker is None:
+        # A broker of its own on a free port, emptied: the demo's boards and its venue (client id
+        # "venue") never join a tournament's broker on 1883, nor meet what an earlier demo left queued.
+        shutil.rmtree(DEMO_BROKER, ignore_errors=True)
+    # The broker's users and rules, for the venue's boards; the venue's and the loggers' logins beside its key.
+    access = Access(DEMO_BROKER if args.demo_boards else OWN_BROKER, key, str(pathlib.Path(args.key_file).parent))
     broker = None
     if args.broker is None:
-        from host_tools.venue.demo import Broker, listening
-
         if args.demo_boards:
-            # A broker of its own on a free port, emptied: the demo's boards and its venue (client id
-            # "venue") never join a tournament's broker on 1883, nor meet what an earlier demo left queued.
-            shutil.rmtree(DEMO_BROKER, ignore_errors=True)
-            broker = Broker(folder=_folder(DEMO_BROKER), listen=args.host)
+            broker = Broker(access, folder=_folder(DEMO_BROKER), listen=args.host, tls=args.tls)
         elif not listening(1883):
-            broker = Broker(1883, folder=_folder("venue/broker"), listen=args.host)
+            broker = Broker(access, 1883, folder=_folder(OWN_BROKER), listen=args.host, tls=args.tls)
         args.broker = broker.address if broker is not None else "127.0.0.1:1883"
+    if args.tls and broker is None:
+        raise SystemExit("error: --tls is for the venue's own broker; with another one (%s), pass --broker-ca FILE"
+                         % args.broker)
+    ca = broker.ca if broker is not None else args.broker_ca
     if args.demo_boards:
         if not logins:
             logins = {"referee": "demo"}
         args.event = args.event or "Demo Cup"
     try:
-        return _run(args, logins)
+        return _run(args, logins, key, access, broker, ca)
     finally:
         if broker is not None:
             broker.stop()
 
 
-def _run(args, logins) -> int:
+def _run(args, logins, key, access, broker, ca) -> int:
     demo = None
     archive = Archive(args.db)
     event_info = {"name": args.event, "place": args.place, "date": args.date}
     event_id = archive.event(args.event or "Tournament", args.place, args.date)
-    key = load_key(args.key_file)
-    venue = Venue(archive, args.broker or "127.0.0.1:1883", root=args.root, delay=args.delay * 60, key=key)
+    venue = Venue(archive, args.broker or "127.0.0.1:1883", root=args.root, delay=args.delay * 60, key=key,
+                  login=access.venue, ca=ca)
     rounds = {}
     if args.demo_boards:
         from host_tools.venue.demo import DemoBoards
 
-        out = pathlib.Path("games", "venue-demo", time.strftime("%Y%m%d-%H%M%S"))  # (this run's: a logger
-        # reads its folder's audit at start and publishes it again, which a demo's new boards must not meet)
-        demo = DemoBoards(args.demo_boards, args.broker, out, args.demo_speed, key)
+        demo = DemoBoards(args.demo_boards, args.demo_speed, key)
         rounds = pairing_file.read(demo.pairings_csv())
     if args.pairings:
         try:
@@ -126,6 +135,18 @@ def _run(args, logins) -> int:
         archive.set_pairings(event_id, round_no, rows)
     for row in rounds.get(min(rounds), []) if rounds else []:
         venue.pair(row["board"], _pairing(row, min(rounds)))
+
+    def known() -> set[str]:
+        """The boards the venue knows: registered at the desk, or named in a round's pairings."""
+        return registered(str(pathlib.Path(args.key_file).parent)) | {
+            row["board"] for r in archive.rounds(event_id) for row in archive.pairings(event_id, r)}
+
+    keeper = Keeper(access, known, broker)  # (the files list them before any logger is let in)
+    keeper.start()
+    if demo is not None:
+        out = pathlib.Path("games", "venue-demo", time.strftime("%Y%m%d-%H%M%S"))  # (this run's: a logger
+        # reads its folder's audit at start and publishes it again, which a demo's new boards must not meet)
+        demo.start_logger(args.broker, out, access.logger_file, ca)
 
     def round_action(round_no: int, action: str, who: str) -> int:
         """start: each board of the round gets its settings; lock/unlock: its board takes the
@@ -155,6 +176,10 @@ def _run(args, logins) -> int:
     print("       archive %s, broker %s, broadcast delay %g min%s" % (
         args.db, args.broker or "127.0.0.1:1883", args.delay,
         ", demo referee login referee / demo" if args.demo_boards and not args.referee else ""))
+    print("       broker users: %d boards known (%s); loggers: --mqtt %s --mqtt-login %s%s%s" % (
+        len(access.boards or ()), access.folder, args.broker, access.logger_file,
+        " --mqtt-ca %s" % ca if ca else "", "" if broker is not None else
+        " (a broker not started here: point it at those files, then reload it)"))
     print("Ctrl-C stops it.", flush=True)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
@@ -164,6 +189,7 @@ def _run(args, logins) -> int:
         pass
     print("\nStopping ...", file=sys.stderr)
     server.shutdown()
+    keeper.stop()
     venue.stop()
     if demo is not None:
         demo.stop()

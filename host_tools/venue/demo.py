@@ -1,23 +1,20 @@
 """A venue on one machine for a demonstration: a broker, simulated boards and their logger.
 
 ``python -m host_tools.venue --demo-boards 24`` (``make venue ARGS="--demo-boards 24"``):
-Mosquitto on a free port (unless ``--broker`` names one), N simulated boards
-(host_tools/sim: the firmware on simulated hardware, each on its own pty, played
-by simulated hands from the professional games in examples/pro at the script's
-pace times ``--demo-speed``), one real logger process for all of them publishing
-to the broker, and a pairing of round 1 from the games' players.
+Mosquitto on a free port (unless ``--broker`` names one; host_tools/venue/broker.py), N
+simulated boards (host_tools/sim: the firmware on simulated hardware, each on its own
+pty, played by simulated hands from the professional games in examples/pro at the
+script's pace times ``--demo-speed``), registered with the venue's key as at the desk,
+one real logger process for all of them publishing to the broker (each board as itself,
+with the password it tells its logger), and a pairing of round 1 from the games' players.
 """
 
 from __future__ import annotations
 
-import os
 import pathlib
 import random
-import shutil
-import socket
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 import zlib
@@ -36,64 +33,6 @@ from host_tools.venue.keys import register
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 GAMES = ROOT / "examples" / "pro"
 TIME = "byoyomi 20m 3x30s"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def listening(port: int) -> bool:
-    """Something answers on this port of this machine (a broker already running)."""
-    try:
-        socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-        return True
-    except OSError:
-        return False
-
-
-def mosquitto_path() -> str | None:
-    return "/usr/sbin/mosquitto" if os.path.exists("/usr/sbin/mosquitto") else shutil.which("mosquitto")
-
-
-class Broker:
-    """A Mosquitto of our own (persistence on: a restart keeps the venue's queue), on port
-    ``port`` (default: a free one) of ``listen`` (default: this machine only)."""
-
-    def __init__(self, port: int | None = None, folder: str | None = None, listen: str = "127.0.0.1"):
-        path = mosquitto_path()
-        if path is None:
-            raise SystemExit("error: no Mosquitto broker: install it (Debian: apt-get install mosquitto), "
-                             "or pass --broker HOST:PORT; `make venue` installs it")
-        self.port = port or free_port()
-        self.folder = folder or tempfile.mkdtemp(prefix="venue-broker-")
-        conf = pathlib.Path(self.folder) / "mosquitto.conf"
-        conf.write_text("listener %d %s\nallow_anonymous true\npersistence true\npersistence_location %s/\n"
-                        % (self.port, listen, self.folder))
-        self.conf = conf
-        self.proc: subprocess.Popen | None = None
-        self.start()
-
-    def start(self) -> None:
-        self.proc = subprocess.Popen([mosquitto_path() or "mosquitto", "-c", str(self.conf)],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 5
-        while time.monotonic() < deadline:
-            if listening(self.port):
-                return
-            time.sleep(0.05)
-        raise RuntimeError("Mosquitto did not start on port %d" % self.port)
-
-    def stop(self) -> None:
-        if self.proc is not None:
-            self.proc.terminate()
-            self.proc.wait()
-            self.proc = None
-
-    @property
-    def address(self) -> str:
-        return "127.0.0.1:%d" % self.port
 
 
 def legal_prefix(moves: list) -> list:
@@ -144,15 +83,13 @@ class DemoBoard:
 
 
 class DemoBoards:
-    """N boards playing in one thread, one logger process for them all."""
+    """N boards playing in one thread; ``start_logger`` then starts one logger process for them all."""
 
-    def __init__(self, n: int, broker: str, out: pathlib.Path, speed: float = 1.0, venue_key: bytes | None = None):
+    def __init__(self, n: int, speed: float = 1.0, venue_key: bytes | None = None):
         """``venue_key``: register each board with it first (over its cable, as a director
-        would at the desk), so their results come signed."""
-        out = out.resolve()  # (the logger runs in the project's folder)
+        would at the desk), so their results come signed and their loggers may speak for them."""
         paths = sorted(GAMES.glob("*.sgf"))
         self.boards = [DemoBoard(i + 1, paths[i % len(paths)], speed, start_s=i * 0.5) for i in range(n)]
-        out.mkdir(parents=True, exist_ok=True)
         self._stop = threading.Event()
         self.thread = threading.Thread(target=self._run, name="demo-boards", daemon=True)
         self.t0 = time.monotonic()
@@ -161,9 +98,18 @@ class DemoBoards:
             for board in self.boards:
                 with serial.Serial(board.link.path, timeout=0.1) as port:
                     register(port, venue_key)
+        self.logger: subprocess.Popen | None = None
+
+    def start_logger(self, broker: str, out: pathlib.Path, login_file: str, ca: str | None = None) -> None:
+        """The boards' logger, publishing to ``broker`` (its own login in ``login_file``; TLS
+        checked against ``ca``), its files in ``out``."""
+        out = out.resolve()  # (the logger runs in the project's folder)
+        out.mkdir(parents=True, exist_ok=True)
+        extra = ["--mqtt-ca", str(pathlib.Path(ca).resolve())] if ca else []
         self.logger = subprocess.Popen(
             [sys.executable, "-m", "host_tools.logger", *(b.link.path for b in self.boards), "--out", str(out),
-             "--quiet", "--mqtt", broker], cwd=ROOT, stderr=open(out / "logger-stderr.txt", "ab"))  # noqa: SIM115
+             "--quiet", "--mqtt", broker, "--mqtt-login", str(pathlib.Path(login_file).resolve()), "--name", "demo",
+             *extra], cwd=ROOT, stderr=open(out / "logger-stderr.txt", "ab"))  # noqa: SIM115
 
     def pairings_csv(self) -> str:
         rows = ["round,table,board,black,black_rank,white,white_rank,rules,komi,time"]
@@ -182,10 +128,11 @@ class DemoBoards:
     def stop(self) -> None:
         self._stop.set()
         self.thread.join(5)
-        self.logger.terminate()
-        try:
-            self.logger.wait(5)
-        except subprocess.TimeoutExpired:
-            self.logger.kill()
+        if self.logger is not None:
+            self.logger.terminate()
+            try:
+                self.logger.wait(5)
+            except subprocess.TimeoutExpired:
+                self.logger.kill()
         for board in self.boards:
             board.link.close()

@@ -128,10 +128,14 @@ def main(argv=None) -> int:
     if args.action == "register":
         import serial
 
+        from host_tools.venue.broker import note_registered
+
         key = load_key(args.key_file)
         try:
             with serial.serial_for_url(args.port, baudrate=115200, timeout=0.2) as port:
-                print("registered board %s" % register(port, key))
+                board = register(port, key)
+            note_registered(str(pathlib.Path(args.key_file).parent), board)  # (the venue's broker lets it in)
+            print("registered board %s" % board)
         except (OSError, serial.SerialException, RuntimeError) as error:
             print("error: %s: %s" % (args.port, error), file=sys.stderr)
             return 1

@@ -68,9 +68,12 @@ class Venue:
     """Every board of the venue; ``start()`` connects to the broker, ``stop()`` leaves."""
 
     def __init__(self, archive: Archive, broker: str = "127.0.0.1:1883", root: str = "goboard", delay: float = 0.0,
-                 client_id: str = "venue", key: bytes | None = None):
+                 client_id: str = "venue", key: bytes | None = None, login: tuple[str, str] | None = None,
+                 ca: str | None = None):
         """``key``: the venue's secret, from which each board's is derived (host_tools/records.py):
-        signed results are checked with it; None: they are not."""
+        signed results are checked with it; None: they are not. ``login``: the venue's user and
+        password on the broker; ``ca``: TLS, the broker checked against this CA certificate
+        (host_tools/venue/broker.py)."""
         self.archive = archive
         self.key = key
         self._counter = 0  # the last signed command's
@@ -93,6 +96,10 @@ class Venue:
         self._restore()
         host, _, port = broker.rpartition(":")
         self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=False)
+        if login is not None:
+            self.client.username_pw_set(*login)
+        if ca is not None:
+            self.client.tls_set(ca_certs=ca)
         self.client.on_connect = self._connected
         self.client.on_message = self._message
         self.broker = (host or "127.0.0.1", int(port or 1883))

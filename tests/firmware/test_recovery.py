@@ -12,6 +12,7 @@ from support import not_loaded
 from firmware.journal.recorder import CHECKPOINT_MS
 from firmware.leds.marks import PUT_BACK
 from firmware.modes import TOURNAMENT
+from firmware.protocol import encode_command
 from firmware.protocol_host import decode
 from firmware.referee.states import PLAY, SYNC
 from firmware.rules.host import diagram
@@ -126,8 +127,9 @@ def test_the_link_numbers_on_after_a_recovery():
     assert [m[0] for m in lines] == list(range(lines[0][0], lines[0][0] + 3))
 
 
-def test_a_finished_game_is_not_resumed_the_next_one_is_numbered_after_it():
-    hw, pipe, app = linked(SimStorage(), boot=5)
+def _finished_then_power_up(boot):
+    """A game resigned, the power cut, the board powered up (13x13 settings of its own)."""
+    hw, pipe, app = linked(SimStorage(), boot=boot)
     run(app, hw, 0, 100)
     hw.stones.place(point(app, 4, 4), 1)
     run(app, hw, 100, 500)
@@ -137,12 +139,46 @@ def test_a_finished_game_is_not_resumed_the_next_one_is_numbered_after_it():
     assert last[1] == "END"
     del app
     hw.stones.clear()
-    again = power_up(hw, size=13, now_ms=0)
-    assert again.game.size == 13 and again.game.move_number == 0 and again.game.result is None
-    run(again, hw, 0, 100)
+    return hw, pipe, power_up(hw, size=13, now_ms=0), last
+
+
+def test_a_finished_game_is_told_again_then_the_next_one_is_numbered_after_it():
+    hw, pipe, again, last = _finished_then_power_up(5)
+    run(again, hw, 0, 100)  # the finished game first: its host may not have read its end before the cut
     lines = _lines(pipe)
-    assert [m[1] for m in lines] == ["HELLO", "GAME"] and lines[0][0] > last[0] and "boot=6" in lines[0][2]
-    assert lines[1][2][0] == "2" and "boot=6" in lines[1][2]  # game 2: the host keeps game 1 as it was
+    assert [m[1] for m in lines] == ["HELLO", "GAME", "MOVE", "END"] and lines[0][0] > last[0]
+    assert "boot=6" in lines[0][2] and lines[1][2][0] == "1" and lines[3][2][1] == "re=B+R"
+    t = 100
+    for _ in range(2):  # its host's hellos, every line written: it has them all
+        pipe.send(encode_command("hello"))
+        run(again, hw, t, t + 100)
+        t += 100
+    assert again.game.size == 13 and again.game.move_number == 0 and again.game.result is None
+    run(again, hw, t, t + 100)
+    lines = _lines(pipe)
+    assert [m[1] for m in lines] == ["HELLO", "HELLO", "GAME"] and "boot=6" in lines[-1][2]
+    assert lines[-1][2][0] == "2"  # game 2: the host keeps game 1 as it was
+
+
+def test_a_finished_game_gives_way_soon_when_no_host_is_there():
+    hw, pipe, again, _last = _finished_then_power_up(5)
+    run(again, hw, 0, 4900)
+    assert again.game.result is not None  # still the finished game
+    run(again, hw, 4900, 5100)
+    assert again.game.size == 13 and again.follower.gid == 2 and again.game.result is None
+
+
+def test_a_finished_game_waits_for_a_host_that_asks_for_lines():
+    hw, pipe, again, _last = _finished_then_power_up(5)
+    run(again, hw, 0, 100)
+    pipe.take()
+    t = 100
+    for command in ("hello", "resend 0", "hello", "hello"):
+        pipe.send(encode_command(command))
+        assert again.follower.gid == 1  # (until two hellos after the resend)
+        run(again, hw, t, t + 2000)  # (beyond the 5 s a board with no host waits)
+        t += 2000
+    assert again.follower.gid == 2
 
 
 def test_a_full_flash_does_not_stop_the_game_or_the_link():

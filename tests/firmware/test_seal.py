@@ -64,6 +64,20 @@ def test_an_unregistered_board_hashes_but_does_not_sign():
     assert len(end["hash"]) == 64 and "sig" not in end
 
 
+def test_a_registered_board_tells_its_mqtt_password_once_and_an_unregistered_one_refuses():
+    hw, pipe, app = linked(SimStorage())
+    run(app, hw, 0, 100)
+    assert _fields(host_says(hw, pipe, app, "mqtt", 100), "ERR") == [["state", "mqtt:%20not%20registered%20with%20a%20venue"]]
+    host_says(hw, pipe, app, "key " + KEY, 200)
+    said = host_says(hw, pipe, app, "mqtt", 300)
+    password = hexlify(hmac_sha256(unhexlify(KEY), b"mqtt"))[:32].decode()
+    assert _fields(said, "OK") == [["mqtt", password]]  # (host_tools/venue/broker.py derives the same)
+    app.link.locked = True  # read only: a locked board answers it unsigned too
+    assert _fields(host_says(hw, pipe, app, "mqtt", 400), "OK") == [["mqtt", password]]
+    reply_seq = app.link.next - 1
+    assert _fields(host_says(hw, pipe, app, "resend %d" % reply_seq, 500), "SKIP") == [[]]  # written once
+
+
 def _decoded(data):
     return [decode(raw)[1:] for raw in data.split(b"\n") if raw]
 

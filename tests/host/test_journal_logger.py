@@ -15,6 +15,81 @@ from twins.storage import SimStorage
 POINTS = [(2, 2), (6, 6), (2, 6), (6, 2), (4, 4), (4, 2), (2, 4), (6, 4), (4, 6), (3, 3), (5, 5), (3, 5)]
 
 
+def test_the_end_of_a_game_the_logger_had_not_read_before_a_power_cut_is_not_lost(tmp_path):
+    """The game ends (a last move, a resignation), the power goes before the logger read those
+    lines (they were in flight), the board powers up: the logger's SGF has every move and the
+    result, and the board then goes on to its next game, as a finished game always did."""
+    pipe = Pipe()
+    logger = Logger([], str(tmp_path), quiet=True)
+    host = BoardConnection("sim", logger)
+    host.attach(HostSerial(pipe), 0.0)
+    hw, app = board(SimStorage(), pipe.board, boot=3, size=9)
+    t = 0
+
+    def run(ms, read=True):
+        nonlocal t
+        for _ in range(ms // 10):
+            hw.stones.set_time(t)
+            app.step(t)
+            if read:
+                host.step(t / 1000)
+            t += 10
+
+    for i in range(11):
+        col, row = POINTS[i]
+        hw.stones.place(point(app, col, row), 1 + i % 2)
+        run(400, read=i < 10)  # the last move's line is not read
+    app.referee.button("resign_white", t)
+    run(20, read=False)
+    assert app.game.move_number == 11 and app.game.result.sgf() == "B+R"
+    pipe.to_host[:] = b""  # the lines in flight go with the power
+    del app
+    app = power_up(hw, boot=4, now_ms=t)
+    run(8000)
+    game = host.games.games[1]
+    assert (len(game.moves), game.result) == (11, "B+R")
+    record = (tmp_path / "board-3-g1.sgf").read_text()
+    assert len(re.findall(r";\s*[BW]\[", record)) == 11 and "RE[B+R]" in record
+    assert app.follower.gid == 2 and app.game.move_number == 0  # and then the next game
+    assert host.games.current.gid == 2
+
+
+def test_a_venues_next_game_waits_until_the_logger_has_the_last_one_whole(tmp_path):
+    """The cable is out for the last moves and the resignation; it is back, and at once the venue
+    sends the next round's ``new``: the logger first takes every line the board wrote (a ``new``
+    sent before would leave the last moves to be resent as SKIP), then sends it."""
+    pipe = Pipe()
+    logger = Logger([], str(tmp_path), quiet=True)
+    host = BoardConnection("sim", logger)
+    host.attach(HostSerial(pipe), 0.0)
+    hw, app = board(SimStorage(), pipe.board, boot=3, size=9)
+    t = 0
+
+    def run(ms):
+        nonlocal t
+        for _ in range(ms // 10):
+            hw.stones.set_time(t)
+            app.step(t)
+            host.step(t / 1000)
+            t += 10
+
+    for i in range(11):
+        pipe.unplugged = i >= 8  # the last three moves and the result are not heard
+        col, row = POINTS[i]
+        hw.stones.place(point(app, col, row), 1 + i % 2)
+        run(400)
+    app.referee.button("resign_white", t)
+    run(100)
+    pipe.unplugged = False
+    host.command("new size=9", t / 1000)  # (the venue's, through the logger: cli.py)
+    run(3000)
+    assert app.follower.gid == 2  # the new game is on
+    game = host.games.games[1]
+    assert (len(game.moves), game.result) == (11, "B+R")
+    record = (tmp_path / "board-3-g1.sgf").read_text()
+    assert len(re.findall(r";\s*[BW]\[", record)) == 11 and "RE[B+R]" in record
+
+
 def test_a_power_cut_leaves_the_logger_with_the_whole_game_once(tmp_path):
     pipe = Pipe()
     logger = Logger([], str(tmp_path), quiet=True)

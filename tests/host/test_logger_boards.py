@@ -143,9 +143,9 @@ class Venue:
                 self.start_logger()
 
     def settle(self):
-        """Run until every logger port has every line its board sent."""
+        """Run until every logger port has every line its board sent, and its games on file."""
         for _ in range(2000):
-            if all(conn.sync.expected >= table.sim.app.link.next and not table.pipe.to_host
+            if all(conn.sync.expected >= table.sim.app.link.next and not table.pipe.to_host and not conn.unsaved
                    for conn, table in zip(self.logger.connections, self.tables, strict=True)):
                 return
             self.run(self.now + STEP_MS)

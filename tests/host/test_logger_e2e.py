@@ -16,6 +16,7 @@ from pro_games import load_games, replay
 from sgfmill import sgf as sgfmill
 
 from firmware.settings import Settings
+from host_tools.records import board_key
 from host_tools.sgf import to_sgfmill
 from host_tools.sim.headless import Simulation
 from host_tools.sim.physical import script_lines
@@ -59,6 +60,8 @@ def play(tmp_path, record, faults=None):
     players = {"pb": "Black Player", "pw": "White Player", "ev": "Club Cup", "ro": "3"}
     sim = Simulation(Settings(record.size, "japanese", handicap=len(handicap), players=players), transport=line,
                      board_id="table7", boot=1)
+    if faults.get("venue_key"):  # registered at the desk: it signs, and its logger may speak for it on a broker
+        sim.app.command("key", [board_key(faults["venue_key"], "table7").hex()], sim.now)
     host = sim.app.sync_host  # the journal and the link, now
     logger = start_logger(line.path, tmp_path, sim, faults.get("logger_args", ()))
     try:

@@ -1,50 +1,40 @@
 """``--mqtt``: the logger publishes moves, retained state and status to a real Mosquitto."""
 
 import json
-import os
-import shutil
-import socket
-import subprocess
 import time
 
 import pytest
 from sgfmill import sgf as sgfmill
 
+from host_tools.venue.broker import Access, Broker, mosquitto_path
+
 from .test_logger_e2e import RECORD, moves_of, play
 
-MOSQUITTO = "/usr/sbin/mosquitto" if os.path.exists("/usr/sbin/mosquitto") else shutil.which("mosquitto")
 pytestmark = pytest.mark.skipif(
-    MOSQUITTO is None, reason="no mosquitto broker (/usr/sbin/mosquitto): `make test` installs it "
+    mosquitto_path() is None, reason="no mosquitto broker (/usr/sbin/mosquitto): `make test` installs it "
     "with scripts/ensure-system.sh mosquitto (Debian package mosquitto)")
+KEY = bytes(range(32))  # the venue's
 
 
 @pytest.fixture
 def broker(tmp_path):
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    conf = tmp_path / "mosquitto.conf"
-    conf.write_text("listener %d 127.0.0.1\nallow_anonymous true\npersistence false\n" % port)
-    proc = subprocess.Popen([MOSQUITTO, "-c", str(conf)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            break
-        except OSError:
-            time.sleep(0.05)
-    yield port
-    proc.terminate()
-    proc.wait()
+    """The venue's broker for board table7 (host_tools/venue/broker.py): logins, no anonymous client."""
+    access = Access(str(tmp_path / "broker"), KEY, str(tmp_path))
+    access.write(["table7"])
+    b = Broker(access, folder=str(tmp_path / "broker"))
+    yield b
+    b.stop()
 
 
-def subscriber(port, got):
+def subscriber(broker, got):
+    """A client that hears everything (the venue's login: nobody else may)."""
     import paho.mqtt.client as mqtt
     from paho.mqtt.enums import CallbackAPIVersion
 
     client = mqtt.Client(CallbackAPIVersion.VERSION2)
+    client.username_pw_set(*broker.access.venue)
     client.on_message = lambda _c, _u, msg: got.append((msg.topic, msg.payload.decode(), msg.retain))
-    client.connect("127.0.0.1", port)
+    client.connect("127.0.0.1", broker.port)
     client.subscribe("goboard/#", qos=1)
     client.loop_start()
     return client
@@ -82,7 +72,8 @@ def test_logger_publishes_to_mosquitto(tmp_path, broker):
 
     (tmp_path / "out").mkdir()
     got, expected, _audit, _record, _sim = play(tmp_path / "out", RECORD, {
-        "logger_args": ("--mqtt", "127.0.0.1:%d" % broker), "after": after})
+        "logger_args": ("--mqtt", broker.address, "--mqtt-login", broker.access.logger_file, "--name", "hub1"),
+        "after": after, "venue_key": KEY})
     assert len(moves_of(got)) == len(expected)
     assert checks["state"]
     state = json.loads([p for t, p, r in late if t == "goboard/table7/state"][-1])
@@ -90,6 +81,10 @@ def test_logger_publishes_to_mosquitto(tmp_path, broker):
     moves = [json.loads(p) for t, p, _r in live if t == "goboard/table7/move"]
     assert [m["n"] for m in moves][-1] == len(expected)
     assert ("goboard/table7/status", "online", False) in live
+    lines = [json.loads(p)["raw"] for t, p, _r in live if t == "goboard/table7/line"]
+    assert any(" MOVE " in raw for raw in lines) and not any(" OK mqtt " in raw for raw in lines)  # (its password)
+    health = [json.loads(p) for t, p, _r in live if t == "goboard/logger/hub1/health"]
+    assert health[-1]["boards"] == {"table7": "on the broker"} and health[-1]["dropped"] == 0
     # The logger was killed: the broker publishes its last will.
     assert wait_for(lambda: ("goboard/logger/status", "offline", False) in live)
     watcher.loop_stop()

@@ -27,6 +27,14 @@ def lines(*bodies, start=0):
     return out
 
 
+def fed(logger, data, now=0.0, port="twin"):
+    """A port of ``logger`` fed ``data`` at ``now``, its games' SGF written (at most every SAVE_S: now)."""
+    conn = BoardConnection(port, logger)
+    conn.sync.feed(data, now)
+    conn.flush()
+    return conn
+
+
 def moves_in(path):
     return [n.get_move() for n in sgfmill.Sgf_game.from_bytes(path.read_bytes()).get_main_sequence()[1:]]
 
@@ -35,9 +43,8 @@ def test_lines_that_make_no_sense_are_noted_and_recording_goes_on(tmp_path):
     failures = []
     for bad in MALFORMED:
         logger = Logger([], str(tmp_path), quiet=True)
-        conn = BoardConnection("twin", logger)
-        conn.sync.feed(lines(HELLO, "GAME 1 rules=japanese size=9 komi=6.5 handicap=0", "MOVE 1 B dd", bad,
-                             "MOVE 2 W ee"), 0.0)
+        fed(logger, lines(HELLO, "GAME 1 rules=japanese size=9 komi=6.5 handicap=0", "MOVE 1 B dd", bad,
+                          "MOVE 2 W ee"))
         logger.audit_file.close()
         got = moves_in(tmp_path / "t-5-g1.sgf")
         if got[:2] != [("b", (5, 3)), ("w", (4, 4))]:
@@ -53,14 +60,14 @@ def test_a_restarted_logger_keeps_an_earlier_games_file(tmp_path):
     game1 = ["GAME 1 rules=japanese size=19 komi=6.5 handicap=0"] + ["MOVE %d %s %s" % (k, "BW"[(k - 1) % 2], p)
                                                                        for k, p in enumerate(("dd", "pp", "dp", "pd"), 1)]
     logger = Logger([], str(tmp_path), quiet=True)
-    BoardConnection("twin", logger).sync.feed(lines(HELLO, *game1, "END 1 re=B%2BR"), 0.0)
+    fed(logger, lines(HELLO, *game1, "END 1 re=B%2BR"))
     logger.audit_file.close()
     assert len(moves_in(tmp_path / "t-5-g1.sgf")) == 4
     # A new logger: the board resends the earlier game's header and result, its moves as SKIP.
     logger = Logger([], str(tmp_path), quiet=True)
     resent = [game1[0]] + ["SKIP"] * 4 + ["END 1 re=B%2BR", "GAME 2 rules=japanese size=9 komi=6.5 handicap=0",
                                           "MOVE 1 B ee"]
-    BoardConnection("twin", logger).sync.feed(lines(HELLO, *resent), 0.0)
+    fed(logger, lines(HELLO, *resent))
     logger.audit_file.close()
     assert len(moves_in(tmp_path / "t-5-g1.sgf")) == 4
     assert moves_in(tmp_path / "t-5-g2.sgf") == [("b", (4, 4))]
@@ -82,9 +89,8 @@ def test_a_captured_handicap_stone_and_its_point_played_again():
 
 def test_a_board_whose_journal_fails_is_flagged_until_it_writes_again(tmp_path):
     logger = Logger([], str(tmp_path), quiet=True)
-    conn = BoardConnection("twin", logger)
-    conn.sync.feed(lines(HELLO, "GAME 1 rules=japanese size=9 komi=6.5 handicap=0", "ALERT journal=failing",
-                         "MOVE 1 B dd"), 0.0)
+    conn = fed(logger, lines(HELLO, "GAME 1 rules=japanese size=9 komi=6.5 handicap=0", "ALERT journal=failing",
+                             "MOVE 1 B dd"))
     assert conn.journal == "failing" and "JOURNAL FAILING" in conn.line()
     assert moves_in(tmp_path / "t-5-g1.sgf") == [("b", (5, 3))]  # recording goes on
     conn.sync.feed(lines("ALERT journal=ok", start=4), 0.1)
@@ -96,11 +102,11 @@ def test_a_board_whose_journal_fails_is_flagged_until_it_writes_again(tmp_path):
 def test_a_result_heard_only_after_a_restart_completes_the_file_written_before(tmp_path):
     game1 = ["GAME 1 rules=japanese size=9 komi=6.5 handicap=0 boot=5", "MOVE 1 B dd", "MOVE 2 W ee"]
     logger = Logger([], str(tmp_path), quiet=True)
-    BoardConnection("twin", logger).sync.feed(lines(HELLO, *game1), 0.0)  # then the logger is killed
+    fed(logger, lines(HELLO, *game1))  # then the logger is killed
     logger.audit_file.close()
     logger = Logger([], str(tmp_path), quiet=True)  # game 1 ended while it was down; game 2 began
-    BoardConnection("twin", logger).sync.feed(lines(HELLO, game1[0], "SKIP", "SKIP", "END 1 re=B%2BR",
-                                                    "GAME 2 rules=japanese size=9 komi=6.5 handicap=0 boot=5"), 0.0)
+    fed(logger, lines(HELLO, game1[0], "SKIP", "SKIP", "END 1 re=B%2BR",
+                      "GAME 2 rules=japanese size=9 komi=6.5 handicap=0 boot=5"))
     logger.audit_file.close()
     record = sgfmill.Sgf_game.from_bytes((tmp_path / "t-5-g1.sgf").read_bytes())
     assert record.get_root().get("RE") == "B+R" and len(record.get_main_sequence()) == 3
@@ -109,9 +115,9 @@ def test_a_result_heard_only_after_a_restart_completes_the_file_written_before(t
 
 def test_an_abandoned_game_leaves_no_file(tmp_path):
     logger = Logger([], str(tmp_path), quiet=True)
-    BoardConnection("twin", logger).sync.feed(lines(
+    fed(logger, lines(
         HELLO, "GAME 1 rules=japanese size=19 komi=6.5 handicap=0", "GAME 2 rules=japanese size=9 komi=6.5 handicap=0",
-        "MOVE 1 B dd", "GAME 3 rules=japanese size=9 komi=6.5 handicap=0", "END 3 re=Void"), 0.0)
+        "MOVE 1 B dd", "GAME 3 rules=japanese size=9 komi=6.5 handicap=0", "END 3 re=Void"))
     logger.audit_file.close()
     assert sorted(p.name for p in tmp_path.glob("*.sgf")) == ["t-5-g2.sgf", "t-5-g3.sgf"]  # (3: its result)
 
@@ -123,9 +129,8 @@ def test_a_board_running_without_a_part_is_flagged_from_its_alert_or_its_hello(t
     logger = Logger([], str(tmp_path), quiet=True)
     published = []
     logger.publish = lambda conn, topic, payload, retain=False: published.append((topic, payload))
-    conn = BoardConnection("twin", logger)
-    conn.sync.feed(lines(HELLO + b" missing=display", "GAME 1 rules=japanese size=9 komi=6.5 handicap=0",
-                         "ALERT journal=ok missing=display", "MOVE 1 B dd"), 0.0)
+    conn = fed(logger, lines(HELLO + b" missing=display", "GAME 1 rules=japanese size=9 komi=6.5 handicap=0",
+                             "ALERT journal=ok missing=display", "MOVE 1 B dd"))
     assert conn.missing == "display" and conn.parts_missing == "display"
     assert "MISSING DISPLAY" in conn.line() and "JOURNAL" not in conn.line()
     assert ("alert", {"journal": "ok", "missing": "display"}) in published
@@ -142,3 +147,50 @@ def test_a_board_running_without_a_part_is_flagged_from_its_alert_or_its_hello(t
     old = BoardConnection("twin3", Logger([], str(tmp_path / "old"), quiet=True))
     old.sync.feed(lines(HELLO, "ALERT journal=failing"), 0.0)
     assert old.parts_missing == "" and "MISSING" not in old.line()
+
+
+def test_a_flood_of_lines_costs_the_logger_no_more_a_move_late_in_a_game_than_early(tmp_path, monkeypatch):
+    """A board's 300 moves arrive at once (it was unplugged, or its logger down): the logger plays
+    each move once (it keeps the game it replayed), writes the SGF a few times, not once a move,
+    and the port's first read leaves the other ports their turn (bench/logger_flood.py times it)."""
+    import random
+
+    from firmware.rules.coords import PASS
+    from firmware.rules.game import Game
+
+    from .test_logger_boards import random_moves
+
+    moves = random_moves(19, 300, random.Random(1))
+    bodies = [HELLO, "GAME 1 rules=japanese size=19 komi=6.5 handicap=0"] + [
+        "MOVE %d %s %s" % (k, "BW"[c - 1], "pass" if p == PASS else "%s%s" % (chr(96 + p % 21), chr(96 + p // 21)))
+        for k, (c, p) in enumerate(moves, start=1)]
+    plays = []
+    real_play = Game.play
+    monkeypatch.setattr(Game, "play", lambda game, *args: plays.append(1) or real_play(game, *args))
+    logger = Logger([], str(tmp_path), quiet=True)
+    writes = []
+    real_save = logger.save
+    logger.save = lambda conn, game: writes.append(len(game.moves)) or real_save(conn, game)
+
+    class Flood:  # the board's lines all waiting on the port
+        pending = bytearray(lines(*bodies))
+        in_waiting = property(lambda self: len(self.pending))
+
+        def read(self, n):
+            data = bytes(self.pending[:n])
+            del self.pending[:n]
+            return data
+
+        def write(self, data):
+            return len(data)
+
+    conn = BoardConnection("flood", logger)
+    conn.attach(Flood(), 0.0)
+    conn.step(0.0)
+    assert 0 < conn.sync.expected < len(bodies)  # (a read is 4 KB at most: the other ports' turn comes)
+    for i in range(1, 200):  # a second of the logger's 5 ms steps
+        conn.step(i * 0.005)
+    logger.audit_file.close()
+    assert len(moves_in(tmp_path / "t-5-g1.sgf")) == 300
+    assert len(plays) <= 300 + 5, len(plays)  # each move once (a replay a move: 45,150)
+    assert len(writes) <= 5, writes  # the SGF at most every SAVE_S (a write a move: 300)

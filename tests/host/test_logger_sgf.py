@@ -62,6 +62,7 @@ def test_sgf_has_every_property(tmp_path):
     logger = Logger([], str(tmp_path), quiet=True)
     board = BoardConnection("twin", logger)
     board.sync.feed(board_lines(), 0.0)
+    board.flush()  # (the SGF is written at most every SAVE_S: now)
     data = (tmp_path / "b2-9-g1.sgf").read_bytes()
     game = sgfmill.Sgf_game.from_bytes(data)
     root = game.get_root()
@@ -100,6 +101,7 @@ def test_snapshot_when_the_board_no_longer_has_the_lines(tmp_path):
     for i in range(200):
         link.poll(i)
         board.step(i * 0.01)
+    board.flush()
     logger.audit_file.close()
     data = (tmp_path / "b3-1-g1.sgf").read_bytes()
     nodes = sgfmill.Sgf_game.from_bytes(data).get_main_sequence()[1:]
@@ -134,6 +136,7 @@ def test_penalties_reach_the_sgf_on_their_move_and_in_the_root(tmp_path):
     host("referee caution W")
     host("referee forfeit W")
     conn.sync.feed(pipe.take(), 0.0)
+    conn.flush()  # (the SGF is written at most every SAVE_S: now)
     logger.audit_file.close()
     game = sgfmill.Sgf_game.from_bytes((tmp_path / "board-0-g1.sgf").read_bytes())
     root = game.get_root()
@@ -189,6 +192,7 @@ def counted_game(tmp_path, rules="japanese", warn=None):
         press(app, hw, i, t)
     run(app, hw, t + 200, t + 600)
     conn.sync.feed(pipe.take(), 0.0)
+    conn.flush()  # (the SGF is written at most every SAVE_S: now)
     logger.audit_file.close()
     game = sgfmill.Sgf_game.from_bytes((tmp_path / "board-0-g1.sgf").read_bytes())
     return game.get_root(), game.get_main_sequence()[-1]

@@ -25,8 +25,9 @@ from host_tools.sim.physical import script_lines
 from host_tools.sim.pty_link import PtyLink
 from host_tools.sim.script import parse
 from host_tools.venue.archive import Archive
-from host_tools.venue.demo import GAMES, Broker, legal_prefix, mosquitto_path
-from host_tools.venue.keys import register
+from host_tools.venue.broker import Access, Broker, board_password, mosquitto_path
+from host_tools.venue.demo import GAMES, legal_prefix
+from host_tools.venue.keys import load_key, register
 from host_tools.venue.service import Venue
 from host_tools.venue.web import Site, serve
 
@@ -36,12 +37,13 @@ from .test_logger_e2e import start_logger
 pytestmark = pytest.mark.skipif(mosquitto_path() is None, reason="no mosquitto (make test installs it)")
 RECORD = sorted(GAMES.glob("*.sgf"))[0]
 MOVES = 60
+KEY = bytes(range(32))  # the venue's: its broker lets table01's logger in as table01
 
 
 class Table:
     """A board at a table: the simulated board, its logger process, what it played."""
 
-    def __init__(self, tmp_path, broker, venue_key=None):
+    def __init__(self, tmp_path, broker, venue_key=KEY):
         record = sgf.read(RECORD.read_bytes())
         moves = legal_prefix(record.moves)[:MOVES]
         lines, self.expected = script_lines(19, moves, seed=zlib.crc32(RECORD.name.encode()), clock=True)
@@ -50,11 +52,11 @@ class Table:
         self.link = PtyLink()
         self.sim = Simulation(Settings(19, "japanese", time_spec="byoyomi 20m 3x30s", players={"pb": "Ann", "pw": "Bo"}),
                               transport=self.link, board_id="table01", boot=1)
-        if venue_key is not None:
-            self.register(venue_key)
+        self.register(venue_key)  # (at the desk: its logger may then speak for it on the venue's broker)
         out = tmp_path / "logger"
         out.mkdir()
-        self.logger = start_logger(self.link.path, out, self.sim, ("--mqtt", broker.address))
+        self.logger = start_logger(self.link.path, out, self.sim, ("--mqtt", broker.address, "--mqtt-login",
+                                                                   broker.access.logger_file))
 
     def register(self, venue_key):
         """At the desk, before the round: the venue's registration over the board's cable."""
@@ -104,7 +106,7 @@ def moves_on_board(table):
 def start_venue(tmp_path, broker, name="venue", delay=0.0, client_id="venue", key=None, connect=True):
     """The venue service and its pages; ``connect=False``: not on the broker yet (``venue.start()``)."""
     venue = Venue(Archive("sqlite:///%s" % (tmp_path / (name + ".db"))), broker.address, delay=delay,
-                  client_id=client_id, key=key)
+                  client_id=client_id, key=key, login=broker.access.venue)
     site = Site(venue, {"kim": "secret"}, {"name": "Club Cup", "place": "Hall", "date": "2026-11-23"})
     server = serve(site, "127.0.0.1", 0)
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -139,7 +141,9 @@ def progress(venue, table):
 
 @pytest.fixture
 def broker(tmp_path):
-    b = Broker(folder=str(tmp_path))
+    access = Access(str(tmp_path / "broker"), KEY, str(tmp_path))
+    access.write(["table01"])
+    b = Broker(access, folder=str(tmp_path / "broker"))
     yield b
     b.stop()
 
@@ -230,7 +234,7 @@ def test_a_referees_penalty_reaches_the_board_and_the_sgf(tmp_path, broker):
 
 def test_a_broker_restart_and_a_venue_restart_lose_and_double_nothing(tmp_path, broker):
     """... and the game, registered and signed, checks out from its SGF alone."""
-    key = bytes(range(32))
+    key = KEY
     venue, server, _url = start_venue(tmp_path, broker, key=key)
     table = Table(tmp_path, broker, venue_key=key)
     try:
@@ -318,8 +322,9 @@ def test_the_demo_venue_with_24_boards_runs_and_stops_on_ctrl_c(tmp_path):
             page.wait_for_timeout(3000)
             page.screenshot(path=str(ARTIFACTS / "venue-overview-24-boards.png"), full_page=True)
             # The round locked: the demo boards were registered at start, so each takes the venue's
-            # signed commands only. A command published by anyone else on the broker is refused;
-            # the referee's, through the venue, is carried out.
+            # signed commands only. Nobody else may publish a command on the broker: an anonymous
+            # client is refused, and one with a board's own login (taken from its cable) is not let
+            # publish there; the referee's, through the venue, is carried out.
             page.goto(url + "/referee")
             page.fill("input[name=user]", "referee")
             page.fill("input[name=password]", "demo")
@@ -328,7 +333,15 @@ def test_the_demo_venue_with_24_boards_runs_and_stops_on_ctrl_c(tmp_path):
             expect(page.locator("#round-said")).to_have_text("locked: 24 boards")  # (told, not yet taken:
             # MQTT keeps no order between two clients, so the rogue waits for the board's OK to the lock)
             assert wait_for(lambda: board_said(tmp_path, "table02", " OK lock "), seconds=20)
+            refused = []
+            anonymous = mqtt.Client(CallbackAPIVersion.VERSION2)
+            anonymous.on_connect = lambda _c, _u, _f, reason, _p: refused.append(str(reason))
+            anonymous.connect(broker_host, int(broker_port))
+            anonymous.loop_start()
+            assert wait_for(lambda: refused == ["Not authorized"])
+            anonymous.loop_stop()
             rogue = mqtt.Client(CallbackAPIVersion.VERSION2)
+            rogue.username_pw_set("table02", board_password(load_key(str(tmp_path / "venue" / "venue.key")), "table02"))
             rogue.connect(broker_host, int(broker_port))
             rogue.loop_start()
             rogue.publish("goboard/table02/command", json.dumps({"text": "end B+R", "by": "rogue"}), qos=1).wait_for_publish()
