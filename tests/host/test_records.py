@@ -132,20 +132,30 @@ def test_an_edited_record_fails_its_check(signed, tmp_path):
     assert ok and "no key given" in why
 
 
-def test_a_forged_move_line_is_flagged_by_the_venue(signed, tmp_path):
+def test_a_forged_move_line_is_kept_apart_by_the_venue(signed, tmp_path):
+    """An edited MOVE line (its CRC made good) does not continue the board's chain: kept apart,
+    never shown, and the board listed with what was refused; the moves after it, which no
+    longer follow, are refused too (the board's own move 1 never came)."""
     forged = edited(signed, "MOVE", lambda f: f[:2] + ["aa" if f[2] != "aa" else "ab"] + f[3:])
-    view = feed(forged, tmp_path=tmp_path).live["t7"]
-    assert view.seal == "broken"
-    assert view.problems[0].startswith("move 1 differs from the board's record")
-    assert "problem" == view.summary()["state"]
+    venue = feed(forged, tmp_path=tmp_path)
+    view = venue.live["t7"]
+    assert view.games.current.moves == [] and view.games.current.result is None
+    summary = view.summary()
+    assert summary["state"] == "problem" and summary["refused"] == 41  # 40 moves and the result
+    assert "line 3 MOVE refused: move 1 does not continue the board's chain" in view.problems[0]
+    assert {q["raw"] for q in venue.archive.quarantined("t7")} >= {raw for raw in forged if " MOVE " in raw}
+    assert not any(" MOVE " in raw for *_rest, raw, _t in venue.archive.all_lines())
 
 
-def test_a_forged_result_or_a_board_of_another_venue_is_flagged(signed, tmp_path):
+def test_a_forged_result_or_a_board_of_another_venue_is_kept_apart(signed, tmp_path):
     forged = edited(signed, "END", lambda f: [f[0], "re=B+R"] + f[2:])
     view = feed(forged, tmp_path=tmp_path).live["t7"]
-    assert view.seal == "broken" and view.problems == ["the result differs from the board's record (its hash)"]
+    assert view.games.current.result is None and len(view.games.current.moves) == 40 and view.seal == "hashed"
+    assert view.problems == ["line 43 END refused: the result B+R does not close the board's chain (hash=): an "
+                             "edit, a forgery or a replay"]
     view = feed(signed, venue_key=bytes(32), tmp_path=tmp_path).live["t7"]
-    assert view.seal == "broken" and "signature does not verify" in view.problems[0]
+    assert view.games.current.result is None
+    assert "signature does not verify" in view.problems[0] and view.summary()["state"] == "problem"
 
 
 def test_an_unregistered_board_is_hashed_not_signed(tmp_path):

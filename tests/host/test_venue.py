@@ -88,7 +88,8 @@ def test_an_edited_line_is_flagged_and_not_kept(venue):
     venue.line("t1", 1, 2, forged, 1)
     summary = venue.board("live", "t1")
     assert summary["state"] == "problem"
-    assert any("differs from the one kept" in why for why in summary["attention"])
+    assert any("differs from the line kept" in why for why in summary["attention"])
+    assert [q["raw"] for q in venue.archive.quarantined("t1")] == [forged]  # kept apart, not in the record
     assert venue.board("live", "t1")["moves_list"][0]["at"] == (4, 4)  # E5 (ee) stays
     damaged = GAME[3].replace("gg", "gh")  # the CRC no longer matches
     venue.line("t1", 1, 4, damaged, 3)

@@ -1,0 +1,154 @@
+"""A hall in one process, for the venue's tests and benches: simulated boards (the firmware on
+twins) on cables into the real logger (host_tools.logger's classes), whose MQTT side is wired
+straight to a real venue service (no broker): each line the logger publishes reaches the venue's
+own MQTT handler as JSON, each resync or command the venue publishes reaches the logger's inbox.
+So honest traffic (resends, power cuts, logger and venue restarts, a wiped journal) and forged
+messages meet the very code that meets them at a venue, in simulated time.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import random
+import time
+import types
+
+from firmware import protocol as pr
+from firmware.rules.handicap import fixed_points
+from firmware.settings import Settings
+from host_tools.logger.cli import Logger
+from host_tools.logger.connection import BoardConnection
+from host_tools.logger.mqtt import MqttOut
+from host_tools.records import board_key
+from host_tools.sim.physical import script_lines
+from host_tools.sim.script import parse
+from host_tools.venue.archive import Archive
+from host_tools.venue.service import Venue
+from twins.link import HostSerial
+from twins.storage import SimStorage
+
+from .test_logger_boards import STEP_MS, Table
+
+KEY = bytes(range(32))
+
+
+class Wire(MqttOut):
+    """The logger's MQTT side with the broker taken out: publishing is delivering to the venue."""
+
+    def __init__(self, hall):
+        self.root = "goboard"
+        self.inbox = queue.Queue()
+        self.sent = {}
+        self._status = {}
+        self.hall = hall
+        self.client = types.SimpleNamespace(publish=self._deliver)
+
+    def _deliver(self, topic, payload, qos=0, retain=False):
+        if topic.endswith(("/line", "/status")):
+            self.hall.deliver(topic, payload.encode() if isinstance(payload, str) else payload)
+        return types.SimpleNamespace(wait_for_publish=lambda *_a: None)
+
+    def close(self):
+        pass
+
+
+class Hall:
+    """Tables with boards, one logger on their ports, a venue on an archive, and the time."""
+
+    def __init__(self, tmp_path, boards=("t1",), register=True, noise=0.0, seed=1, settings=None):
+        self.tmp_path = tmp_path
+        self.rng = random.Random(seed)
+        self.url = "sqlite:///%s" % (tmp_path / "venue.db")
+        self.venue = None
+        self.start_venue()
+        self.wire = Wire(self)
+        self.tables = [Table("port%d" % i, name, random.Random(seed + i), noise=noise) for i, name in enumerate(boards)]
+        for table in self.tables:
+            table.board(settings or Settings(9, time_spec="byoyomi 10m 3x30s"))
+            if register:
+                self.register(table)
+        self.now = 0
+        self.logger = None
+        self.start_logger()
+        self.tapped = []  # every message delivered to the venue: (topic, payload)
+
+    def register(self, table):
+        """At the desk, over the board's own cable, before its logger listens (it resends from 0)."""
+        noise = table.pipe.corrupt, table.pipe.drop
+        table.pipe.corrupt = table.pipe.drop = 0.0
+        table.pipe.send(pr.encode_command("key " + board_key(KEY, table.board_id).hex()))
+        table.sim.advance(table.sim.now + 100)
+        table.pipe.take()
+        table.pipe.corrupt, table.pipe.drop = noise
+
+    def start_venue(self):
+        if self.venue is not None:
+            self.venue.archive.close()
+        self.venue = Venue(Archive(self.url), "127.0.0.1:1", key=KEY)
+        self.venue.client.publish = self._from_venue
+
+    def _from_venue(self, topic, payload, qos=0, retain=False):
+        _root, board, what = topic.split("/")
+        self.wire.inbox.put((board, what, json.loads(payload)))
+
+    def deliver(self, topic, payload):
+        self.tapped.append((topic, payload))
+        self.venue._message(None, None, types.SimpleNamespace(topic=topic, payload=payload))
+
+    def start_logger(self):
+        """A logger (again: a restart reads its audit log and publishes from it when asked)."""
+        if self.logger is not None:
+            self.logger.audit_file.close()
+        self.wire.sent = {}
+        self.logger = Logger([], str(self.tmp_path / "logger"), quiet=True, mqtt=self.wire)
+        for table in self.tables:
+            conn = BoardConnection(table.port, self.logger)
+            self.logger.connections.append(conn)
+            conn.attach(HostSerial(table.pipe), self.now / 1000)
+
+    def wipe(self, table, settings):
+        """The board's journal lost: a new flash, its name kept (it numbers from 0 again)."""
+        table.storage = SimStorage()
+        table.board(settings)
+        self.register(table)
+
+    def run(self, until):
+        while self.now < until:
+            self.now += STEP_MS
+            for table in self.tables:
+                table.step(self.now)
+            self.logger.step()
+            self.venue.tick(time.time())
+
+    def settle(self, extra_ms=3000):
+        """Run until every board's lines reached the logger and the venue holds nothing back."""
+        for _ in range(4000):
+            caught_up = all(conn.sync.expected >= table.sim.app.link.next and not table.pipe.to_host
+                            for conn, table in zip(self.logger.connections, self.tables, strict=True))
+            if caught_up and not any(self.venue.held.values()) and not self.venue.jumps:
+                break
+            self.run(self.now + STEP_MS)
+        self.run(self.now + extra_ms)
+
+    def play(self, table, moves, settings=None):
+        """Start a game on ``table`` now (a new one with ``settings`` if one was played), its moves
+        made by hand with a clock press after each, then a resignation: when it ends (ms)."""
+        sim = table.sim
+        sim.advance(self.now)
+        if settings is not None and (sim.game.result is not None or sim.game.move_number):
+            sim.hw.stones.clear()
+            sim.app.new_game(settings)
+        size = sim.game.size
+        stones = settings.handicap if settings is not None else sim.game.handicap
+        handicap = fixed_points(size, stones) if stones else ()
+        lines, _expected = script_lines(size, moves, handicap, seed=table.rng.randrange(1 << 30), clock=True)
+        events, errors = parse(lines, size)
+        assert not errors, errors
+        for event in events:
+            event.t_ms += self.now + 500
+        end = events[-1].t_ms + 3000
+        loser = "white" if len(moves) % 2 else "black"
+        events.append(parse(["%d button resign_%s" % (end, loser)], size)[0][0])
+        table.events = events
+        return end + 1000
