@@ -143,21 +143,25 @@ def verify_sgf(data: bytes, venue_key: bytes | None) -> tuple[bool, str]:
     """Check a record written with ``sgf_seal``: (True, what was checked) or (False, why not).
     Without a key, only the hash (the record is whole as the board told it, not who told it)."""
     try:
-        record = sgfmill_sgf.Sgf_game.from_bytes(data)
-        root = record.get_root()
-        if not all(root.has_property(p) for p in PROPS[:2]):
-            return False, "no board seal (GBGAME, GBHASH): not a sealed record"
-        header = root.get("GBGAME")
-        if header.count(" ") < 3 or not header.startswith("GB1 "):
-            return False, "GBGAME is not a board's game header"
-        board = header.split(" ")[1]
-        why = _root_differs(record, header) or _nodes_differ(record)
-        if why:
-            return False, why + ": not what the board signed"
-        moves = _moves(record)
-        result = root.get("RE") if root.has_property("RE") else None
-    except ValueError as error:  # (a property sgfmill cannot read: a hand-edited record)
-        return False, "malformed record: %s" % error
+        return _verify(data, venue_key)
+    except ValueError as error:  # (a property sgfmill cannot read, bytes that are not text: a hand-edited record)
+        return False, "malformed record: %s" % str(error)[:200]
+
+
+def _verify(data: bytes, venue_key: bytes | None) -> tuple[bool, str]:
+    record = sgfmill_sgf.Sgf_game.from_bytes(data)
+    root = record.get_root()
+    if not all(root.has_property(p) for p in PROPS[:2]):
+        return False, "no board seal (GBGAME, GBHASH): not a sealed record"
+    header = root.get("GBGAME")
+    if header.count(" ") < 3 or not header.startswith("GB1 "):
+        return False, "GBGAME is not a board's game header"
+    board = header.split(" ")[1]
+    why = _root_differs(record, header) or _nodes_differ(record)
+    if why:
+        return False, why + ": not what the board signed"
+    moves = _moves(record)
+    result = root.get("RE") if root.has_property("RE") else None
     if result is None:
         return False, "no result (RE): the board signs finished games"
     dE = final(digests(header, moves, record.get_size())[-1], result)

@@ -79,6 +79,7 @@ class BoardView:
             return
         if kind in PROGRESS:
             self.progress_at = at
+            self.stalled = ""
         if unchanged(self, kind, fields):
             if kind == "GAME":
                 self.announced[int(fields[0])] = self.boot

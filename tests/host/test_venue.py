@@ -167,3 +167,38 @@ def test_a_board_running_without_a_part_asks_for_a_referees_attention():
     assert "missing: display, sensor" in summary["attention"] and summary["state"] == "problem"
     board.take(5, line(5, "HELLO", "proto=1", "board=t1", "boot=2", "game=1"), 0.0)  # repaired, powered up again
     assert board.summary()["missing"] == "" and not any("missing" in why for why in board.summary()["attention"])
+
+
+def clocked_game(moves=20):
+    """A 9x9 game with a clock, ``moves`` moves in, as its board's lines."""
+    out = [line(1, "GAME", "1", "rules=japanese", "size=9", "komi=6.5", "handicap=0", "boot=1",
+                "time=byoyomi%2010m%203x30s")]
+    points = [a + b for a in "abcdefghi" for b in "abcdefghi"]
+    for k in range(1, moves + 1):
+        out.append(line(k + 1, "MOVE", str(k), "B" if k % 2 else "W", points[k * 2], str(600000 - k * 1000), "0"))
+    return out
+
+
+def test_a_board_stuck_with_its_clock_running_needs_a_referee(tmp_path):
+    """The demo table frozen at move 20 while Black's clock ran: the venue sees it by itself after
+    ``stall_s`` with no move, and at once when the board says it waits for the players."""
+    v = Venue(Archive("sqlite:///%s" % (tmp_path / "s.db")), "127.0.0.1:1", stall_s=600)
+    v.client.publish = lambda *a, **k: None
+    v.status("t1", "online")
+    for seq, raw in enumerate(clocked_game(20), start=1):
+        v.line("t1", 1, seq, raw, seq - 1 if seq > 1 else -1)
+    heard = v.live["t1"].progress_at
+    v.tick(heard + 599)
+    assert v.board("live", "t1")["attention"] == [] and v.board("live", "t1")["state"] == "playing"
+    v.tick(heard + 601)
+    assert v.board("live", "t1")["attention"] == ["stuck: no move for 10 min while Black's clock runs (move 20)"]
+    v.line("t1", 1, 22, line(22, "MOVE", "21", "B", "ii", "570000", "0"), 21)
+    v.tick(v.live["t1"].progress_at + 2)
+    assert v.board("live", "t1")["attention"] == []  # a move: going on
+    v.line("t1", 1, 23, line(23, "ALERT", "journal=ok", "waiting=75", "what=lift%20D4,%20put%20back%20C3%20E3"), 22)
+    summary = v.board("live", "t1")
+    assert summary["attention"] == ["stuck: waiting 75 s for the players: lift D4, put back C3 E3"]
+    assert summary["state"] == "problem"
+    v.line("t1", 1, 24, line(24, "ALERT", "waiting=0"), 23)  # fixed (its other fields kept as they were)
+    summary = v.board("live", "t1")
+    assert summary["attention"] == [] and summary["state"] == "playing" and summary["journal"] == "ok"
