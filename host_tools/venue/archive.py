@@ -196,10 +196,10 @@ class Archive:
             latest = self._epochs(db)
             return {board: seq for board, epoch, seq in db.execute(query) if latest[board] == epoch}
 
-    def unkeep(self, board: str, epoch: int, above: int) -> list[tuple]:
-        """Take the lines numbered above ``above`` out of the record (a far line shown not to be the
-        board's, and what followed it): their (boot, seq, raw, received), for the quarantine."""
-        where = (lines.c.board == board, lines.c.epoch == epoch, lines.c.seq > above)
+    def unkeep(self, board: str, epoch: int, first: int) -> list[tuple]:
+        """Take the lines numbered ``first`` and above out of the record (a far line shown not to be
+        the board's, and what followed it): their (boot, seq, raw, received), for the quarantine."""
+        where = (lines.c.board == board, lines.c.epoch == epoch, lines.c.seq >= first)
         with self.engine.begin() as db:
             rows = [tuple(r) for r in db.execute(sa.select(lines.c.boot, lines.c.seq, lines.c.raw,
                                                            lines.c.received).where(*where).order_by(lines.c.id))]

@@ -38,6 +38,7 @@ class BoardView:
         self.mode = ""
         self.boot = 0
         self.announced: dict[int, int] = {}  # game id -> the power-up its GAME line was last told in
+        self.replaying: dict[int, int] = {}  # game id -> its next move told again (a game told again)
         self.last_seq = -1
         self.problems: list[str] = []  # what a referee should look at (a conflict, a gap, a rejected line)
         self.clock: dict[int, tuple[int, int, float]] = {}  # colour -> (ms left, periods, when heard)
@@ -81,9 +82,16 @@ class BoardView:
             self.progress_at = at
             self.stalled = ""
         if unchanged(self, kind, fields):
-            if kind == "GAME":
+            if kind == "GAME":  # told again (a power-up): its moves follow, told again one by one
                 self.announced[int(fields[0])] = self.boot
+                self.replaying[int(fields[0])] = 1
+            elif kind == "MOVE" and self.games.current is not None:
+                gid = self.games.current.gid
+                if self.replaying.get(gid) == int(fields[0]):
+                    self.replaying[gid] += 1
             return
+        if kind in ("GAME", "MOVE", "UNDO"):
+            self.replaying.clear()
         if kind == "GAME":
             self.clock = {}
             self.waiting = None

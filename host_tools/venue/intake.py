@@ -72,8 +72,8 @@ def _game(view, fields, _known, _signs, boot):
     started = bool(old.moves) or old.result is not None
     if old is games.current and header == old.header:
         if not started or boot > view.announced.get(gid, boot):
-            return None  # the game as it is (a board powered up again tells it again: nothing changes)
-        return "GAME %d again in one power-up, after its moves: a replay" % gid
+            return None  # the game as it is (a board powered up again, or a resend, tells it again: no change)
+        return "GAME %d told again in one power-up, after its moves: a replay" % gid
     if old is games.current and not started and _same_but(old.header, header, EDITABLE):
         return None  # its handicap stones placed: the board tells the game again with them
     return "GAME %d replayed: that game was started already" % gid
@@ -96,9 +96,11 @@ def _move(view, fields, known, _signs, _boot):
         return "move %d after move %d: the moves between were not heard" % (k, n)
     move = _parse(game, pos)
     if k <= n:
-        if unchanged(view, "MOVE", fields):
-            return None  # the same move told again (a resend, a power-up's replay of the game)
-        return "move %d again, another than the one kept, with no UNDO before it" % k
+        if not unchanged(view, "MOVE", fields):
+            return "move %d again, another than the one kept, with no UNDO before it" % k
+        if view.replaying.get(game.gid) != k:
+            return "move %d told again at a new number, not after its game was told again: a replay" % k
+        return None  # a board powered up again tells its game again, move by move
     due = fold(view.checker.digest(game, k - 1), move_text(game.size, k, *move))[:8].hex()
     if not hmac.compare_digest(due, mark):
         return "move %d does not continue the board's chain (h=): an edit, a forgery or a replay" % k
@@ -115,6 +117,12 @@ def _end(view, fields, known, signs, _boot):
         return "a result for game %s, which the board never started" % fields[0][:12]
     if "re" not in info:
         return "a result with no re="
+    if game.result is not None:
+        if (game.result, game.hash, game.sig) != (info["re"], digest, sig or ""):
+            return "a second result for game %d, over already: a forgery or a replay" % game.gid
+        if view.replaying.get(game.gid) is None:
+            return "the result told again at a new number, not after its game was told again: a replay"
+        return None
     if game is view.games.current:
         last = view.checker.digest(game, len(game.moves))
     else:

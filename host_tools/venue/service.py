@@ -105,13 +105,13 @@ class Venue:
         self.public: dict[str, BoardView] = {}
         self.lock = threading.RLock()
         self.epoch: dict[str, int] = {}  # board -> its run of line numbers (a wiped journal: the next)
-        self.previous: dict[str, tuple[int, int]] = {}  # board -> (epoch, last line) before a restart from 0
+        self.previous: dict[str, tuple[int, set[int]]] = {}  # board -> (epoch, where its numbering stood) before a restart
         self.held: dict[str, dict[int, dict]] = {}  # board -> prev -> a line waiting for that one
         self.applied: dict[str, int] = {}  # board -> the number of the last line applied (or refused in its place)
-        self.places: dict[str, dict[int, str]] = {}  # board -> number -> a refused line that took that place
+        self.places: dict[str, dict[tuple[int, int], str]] = {}  # board -> (epoch, number) -> a refused line there
         self.runs: dict[str, list[tuple[int, int, str]]] = {}  # board -> lines again from 0: (boot, seq, raw)
         self.jumps: dict[str, dict] = {}  # board -> a line numbered far ahead, waiting for its logger's word
-        self.jumped: dict[str, tuple[int, int]] = {}  # board -> (from, to): the last jump taken
+        self.jumped: dict[str, list[tuple[int, int, int]]] = {}  # board -> (epoch, from, to) of far lines taken
         self.asked: dict[str, float] = {}  # board -> when its resync was asked
         self.pending: collections.deque = collections.deque()  # (release, board, seq, raw, at, boot, epoch): public
         self.dirty: set[tuple[str, str]] = set()  # (view, board) to tell the pages about
@@ -265,13 +265,16 @@ class Venue:
                 return
             self.runs.pop(board, None)
             if prev > last:
-                if self._goes_on(board, prev):
-                    self._revert(board)
-                    self.line(board, boot, seq, raw, prev)
+                if self._goes_on(board, seq, prev):
+                    held = sorted(self.held.get(board, {}).values(), key=lambda h: h["seq"])
+                    self._revert(board)  # (then the board's own lines, in order: those held too)
+                    for item in held + [{"boot": boot, "seq": seq, "raw": raw}]:
+                        self.line(board, item["boot"], item["seq"], item["raw"], item["prev"] if "prev" in item
+                                  else prev)
                     return
                 waiting = self.held.setdefault(board, {})
                 if prev - last <= JUMP and len(waiting) < HELD_MAX:  # (further: a resync brings it if it is real)
-                    waiting[prev] = {"boot": boot, "seq": seq, "raw": raw}
+                    waiting[prev] = {"boot": boot, "seq": seq, "raw": raw, "prev": prev}
                     self.counts["held"] += 1
                 self._resync(board)
                 return
@@ -306,7 +309,7 @@ class Venue:
         jump = self.jumps.get(board)
         if jump is not None and jump["seq"] == seq and jump["raw"] == raw:
             del self.jumps[board]
-            self.jumped[board] = (self.applied.get(board, -1), seq)
+            self.jumped.setdefault(board, []).append((self.epoch.get(board, 1), self.applied.get(board, -1), seq))
             self.archive.release(board, self.epoch.get(board, 1), seq, raw)
             return True
         self.jumps[board] = {"boot": boot, "seq": seq, "raw": raw, "at": time.monotonic()}
@@ -334,15 +337,21 @@ class Venue:
                 run.append((boot, seq, raw))
             return
         if run is not None:
+            before = self.previous.get(board)
+            if before is not None and self.archive.kept(board, before[0], seq) == raw:
+                self._revert(board)  # the board's numbering from before the restart, resent: it never stopped
+                self.line(board, boot, seq, raw, prev)
+                return
             self._new_epoch(board, run + [(boot, seq, raw)])
             return
-        if kept is None and seq in self.places.get(board, {}):
-            self._apply(board, boot, seq, raw, place=False)  # the board's own line, where a refused one stood
-            return
-        jumped = self.jumped.get(board)
-        if kept is None and jumped is not None and jumped[0] < seq < jumped[1]:
-            self._unjump(board)  # the far line it let through was not the board's: this one is
+        jumps = [j for j in self.jumped.get(board, ()) if j[0] == epoch and seq < j[2]]
+        if kept is None and jumps:  # a far line was let through, but the board's own numbering had not got there
+            _epoch, start, far = min(jumps, key=lambda j: j[2])
+            self._unjump(board, start, far)
             self.line(board, boot, seq, raw, prev)
+            return
+        if kept is None and (epoch, seq) in self.places.get(board, {}):
+            self._apply(board, boot, seq, raw, place=False)  # the board's own line, where a refused one stood
             return
         if kept is not None:
             self.counts["conflict"] += 1
@@ -386,7 +395,7 @@ class Venue:
         if place:
             self.applied[board] = max(self.applied.get(board, -1), seq)
             places = self.places.setdefault(board, {})
-            places[seq] = raw
+            places[self.epoch.get(board, 1), seq] = raw
             while len(places) > PLACES:
                 del places[min(places)]
         if self.archive.quarantine(board, self.epoch.get(board, 1), boot, seq, raw, why):
@@ -415,7 +424,9 @@ class Venue:
         """The board numbers its lines from the start again (its journal was wiped): a new run of
         the board, its lines from the start of the run, its old games kept as they were."""
         old = self.epoch.get(board, 1)
-        self.previous[board] = (old, self.applied.get(board, -1))
+        kept = max((row[3] for row in self.archive.all_lines(board, old)), default=-1)
+        starts = {start for epoch, start, _far in self.jumped.get(board, ()) if epoch == old}
+        self.previous[board] = (old, {self.applied.get(board, -1), kept} | starts)
         self.epoch[board] = old + 1
         self._forget(board)
         pairing, status = self._view("live", board).pairing, self._view("live", board).status
@@ -432,16 +443,20 @@ class Venue:
             self.line(board, boot, seq, raw, prev)
             prev = seq
 
-    def _goes_on(self, board, prev) -> bool:
-        """Whether a line follows the board's numbering from before a restart from 0: the board
-        never stopped it, so that restart was not the board's."""
+    def _goes_on(self, board, seq, prev) -> bool:
+        """Whether a line follows the board's numbering from before a restart from 0 (from where it
+        stood, or from a line kept then, to a number that numbering had not used): the board never
+        stopped it, so that restart was not the board's."""
         before = self.previous.get(board)
-        return before is not None and before[0] == self.epoch.get(board, 1) - 1 and prev == before[1]
+        if before is None or before[0] != self.epoch.get(board, 1) - 1:
+            return False
+        return prev in before[1] or (self.archive.kept(board, before[0], prev) is not None
+                                     and self.archive.kept(board, before[0], seq) is None)
 
     def _revert(self, board):
         """Back to the epoch before a restart that was not the board's; the restart's lines kept apart."""
         epoch = self.epoch[board]
-        old, _last = self.previous.pop(board)
+        old = self.previous.pop(board)[0]
         rows = self.archive.drop_epoch(board, epoch)
         self.epoch[board] = old
         self._forget(board)
@@ -456,19 +471,19 @@ class Venue:
         self.counts["reverted"] += 1
         self.archive.act("venue", "restart refused", board, "epoch %d: %d lines kept apart" % (epoch, len(rows)))
 
-    def _unjump(self, board):
+    def _unjump(self, board, start, far):
         """The far line let through was not the board's (its own came for a number below): out of
-        the record, into the quarantine, and the views as they were without it."""
-        start, far = self.jumped.pop(board)
+        the record, into the quarantine, with every line after it, and the views as they were."""
         epoch = self.epoch.get(board, 1)
-        rows = self.archive.unkeep(board, epoch, start)  # (the far line and whatever followed it)
+        self.jumped[board] = [j for j in self.jumped[board] if j[0] != epoch or j[2] < start]
+        rows = self.archive.unkeep(board, epoch, far)  # (the far line and whatever followed it)
         for boot, seq, raw, received in rows:
             self.archive.quarantine(board, epoch, boot, seq, raw, "numbered %d ahead of line %d, or after it: the "
                                     "board's own line came for a number below" % (far - start, start), received)
         pairing, status = self._view("live", board).pairing, self._view("live", board).status
         self.held.pop(board, None)
+        self.applied.pop(board, None)
         self._load(board, self.archive.all_lines(board, epoch))
-        self.applied[board] = start
         for view in ("live", "public"):
             self._view(view, board).pairing = dict(pairing)
             self._view(view, board).set_status(status)
@@ -477,7 +492,7 @@ class Venue:
         self.counts["quarantined"] += len(rows)
 
     def _forget(self, board):
-        for table in (self.held, self.places, self.runs, self.jumps, self.jumped, self.applied):
+        for table in (self.held, self.runs, self.jumps, self.applied):
             table.pop(board, None)
 
     def _archive_game(self, board, view):

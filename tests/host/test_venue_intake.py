@@ -13,8 +13,7 @@ from firmware.settings import Settings
 from host_tools.records import digests, final, seal_header
 from host_tools.venue.exports import results_csv
 
-from .test_logger_boards import random_moves
-from .venue_hall import Hall
+from .venue_hall import Hall, random_game
 
 S9 = Settings(9, time_spec="byoyomi 10m 3x30s")
 
@@ -29,6 +28,12 @@ def forge(hall, kind, *fields, board="t1", ahead=1, prev=None, boot=None):
                "prev": last if prev is None else prev}
     hall.deliver("goboard/%s/line" % board, json.dumps(payload).encode())
     return raw
+
+
+def first_move(venue, board):
+    """The fields of the board's first MOVE line as the archive kept it (a forger's copy to replay)."""
+    raw = next(raw for _b, _e, _boot, _seq, raw, _t in venue.archive.all_lines(board) if " MOVE 1 " in raw)
+    return ph.decode(raw.encode())[2]
 
 
 def moves_of(view):
@@ -56,7 +61,7 @@ def test_forged_lines_are_kept_apart_and_the_boards_own_game_goes_on(tmp_path):
     venue, table = hall.venue, hall.tables[0]
     venue.know("t1", "registered")  # (at the desk: its results must be signed)
     venue.pair("t1", {"round": 1, "table_no": 1, "black": "Ann", "white": "Bo"})
-    end = hall.play(table, random_moves(9, 40, table.rng))
+    end = hall.play(table, random_game(9, 40, table.rng))
     while shows(hall) < 12:
         hall.run(hall.now + 200)
     view = venue.live["t1"]
@@ -73,6 +78,7 @@ def test_forged_lines_are_kept_apart_and_the_boards_own_game_goes_on(tmp_path):
                        "board=" + "/".join(["." * 9] * 9), "moves=Baa,Wbb"),
         "GAME replayed": forge(hall, "GAME", str(gid), *header.split(" ")),
         "HELLO of another board": forge(hall, "HELLO", "proto=1", "board=t9", "boot=1", "game=1"),
+        "MOVE 1 replayed": forge(hall, "MOVE", *first_move(venue, "t1")),
     }
     assert moves_of(view) == log.moves and log.result is None and log is view.games.current
     refused = {q["raw"]: q["why"] for q in venue.archive.quarantined("t1")}
@@ -100,7 +106,7 @@ def test_a_far_line_sent_twice_is_undone_by_the_boards_own_line(tmp_path):
     next line then shows it was not the board's (out of the record, the view as it was)."""
     hall = Hall(tmp_path)
     venue, table = hall.venue, hall.tables[0]
-    end = hall.play(table, random_moves(9, 30, table.rng))
+    end = hall.play(table, random_game(9, 30, table.rng))
     while shows(hall) < 10:
         hall.run(hall.now + 200)
     last = venue.applied["t1"]
@@ -120,7 +126,7 @@ def test_honest_resends_noise_power_cuts_and_restarts_pass_untouched(tmp_path):
     venue = hall.venue
     for table in hall.tables:
         venue.pair(table.board_id, {"round": 1, "table_no": int(table.board_id[1])})
-    end = max(hall.play(table, random_moves(9, 30, table.rng)) for table in hall.tables)
+    end = max(hall.play(table, random_game(9, 30, table.rng)) for table in hall.tables)
     hall.run(end // 2)
     hall.tables[0].sim.power_cut()  # the game goes on from the journal, told again
     hall.run(end * 3 // 4)
@@ -128,7 +134,7 @@ def test_honest_resends_noise_power_cuts_and_restarts_pass_untouched(tmp_path):
     hall.run(end)
     hall.settle()
     handicap = Settings(9, handicap=2, time_spec="byoyomi 10m 3x30s")  # its GAME told again with ab=
-    end = max(hall.play(table, random_moves(9, 20, table.rng, 2), handicap) for table in hall.tables)
+    end = max(hall.play(table, random_game(9, 20, table.rng, 2), handicap) for table in hall.tables)
     hall.run(end // 2)
     hall.start_venue()  # a restarted venue: from its archive, then the feed
     hall.run(end)
@@ -149,12 +155,12 @@ def test_a_board_whose_journal_was_wiped_is_a_new_run_and_its_old_games_stay(tmp
     hall = Hall(tmp_path)
     venue, table = hall.venue, hall.tables[0]
     venue.pair("t1", {"round": 1, "table_no": 1})
-    hall.run(hall.play(table, random_moves(9, 12, table.rng)))
+    hall.run(hall.play(table, random_game(9, 12, table.rng)))
     hall.settle()
     first = venue.live["t1"].games.current
     assert first.result is not None and len(first.moves) == 12
     hall.wipe(table, S9)  # a new flash, the same name: lines from 0, game 1 of power-up 1 again
-    hall.run(hall.play(table, random_moves(9, 8, table.rng)))
+    hall.run(hall.play(table, random_game(9, 8, table.rng)))
     hall.settle()
     view = venue.live["t1"]
     game = view.games.current
@@ -170,7 +176,7 @@ def test_a_board_whose_journal_was_wiped_is_a_new_run_and_its_old_games_stay(tmp
 def test_a_forged_restart_from_0_is_undone_by_the_boards_own_numbering(tmp_path):
     hall = Hall(tmp_path)
     venue, table = hall.venue, hall.tables[0]
-    end = hall.play(table, random_moves(9, 30, table.rng))
+    end = hall.play(table, random_game(9, 30, table.rng))
     while shows(hall) < 10:
         hall.run(hall.now + 200)
     moves = moves_of(venue.live["t1"])

@@ -15,6 +15,7 @@ import time
 import types
 
 from firmware import protocol as pr
+from firmware.rules.game import Game, IllegalMove
 from firmware.rules.handicap import fixed_points
 from firmware.settings import Settings
 from host_tools.logger.cli import Logger
@@ -192,3 +193,26 @@ def bad_messages(board="t1"):
         ("goboard/logger/status", b"\x00"),
         ("goboard/%s/line" % ("x" * 300), js()),
     ]
+
+
+def random_game(size, count, rng, handicap=0):
+    """A random legal game of up to ``count`` moves (colour, point) after ``handicap`` fixed
+    stones: shorter when a player finds no legal point in a few hundred tries (or the game
+    is over: the rules core ends it on some illegal plays)."""
+    game = Game(size)
+    if handicap:
+        game.place_handicap(fixed_points(size, handicap))
+    moves = []
+    while len(moves) < count:
+        colour = game.to_move
+        for _ in range(300):
+            pt = rng.randrange(len(game.pos.cells))
+            try:
+                game.play(colour, pt)
+                break
+            except (IllegalMove, ValueError, IndexError):
+                continue
+        else:
+            return moves
+        moves.append((colour, pt))
+    return moves
