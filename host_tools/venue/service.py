@@ -266,15 +266,14 @@ class Venue:
             self.runs.pop(board, None)
             if prev > last:
                 if self._goes_on(board, seq, prev):
-                    held = sorted(self.held.get(board, {}).values(), key=lambda h: h["seq"])
-                    self._revert(board)  # (then the board's own lines, in order: those held too)
-                    for item in held + [{"boot": boot, "seq": seq, "raw": raw}]:
-                        self.line(board, item["boot"], item["seq"], item["raw"], item["prev"] if "prev" in item
-                                  else prev)
+                    held = list(self.held.get(board, {}).values()) + [dict(boot=boot, seq=seq, raw=raw, prev=prev)]
+                    self._revert(board)
+                    for item in sorted(held, key=lambda h: h["seq"]):  # (the board's own lines, those held too)
+                        self.line(board, **item)
                     return
                 waiting = self.held.setdefault(board, {})
                 if prev - last <= JUMP and len(waiting) < HELD_MAX:  # (further: a resync brings it if it is real)
-                    waiting[prev] = {"boot": boot, "seq": seq, "raw": raw, "prev": prev}
+                    waiting[prev] = dict(boot=boot, seq=seq, raw=raw, prev=prev)
                     self.counts["held"] += 1
                 self._resync(board)
                 return
@@ -309,7 +308,8 @@ class Venue:
         jump = self.jumps.get(board)
         if jump is not None and jump["seq"] == seq and jump["raw"] == raw:
             del self.jumps[board]
-            self.jumped.setdefault(board, []).append((self.epoch.get(board, 1), self.applied.get(board, -1), seq))
+            jumped = self.jumped.setdefault(board, [])
+            jumped[:] = jumped[-15:] + [(self.epoch.get(board, 1), self.applied.get(board, -1), seq)]
             self.archive.release(board, self.epoch.get(board, 1), seq, raw)
             return True
         self.jumps[board] = {"boot": boot, "seq": seq, "raw": raw, "at": time.monotonic()}
@@ -328,7 +328,8 @@ class Venue:
         if prev == -1:
             run = self.runs[board] = []
         elif run is not None and (not run or prev != run[-1][1]):
-            run = self.runs.pop(board) and None  # (not contiguous: not a numbering from 0 again)
+            del self.runs[board]  # (not contiguous: not a numbering from 0 again)
+            run = None
         if kept is not None and (kept == raw or skip or _kind(kept) == "SKIP") or kept is None and skip:
             if kept is None:
                 self.archive.add_line(board, boot, seq, raw, epoch=epoch)  # (a number the feed skipped)

@@ -40,6 +40,17 @@ def check_archive(url):
         assert [(g["moves"], g["result"]) for g in archive.games()] == [(4, "B+R")]
         archive.act("kim", "referee warning B", "t1", "referee warning B")
         assert archive.actions()[0]["who"] == "kim"
+        assert archive.add_line("t1", 1, 2, GAME[2], epoch=2) == "new"  # (a wiped board's new run)
+        assert archive.add_line("t1", 2, 2, "2 SKIP *00000000", epoch=2) == "duplicate"  # (a resend, any boot)
+        assert archive.epochs() == {"t1": 2} and [row[4] for row in archive.all_lines()] == [GAME[2]]
+        assert archive.quarantine("t1", 2, 1, 3, GAME[3], "a forgery") and not archive.quarantine(
+            "t1", 2, 1, 3, GAME[3], "again")
+        assert [q["why"] for q in archive.quarantined("t1")] == ["a forgery"]
+        archive.know("t1", "paired")
+        archive.know("t1", "hashed")  # (never made less known)
+        archive.know("t1", "registered", signs=True)
+        assert archive.boards()["t1"]["how"] == "registered" and archive.boards()["t1"]["signs"]
+        archive.probe()
     finally:
         archive.close()
     Archive(url).close()  # opened again: the migrations find it up to date

@@ -15,6 +15,7 @@ import time
 import types
 
 from firmware import protocol as pr
+from firmware import protocol_host as ph
 from firmware.rules.game import Game, IllegalMove
 from firmware.rules.handicap import fixed_points
 from firmware.settings import Settings
@@ -167,7 +168,16 @@ def bad_messages(board="t1"):
     def js(**changes):
         return json.dumps(dict(good, **changes)).encode()
 
+    def first(seq=0, boot=1, raw=None):  # (a board's first line: the old venue applied it at once)
+        text = raw if raw is not None else ph.encode(seq, "SKIP").decode().rstrip("\n")
+        return json.dumps({"boot": boot, "seq": seq, "raw": text, "prev": -1}).encode()
+
     return [
+        (line, first(seq=1 << 70)),
+        (line, first(boot=1 << 70)),
+        (line, first(raw="0 SKIP \ud800 *00000000")),
+        (line, first(raw="0 HELLO board=\u00e9 *00000000")),
+        (line, first(boot=-5)),
         (line, b'{"boot":1e400,"seq":1,"raw":"1 SKIP *00000000","prev":0}'),
         (line, b'{"boot":1,"seq":1e400,"raw":"x","prev":0}'),
         (line, b'{"boot":NaN,"seq":1,"raw":"x","prev":0}'),
