@@ -239,3 +239,32 @@ def test_a_record_whose_board_signed_no_players_carries_none(tmp_path):
     assert "BR[3k]" in data and "PC[Hall]" in data  # (ranks and the place are the venue's word, not the game)
     ok, why = verify_sgf(data.encode(), VENUE_KEY)
     assert ok, why
+
+
+def test_registering_at_the_desk_notes_the_board_in_the_venues_registry(tmp_path):
+    """``keys register PORT --db URL``: the board gets its secret over its cable, and the venue's
+    registry says it is registered, so the venue refuses a result of it that is not signed."""
+    import threading
+    import time
+
+    from host_tools.sim.pty_link import PtyLink
+    from host_tools.venue import keys
+
+    link = PtyLink()
+    sim = Simulation(Settings(9), transport=link, board_id="t8")
+    key_file = tmp_path / "venue.key"
+    key_file.write_text(VENUE_KEY.hex() + "\n")
+    url = "sqlite:///%s" % (tmp_path / "venue.db")
+    done = []
+    worker = threading.Thread(target=lambda: done.append(keys.main(
+        ["--key-file", str(key_file), "register", link.path, "--db", url])))
+    worker.start()
+    while worker.is_alive():
+        sim.advance(sim.now + 20)
+        sim.app.sync_host(sim.now)
+        time.sleep(0.01)
+    link.close()
+    assert done == [0]
+    entry = Archive(url).boards()["t8"]
+    assert entry["how"] == "registered" and entry["signs"]
+    assert sim.app.link.seal.key == board_key(VENUE_KEY, "t8")
