@@ -18,13 +18,14 @@ from sgfmill import boards  # noqa: E402
 
 from firmware.rules.coords import PASS, col_row  # noqa: E402
 
-
 # The whole-product runs, in order: (what it shows, its script in bench/).
 BENCHES = (
     ("The logger with a flooding port", "logger_flood.py"),
     ("Ten boards on one logger through unplugs and power cuts", "logger_soak.py"),
     ("An MQTT fuzz of the logger", "logger_fuzz.py"),
     ("The venue at scale (simulated boards, real loggers, Mosquitto and the venue service)", "venue_scale.py"),
+    ("The venue against a forger and a fuzzer (forged lines, MQTT fuzz on Mosquitto, tampered records)",
+     "venue_security.py"),
     ("Commands replayed, forged and sent unsigned to a registered board", "replayed_commands.py"),
     ("The venue's pages under malformed requests (HTTP fuzz)", "venue_http_fuzz.py"),
     ("Password guessing at the referee console", "venue_logins.py"),

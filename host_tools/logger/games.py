@@ -200,12 +200,13 @@ class GameLog:
             if self.fields.get(key):
                 root[prop] = self.fields[key]
         root.update(time_properties(self.fields.get("time")))
-        if "DT" not in root:
+        seal = sgf_seal(self, board_id)
+        if "DT" not in root and not seal:  # (a sealed record says only what the board signed)
             root["DT"] = time.strftime("%Y-%m-%d")
         if self.result is not None:
             root["RE"] = self.result
         root["GN"] = "%s game %d" % (board_id, self.gid)
-        root.update(sgf_seal(self, board_id))
+        root.update(seal)
         root.update(extra or {})
         notes = self._penalty_notes()
         totals = self._penalty_totals()

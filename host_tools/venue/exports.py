@@ -6,22 +6,27 @@ import csv
 import io
 import zipfile
 
+from host_tools.records import SIGNED_TEXT, sgf_seal
 from host_tools.venue.boards import BoardView
 
 
 def game_sgf(view: BoardView, event: dict) -> bytes | None:
     """The board's current game as SGF FF[4], with the tournament's properties (EV, RO,
-    PB/PW from the board; PC, ranks and the date from the venue)."""
+    PB/PW from the board; PC, ranks and the date from the venue). A sealed record (a
+    hashed result) carries the game's defining properties as the board signed them
+    only: the venue adds no player, event, round or date the board's GAME line lacks."""
     log = view.games.current
     if log is None:
         return None
     pairing = view.pairing
+    sealed = bool(sgf_seal(log, view.board))
     extra = {}
     for prop, value in (("EV", event.get("name")), ("PC", event.get("place")), ("DT", event.get("date")),
                         ("BR", pairing.get("black_rank")), ("WR", pairing.get("white_rank")),
                         ("RO", str(pairing["round"]) if pairing.get("round") else None),
                         ("PB", pairing.get("black")), ("PW", pairing.get("white"))):
-        if value and (prop not in ("PB", "PW", "RO", "EV", "DT") or not log.fields.get(prop.lower())):
+        signed = prop.lower() in SIGNED_TEXT
+        if value and not (signed and (sealed or log.fields.get(prop.lower()))):
             extra[prop] = value
     return log.sgf_bytes(view.board, extra)
 

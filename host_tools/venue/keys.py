@@ -1,6 +1,6 @@
 """The venue's key: registering boards with it, and checking their records later (docs/records.md).
 
-    python -m host_tools.venue.keys register /dev/ttyACM0 [--key-file venue/venue.key]
+    python -m host_tools.venue.keys register /dev/ttyACM0 [--key-file venue/venue.key] [--db URL]
     python -m host_tools.venue.keys verify games/*.sgf [--key-file venue/venue.key]
 
 The venue holds one secret (``venue/venue.key``, made at its first start, readable
@@ -52,6 +52,7 @@ def signed_command(secret: bytes, text: str, counter: int) -> str:
 def clock_counter() -> int:
     """A signed command's counter: the time in ms, so it grows across restarts and machines."""
     return int(time.time() * 1000)
+DEFAULT_DB = "venue/venue.db"
 
 
 def load_key(path: str, create: bool = True) -> bytes:
@@ -121,6 +122,8 @@ def main(argv=None) -> int:
     sub = ap.add_subparsers(dest="action", required=True)
     reg = sub.add_parser("register", help="give the board on this serial port its secret")
     reg.add_argument("port", help="the board's serial port (/dev/ttyACM0, COM3...)")
+    reg.add_argument("--db", help="the venue's archive, whose registry of boards notes it (default: "
+                     "sqlite:///%s when that file exists): its results must then be signed" % DEFAULT_DB)
     ver = sub.add_parser("verify", help="check SGF records the venue exported")
     ver.add_argument("files", nargs="+")
     ver.add_argument("--no-key", action="store_true", help="check the hash only (who signed is not checked)")
@@ -135,10 +138,17 @@ def main(argv=None) -> int:
             with serial.serial_for_url(args.port, baudrate=115200, timeout=0.2) as port:
                 board = register(port, key)
             note_registered(str(pathlib.Path(args.key_file).parent), board)  # (the venue's broker lets it in)
-            print("registered board %s" % board)
         except (OSError, serial.SerialException, RuntimeError) as error:
             print("error: %s: %s" % (args.port, error), file=sys.stderr)
             return 1
+        url = args.db or ("sqlite:///" + DEFAULT_DB if pathlib.Path(DEFAULT_DB).exists() else None)
+        if url:
+            from host_tools.venue.archive import Archive
+
+            archive = Archive(url)
+            archive.know(board, "registered", signs=True)
+            archive.close()
+        print("registered board %s%s" % (board, " (noted in %s)" % url if url else ""))
         return 0
     key = None if args.no_key else load_key(args.key_file, create=False)
     failed = 0
@@ -147,6 +157,8 @@ def main(argv=None) -> int:
             ok, why = verify_sgf(pathlib.Path(name).read_bytes(), key)
         except OSError as error:
             ok, why = False, str(error)
+        except Exception as error:  # noqa: BLE001  (a file no SGF reader expects: that file fails, the rest go on)
+            ok, why = False, "unreadable: %s: %s" % (type(error).__name__, error)
         print("%s: %s: %s" % (name, "OK" if ok else "FAILED", why))
         failed += not ok
     return 1 if failed else 0

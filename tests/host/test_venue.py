@@ -40,6 +40,17 @@ def check_archive(url):
         assert [(g["moves"], g["result"]) for g in archive.games()] == [(4, "B+R")]
         archive.act("kim", "referee warning B", "t1", "referee warning B")
         assert archive.actions()[0]["who"] == "kim"
+        assert archive.add_line("t1", 1, 2, GAME[2], epoch=2) == "new"  # (a wiped board's new run)
+        assert archive.add_line("t1", 2, 2, "2 SKIP *00000000", epoch=2) == "duplicate"  # (a resend, any boot)
+        assert archive.epochs() == {"t1": 2} and [row[4] for row in archive.all_lines()] == [GAME[2]]
+        assert archive.quarantine("t1", 2, 1, 3, GAME[3], "a forgery") and not archive.quarantine(
+            "t1", 2, 1, 3, GAME[3], "again")
+        assert [q["why"] for q in archive.quarantined("t1")] == ["a forgery"]
+        archive.know("t1", "paired")
+        archive.know("t1", "hashed")  # (never made less known)
+        archive.know("t1", "registered", signs=True)
+        assert archive.boards()["t1"]["how"] == "registered" and archive.boards()["t1"]["signs"]
+        archive.probe()
     finally:
         archive.close()
     Archive(url).close()  # opened again: the migrations find it up to date
@@ -88,7 +99,8 @@ def test_an_edited_line_is_flagged_and_not_kept(venue):
     venue.line("t1", 1, 2, forged, 1)
     summary = venue.board("live", "t1")
     assert summary["state"] == "problem"
-    assert any("differs from the one kept" in why for why in summary["attention"])
+    assert any("differs from the line kept" in why for why in summary["attention"])
+    assert [q["raw"] for q in venue.archive.quarantined("t1")] == [forged]  # kept apart, not in the record
     assert venue.board("live", "t1")["moves_list"][0]["at"] == (4, 4)  # E5 (ee) stays
     damaged = GAME[3].replace("gg", "gh")  # the CRC no longer matches
     venue.line("t1", 1, 4, damaged, 3)
@@ -166,3 +178,38 @@ def test_a_board_running_without_a_part_asks_for_a_referees_attention():
     assert "missing: display, sensor" in summary["attention"] and summary["state"] == "problem"
     board.take(5, line(5, "HELLO", "proto=1", "board=t1", "boot=2", "game=1"), 0.0)  # repaired, powered up again
     assert board.summary()["missing"] == "" and not any("missing" in why for why in board.summary()["attention"])
+
+
+def clocked_game(moves=20):
+    """A 9x9 game with a clock, ``moves`` moves in, as its board's lines."""
+    out = [line(1, "GAME", "1", "rules=japanese", "size=9", "komi=6.5", "handicap=0", "boot=1",
+                "time=byoyomi%2010m%203x30s")]
+    points = [a + b for a in "abcdefghi" for b in "abcdefghi"]
+    for k in range(1, moves + 1):
+        out.append(line(k + 1, "MOVE", str(k), "B" if k % 2 else "W", points[k * 2], str(600000 - k * 1000), "0"))
+    return out
+
+
+def test_a_board_stuck_with_its_clock_running_needs_a_referee(tmp_path):
+    """The demo table frozen at move 20 while Black's clock ran: the venue sees it by itself after
+    ``stall_s`` with no move, and at once when the board says it waits for the players."""
+    v = Venue(Archive("sqlite:///%s" % (tmp_path / "s.db")), "127.0.0.1:1", stall_s=600)
+    v.client.publish = lambda *a, **k: None
+    v.status("t1", "online")
+    for seq, raw in enumerate(clocked_game(20), start=1):
+        v.line("t1", 1, seq, raw, seq - 1 if seq > 1 else -1)
+    heard = v.live["t1"].progress_at
+    v.tick(heard + 599)
+    assert v.board("live", "t1")["attention"] == [] and v.board("live", "t1")["state"] == "playing"
+    v.tick(heard + 601)
+    assert v.board("live", "t1")["attention"] == ["stuck: no move for 10 min while Black's clock runs (move 20)"]
+    v.line("t1", 1, 22, line(22, "MOVE", "21", "B", "ii", "570000", "0"), 21)
+    v.tick(v.live["t1"].progress_at + 2)
+    assert v.board("live", "t1")["attention"] == []  # a move: going on
+    v.line("t1", 1, 23, line(23, "ALERT", "journal=ok", "waiting=75", "what=lift%20D4,%20put%20back%20C3%20E3"), 22)
+    summary = v.board("live", "t1")
+    assert summary["attention"] == ["stuck: waiting 75 s for the players: lift D4, put back C3 E3"]
+    assert summary["state"] == "problem"
+    v.line("t1", 1, 24, line(24, "ALERT", "waiting=0"), 23)  # fixed (its other fields kept as they were)
+    summary = v.board("live", "t1")
+    assert summary["attention"] == [] and summary["state"] == "playing" and summary["journal"] == "ok"

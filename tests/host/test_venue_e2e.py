@@ -254,8 +254,8 @@ def test_a_broker_restart_and_a_venue_restart_lose_and_double_nothing(tmp_path, 
         table.play(MOVES)
         assert wait_for(lambda: live_moves(venue) == moves_on_board(table), table, seconds=30), progress(venue, table)
         rows = venue.archive.all_lines()
-        assert len({(b, boot, seq) for b, boot, seq, _raw, _t in rows}) == len(rows)
-        assert venue.counts["conflict"] == 0
+        assert len({(b, epoch, seq) for b, epoch, _boot, seq, _raw, _t in rows}) == len(rows)
+        assert venue.counts["conflict"] == 0 and venue.archive.quarantined() == []
         board_moves = [m["at"] for m in venue.board("live", "table01")["moves_list"]]
         record = sgf.read(urllib.request.urlopen(_url + "/games/table01.sgf").read())
         assert len(record.moves) == len(board_moves) == moves_on_board(table)
