@@ -13,7 +13,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from firmware import protocol_host as ph
 from host_tools.venue import feed
 from host_tools.venue.archive import Archive
-from host_tools.venue.demo import Broker, mosquitto_path
+from host_tools.venue.broker import Access, Broker, mosquitto_path
 from host_tools.venue.service import Venue
 
 from .venue_hall import bad_messages
@@ -34,10 +34,14 @@ def test_every_bad_payload_is_refused_by_the_feed_with_a_reason():
 
 @pytest.mark.skipif(mosquitto_path() is None, reason="no mosquitto (make test installs it)")
 def test_bad_messages_on_the_broker_are_dropped_and_the_venue_goes_on(tmp_path):
-    broker = Broker(folder=str(tmp_path))
-    venue = Venue(Archive("sqlite:///%s" % (tmp_path / "venue.db")), broker.address)
+    # (sent with the venue's own login: the broker's rules keep everyone else off these topics,
+    # so this is a venue or logger gone wrong)
+    access = Access(str(tmp_path / "broker"), bytes(32), str(tmp_path))
+    broker = Broker(access, folder=str(tmp_path))
+    venue = Venue(Archive("sqlite:///%s" % (tmp_path / "venue.db")), broker.address, login=access.venue)
     venue.start()
     client = mqtt.Client(CallbackAPIVersion.VERSION2)
+    client.username_pw_set(*access.venue)
     try:
         client.connect("127.0.0.1", broker.port)
         client.loop_start()
