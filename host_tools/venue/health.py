@@ -1,8 +1,8 @@
 """The venue's health (``/health`` and the console's panel): is each service doing its job?
 
-- ``intake``: the venue's MQTT intake, from ``venue.health()`` when the venue has one (a dict:
-  ``connected``, ``last_message`` (unix time), ``dropped`` (messages refused) and what else it
-  says); ``unknown`` when it has none.
+- ``intake``: the venue's MQTT intake, from ``venue.health()`` (service.py: its ``mqtt`` part,
+  ``connected``, ``last_message`` (unix time), ``dropped`` (messages refused), and its lines'
+  counts); ``unknown`` when it has none.
 - ``archive``: whether the database takes a write (one tried and rolled back, every
   ``PROBE_S`` at most).
 - ``loggers``: the loggers' retained word on ``goboard/logger/status`` (online, offline).
@@ -51,8 +51,13 @@ class Health:
             found = dict(health())
         except Exception as error:  # noqa: BLE001 - a health check reports, it does not raise
             return {"state": "down", "error": str(error)[:200]}
-        found.setdefault("state", {True: "ok", False: "down"}.get(found.get("connected"), "unknown"))
-        return found
+        mqtt = found.get("mqtt", found)  # (service.py's report: the feed's state under "mqtt")
+        out = {"connected": mqtt.get("connected"), "last_message": mqtt.get("last_message"),
+               "dropped": mqtt.get("dropped", 0)}
+        if "lines" in found:
+            out["lines"] = found["lines"]
+        out["state"] = {True: "ok", False: "down"}.get(out["connected"], "unknown")
+        return out
 
     def archive(self) -> dict:
         with self._lock:

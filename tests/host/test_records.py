@@ -142,7 +142,7 @@ def test_a_forged_move_line_is_kept_apart_by_the_venue(signed, tmp_path):
     view = venue.live["t7"]
     assert view.games.current.moves == [] and view.games.current.result is None
     summary = view.summary()
-    assert summary["state"] == "problem" and summary["refused"] == 41  # 40 moves and the result
+    assert summary["state"] == "problem" and summary["quarantined"] == 41  # 40 moves and the result
     assert "line 3 MOVE refused: move 1 does not continue the board's chain" in view.problems[0]
     assert {q["raw"] for q in venue.archive.quarantined("t7")} >= {raw for raw in forged if " MOVE " in raw}
     assert not any(" MOVE " in raw for *_rest, raw, _t in venue.archive.all_lines())

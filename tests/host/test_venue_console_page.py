@@ -103,7 +103,7 @@ def test_each_board_shows_its_status_clocks_and_a_link_to_its_page(browser, venu
     row = page.locator('#all tr[data-board="table01"]')
     expect(row.locator("td[data-label=Lock]")).to_have_text("locked")
     expect(row.locator("td[data-label=Registered]")).to_have_text("yes")
-    expect(row.locator("td[data-label=Record]")).to_have_text("no hash")
+    expect(row.locator("td[data-label=Record]")).to_have_text("hashed")
     expect(row.locator("td[data-label=Link]")).to_have_text("online")
     expect(row.locator("td[data-label=Clocks]")).to_contain_text("● 9:57 ○ 9:")  # White's runs
     expect(page.locator('#all tr[data-board="table04"] td[data-label=Registered]')).to_have_text("no")

@@ -103,7 +103,7 @@ def moves_on_board(table):
     return table.sim.game.move_number
 
 
-def start_venue(tmp_path, broker, name="venue", delay=0.0, client_id="venue", key=None, connect=True):
+def start_venue(tmp_path, broker, name="venue", delay=0.0, client_id="venue", key=KEY, connect=True):
     """The venue service and its pages; ``connect=False``: not on the broker yet (``venue.start()``)."""
     venue = Venue(Archive("sqlite:///%s" % (tmp_path / (name + ".db"))), broker.address, delay=delay,
                   client_id=client_id, key=key, login=broker.access.venue)

@@ -21,7 +21,7 @@ from firmware.rules.handicap import fixed_points
 from firmware.settings import Settings
 from host_tools.logger.cli import Logger
 from host_tools.logger.connection import BoardConnection
-from host_tools.logger.mqtt import MqttOut
+from host_tools.logger.mqtt import ON_BROKER, MqttOut
 from host_tools.records import board_key
 from host_tools.sim.physical import script_lines
 from host_tools.sim.script import parse
@@ -35,23 +35,45 @@ from .test_logger_boards import STEP_MS, Table
 KEY = bytes(range(32))
 
 
+class _Every(dict):
+    """Every board's client: the same one, delivering."""
+
+    def __init__(self, client):
+        super().__init__()
+        self.client = client
+
+    def get(self, _board, _default=None):
+        return self.client
+
+    def __contains__(self, _board):
+        return True
+
+
 class Wire(MqttOut):
-    """The logger's MQTT side with the broker taken out: publishing is delivering to the venue."""
+    """The logger's MQTT side with the broker taken out: publishing is delivering to the venue,
+    every board is on it (the broker's logins are test_broker_access.py's)."""
 
     def __init__(self, hall):
         self.root = "goboard"
+        self.name = "hall"
         self.inbox = queue.Queue()
         self.sent = {}
         self._status = {}
+        self.where = {}
+        self.dropped = 0
         self.hall = hall
-        self.client = types.SimpleNamespace(publish=self._deliver)
+        self.own = types.SimpleNamespace(publish=self._deliver)
+        self.boards = _Every(self.own)
+
+    def allow(self, board, password):
+        self.where[board] = ON_BROKER
 
     def _deliver(self, topic, payload, qos=0, retain=False):
         if topic.endswith(("/line", "/status")):
             self.hall.deliver(topic, payload.encode() if isinstance(payload, str) else payload)
         return types.SimpleNamespace(wait_for_publish=lambda *_a: None)
 
-    def close(self):
+    def close(self, boards=()):
         pass
 
 

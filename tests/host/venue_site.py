@@ -10,6 +10,7 @@ import threading
 import time
 
 from firmware import protocol_host as ph
+from host_tools.records import fold, head_of
 from host_tools.venue.archive import Archive
 from host_tools.venue.service import Venue
 from host_tools.venue.web import Site, serve
@@ -20,14 +21,19 @@ def line(seq, kind, *fields):
 
 
 def game_lines(board="t1", moves=3, signs=True, clock=True, players=("Ann", "Bo")):
-    """A board's lines: its HELLO, a game and ``moves`` moves (with clock figures)."""
+    """A board's lines: its HELLO, a game and ``moves`` moves (with clock figures), each move
+    carrying the board's chain (``h=``) as a board writes it (host_tools/records.py)."""
+    header = ["1", "rules=japanese", "size=9", "komi=6.5", "handicap=0", "boot=1", "time=byoyomi%2010m%203x30s",
+              "pb=" + players[0].replace(" ", "%20"), "pw=" + players[1].replace(" ", "%20")]
     out = [line(0, "HELLO", "proto=1", "board=" + board, "boot=1", "game=0", *(["sign=1"] if signs else [])),
-           line(1, "GAME", "1", "rules=japanese", "size=9", "komi=6.5", "handicap=0", "boot=1", "time=byoyomi%2010m%203x30s",
-                "pb=" + players[0].replace(" ", "%20"), "pw=" + players[1].replace(" ", "%20"))]
+           line(1, "GAME", *header)]
     points = ["ee", "cc", "gg", "cg", "gc", "dd"]
+    digest = head_of("GB1 %s %s" % (board, " ".join(header)))
     for k in range(1, moves + 1):
         figures = [str(600000 - 1000 * k), "0"] if clock else []
-        out.append(line(k + 1, "MOVE", str(k), "B" if k % 2 else "W", points[k - 1], *figures))
+        fields = [str(k), "B" if k % 2 else "W", points[k - 1], *figures]
+        digest = fold(digest, " ".join(fields).encode())
+        out.append(line(k + 1, "MOVE", *fields, "h=" + digest[:8].hex()))
     return out
 
 
