@@ -126,11 +126,14 @@ class Simulation:
 
     def command(self, name, args):
         """A host's command through the app's door (``App.command``), logged with its reply."""
-        error = self.app.command(name, list(args), self.now)
         self.take_events()
-        reply = "OK" if error is None else "ERR %s %s" % error
-        self.log.append({"t_ms": self.now, "kind": "host", "colour": None, "point": None,
-                         "reason": " ".join((name,) + tuple(args)), "value": reply})
+        entry = {"t_ms": self.now, "kind": "host", "colour": None, "point": None,
+                 "reason": " ".join((name,) + tuple(args)), "value": "OK"}
+        self.log.append(entry)  # (before what it made happen)
+        error = self.app.command(name, list(args), self.now)
+        if error is not None:
+            entry["value"] = "ERR %s %s" % error
+        self.take_events()
         return error
 
     def advance(self, to_ms):
