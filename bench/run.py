@@ -1,6 +1,7 @@
 """make bench: the rules-core figures on CPython (beside sgfmill) and under real MicroPython, then the
-device fit (bench/device_fit.py: the smallest heap, from .mpy files and from ROMFS), the device loop's time budget (bench/device_time.py)
-and the venue at scale (bench/venue_scale.py: 200 boards, their loggers, Mosquitto and the venue service).
+device fit (bench/device_fit.py: the smallest heap, from .mpy files and from ROMFS), the device loop's time budget (bench/device_time.py),
+the venue at scale (bench/venue_scale.py: 200 boards, their loggers, Mosquitto and the venue service)
+and the players' simulator's long run (bench/players.py: 20,000 seeded games, violations by invariant).
 
     .venv/bin/python bench/run.py
 """
@@ -104,6 +105,9 @@ def main():
         subprocess.run([sys.executable, str(ROOT / "bench" / script), *args], cwd=ROOT, check=True)
     print("\nThe venue at scale (simulated boards, real loggers, Mosquitto and the venue service):", flush=True)
     subprocess.run([sys.executable, str(ROOT / "bench" / "venue_scale.py")], cwd=ROOT, check=True)
+    print("\nThe players' simulator's long run (simulated players on the whole board, invariants after every pass):",
+          flush=True)
+    subprocess.run([sys.executable, str(ROOT / "bench" / "players.py")], cwd=ROOT, check=True)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 """What must always hold while simulated players play the board: checked after every loop pass.
 
 ``Checker(sim)`` hooks a headless ``Simulation`` (``sim.on_pass``) and records each
-violation once per invariant as ``(name, t_ms, detail)``. The invariants:
+violation once per kind (``kind``: its invariant and words, its points, numbers and sides
+left out) as ``(name, t_ms, detail)``. The invariants:
 
 - ``stage_error``: no stage of the loop raised (``app.errors`` stays 0).
 - ``clock``: the clock runs for exactly ``referee.awaiting_press or game.to_move`` while the
@@ -10,16 +11,20 @@ violation once per invariant as ``(name, t_ms, detail)``. The invariants:
   (timekeeper.py, docs/clock.md: a move's turn ends with its player's press; Thai 28/29's
   lost turn hands the clock over with the offender's press). It runs for no one while the
   game is counting or over (Korean regulations 10-2, Thai 12.2; a result stops it), and it
-  has started once a move is played or the handicap is down. A pause (PAUSE, the
-  referee's, an absence, a power-up's hold) is no one's time.
+  has started once a move is played or the handicap is down. (Reported once a game: what a
+  wrong clock brings later is that; later violations of the others say so.) A pause (PAUSE, the
+  referee's, a power-up's hold) is no one's time; but an absence (Thai 31, the host's
+  ``clock away``) stops only the absent player's clock (docs/clock.md), and the referee's
+  stop (``clock pause``) is restarted by the referee only (Korean regulations 11-4).
 - ``penalty``: a penalty the board charges (a foul, a warning, a lost turn, a result by
   foul) goes to a player whose hands acted just before (``acted``: during a player's turn
   the hands on the board are that player's); a referee's (the host's) to the player named.
 - ``message``: the board's request in words (referee/messages.py ``message``), a result's
   words and the clock display's lines never raise, never say "None", never leave a name
-  out (": has not pressed", "; presses", ", press your clock") and name only points on
-  the game's board.
-- ``leds``: with the board settled (no reading pending, no hand passing, no work owed), no
+  out (": has not pressed", "; presses", ", press your clock"), name only points on
+  the game's board, and say dame are open only while one is lit.
+- ``leds``: with the board settled (the sensors have read the stones as they lie, no
+  reading pending, no hand passing, no work owed), no
   LED asks to lift a stone (LIFT, ERROR) where none lies, or to put one back (PUT_BACK)
   where one lies.
 - ``result``: a fallen flag is a result in the same pass; what the players end (a
@@ -35,7 +40,8 @@ import re
 
 from sgfmill import sgf as sgfmill
 
-from firmware.leds.marks import ERROR, LIFT, PUT_BACK
+from firmware.events import EV_AWAY_PAUSE
+from firmware.leds.marks import DAME, ERROR, LIFT, PUT_BACK
 from firmware.referee.messages import message
 from firmware.referee.states import SETUP
 from firmware.referee.words import game_result_words
@@ -45,6 +51,7 @@ from firmware.rules.game import OVER, PLAYING
 from firmware.rules.history import LOST_TURN, move_colour, move_point
 
 INVARIANTS = ("stage_error", "clock", "penalty", "message", "leds", "result", "record")
+AFTER_CLOCK = "[the clock had gone wrong before]"  # a violation that may follow from a clock's
 ACT_WINDOW_MS = 400  # a hand's act is judged within this (the settle time, a debounce, a pass)
 _NAMELESS = re.compile(r"^[\s:;,]|[:;,(]\s*(has|have|presses|agreed|resigns)\b|[:;,(]\s*[:;,)]")
 _VERTEX = re.compile(r"\b([A-HJ-Z])(\d{1,2})\b")
@@ -52,7 +59,7 @@ _SIDE = {1: "Black", 2: "White"}
 
 
 class Found(Exception):
-    """The invariant a replay looks for (``Checker.stop_on``) is broken: it stops there."""
+    """The violation a replay looks for (``Checker.stop_on``) happened: it stops there."""
 
 
 class Checker:
@@ -60,10 +67,13 @@ class Checker:
 
     def __init__(self, sim):
         self.sim = sim
-        self.stop_on = None
+        self.stop_on = None  # a function of a violation: the replay stops at the first it holds for
         self.last = ""  # the last script line carried out, its time left out (replay.py's step)
         self._host_at = -1  # when the last host command came (its penalties are the referee's)
-        self.violations = []  # (invariant, t_ms, detail), the first of each invariant
+        self._referee_pause = False  # the referee stopped the clock (the host's clock pause)
+        self._clock_wrong = None  # what is wrong with the clock now (reported once)
+        self._flag_wrong = False
+        self.violations = []  # (invariant, t_ms, detail), the first of each kind
         self.counts = dict.fromkeys(INVARIANTS, 0)  # every violation seen, per invariant
         self.acts = []  # (t_ms, colour) of every hand's act
         self.expects = []  # (deadline ms, invariant, predicate, detail)
@@ -78,10 +88,13 @@ class Checker:
     def violate(self, name, detail):
         if self.last:
             detail += " (after: %s)" % self.last
+        if self._clock_wrong and name != "clock":
+            detail += " " + AFTER_CLOCK
         self.counts[name] += 1
-        if not any(v[0] == name for v in self.violations):
-            self.violations.append((name, self.sim.now, detail))
-        if name == self.stop_on:
+        violation = (name, self.sim.now, detail)
+        if not any(kind(v) == kind(violation) for v in self.violations):
+            self.violations.append(violation)
+        if self.stop_on is not None and self.stop_on(violation):
             raise Found(detail)
 
     def acted(self, t_ms, colour):
@@ -99,6 +112,7 @@ class Checker:
         app = sim.app
         if app is not self._app:  # a power-up: a new app, its own counts
             self._app, self._errors, self._said, self._painted = app, 0, None, None
+            self._referee_pause = False  # (a clock gone wrong stays so: recovered, it is reported no further)
         if app.errors != self._errors:
             self._errors = app.errors
             self.violate("stage_error", "a stage raised %r" % (app.last_error,))
@@ -109,8 +123,10 @@ class Checker:
         self._message(app)
         self._leds(sim, app)
         clock = app.clock
-        if clock is not None and clock.flag is not None and app.game.phase != OVER:
+        flag_wrong = clock is not None and clock.flag is not None and app.game.phase != OVER
+        if flag_wrong and not self._flag_wrong:
             self.violate("result", "%s's flag fell and the game goes on" % _SIDE[1 if clock.flag == "B" else 2])
+        self._flag_wrong = flag_wrong
         if self.expects:
             due = [e for e in self.expects if e[0] <= sim.now]
             for e in due:
@@ -119,27 +135,39 @@ class Checker:
                     self.violate(e[1], e[3])
 
     def _clock(self, app):
+        # (a state checked every pass: reported when it goes wrong, not again while it stays so)
+        # (once a game's clock has gone wrong, what follows is that, not news: one report a game)
+        if not self._clock_wrong:
+            problem = self._clock_problem(app)
+            if problem:
+                self.violate("clock", problem)
+                self._clock_wrong = problem
+
+    def _clock_problem(self, app):
         clock = app.clock
         if clock is None:
-            return
+            return None
         game = app.game
         keeper = app.timekeeper
         running = clock.turn if keeper.started and not (clock.paused or clock.stopped or clock.flag) else 0
         if game.phase != PLAYING:
             if running:
-                self.violate("clock", "%s's clock runs while the game is %s" % (
-                    _SIDE[running], "over" if game.phase == OVER else "counting"))
-            return
+                return "%s's clock runs while the game is %s" % (_SIDE[running],
+                                                                "over" if game.phase == OVER else "counting")
+            return None
         if app.referee.state == SETUP:
-            return
+            return None
         if not keeper.started and (game.move_number or game.handicap) and not app.recovered:
-            self.violate("clock", "move %d played and the clock has not started" % game.move_number)
+            return "a move is played and the clock has not started"
+        if keeper.started and clock.paused and clock.pause_kind == EV_AWAY_PAUSE and not keeper.held:
+            return "the away pause stopped %s's clock too (docs/clock.md, Thai 31: only the absent player's waits)" % (
+                _SIDE[clock.turn])
         expected = app.referee.awaiting_press or game.to_move
         if running and running != expected:
             awaited = app.referee.awaiting_press
-            self.violate("clock", "%s's clock runs while %s" % (
-                _SIDE[running], ("%s is to press" % _SIDE[awaited]) if awaited else
-                ("%s is to move (move %d)" % (_SIDE[game.to_move], game.move_number))))
+            return "%s's clock runs while %s" % (_SIDE[running], ("%s is to press" % _SIDE[awaited]) if awaited else
+                                                 ("%s is to move" % _SIDE[game.to_move]))
+        return None
 
     def _penalties(self, sim):
         log = sim.log
@@ -149,6 +177,14 @@ class Checker:
             kind = entry["kind"]
             if kind == "host":
                 self._host_at = entry["t_ms"]
+                if entry["value"] == "OK" and entry["reason"] in ("clock pause", "clock resume"):
+                    self._referee_pause = entry["reason"] == "clock pause"
+            elif kind == "resume" and self._referee_pause and entry["t_ms"] != self._host_at:
+                self._referee_pause = False
+                self.violate("clock", "the clock the referee stopped was restarted by a player (Korean regulations "
+                             "11-4: the referee restarts it)")
+            elif kind in ("result", "counting", "stop"):
+                self._referee_pause = False
             charged = {"B": 1, "W": 2}.get(entry["colour"])
             if entry["reason"] == "referee" or charged is None:
                 continue
@@ -156,7 +192,8 @@ class Checker:
                 self._charged_to(charged, entry["t_ms"], "%s %s" % (kind, entry["reason"] or ""))
             elif kind == "result" and entry["t_ms"] != self._host_at:  # (not the host's: a referee's decision)
                 result = sim.app.game.result
-                if result is not None and result.reason == "foul" and result.winner in (1, 2):
+                if (result is not None and result.reason == "foul" and result.winner in (1, 2)
+                        and result.detail != "annihilation"):  # (OP: an annihilated side loses, no one's act)
                     self._charged_to(3 - result.winner, entry["t_ms"], "lost by a foul (%s)" % result.detail)
 
     def _charged_to(self, colour, t_ms, what):
@@ -200,6 +237,9 @@ class Checker:
             if bad:
                 self.violate("message", "%s: %r" % (bad, text))
                 return
+        if "dame still open" in texts[0] and not referee.owed and not any(
+                app.marks.bits[p] & DAME and not app.scanner.frame[p] for p in range(len(app.marks.bits))):
+            self.violate("message", "says dame are open, and no dame is lit: %r" % texts[0])
 
     def _leds(self, sim, app):
         stones = sim.hw.stones
@@ -208,9 +248,12 @@ class Checker:
         key = (app.marks.version, bytes(stones.colour))
         if key == self._painted:
             return
-        self._painted = key
         bits = app.marks.bits
         colour = stones.colour
+        frame = app.scanner.frame
+        if any((frame[p] != 0) != (colour[p] != 0) for p in range(len(frame))):
+            return  # (the sensors have not read the stones as they lie yet: no pass since a hand moved)
+        self._painted = key
         region = app.referee.region
         for p in range(len(bits)):
             b = bits[p]
@@ -237,6 +280,13 @@ class Checker:
         if problem:
             self.violate("record", problem)
         return self.violations
+
+
+def kind(violation):
+    """A violation's kind: its invariant and its words, points, numbers and sides left out."""
+    name, _t, detail = violation
+    words = re.sub(r"\b([A-HJ-T]\d{1,2}|\d+(\.\d+)?|Black|White|[BW]|black|white)\b", "_", detail)
+    return name + ": " + re.sub(r"\s+", " ", words)
 
 
 def _name(app, region, p):

@@ -127,7 +127,8 @@ class Players:
         self.later = []  # (t, order, text, who, why): events planned ahead (late lifts)
         self.t = 0
         self._order = 0
-        self.stop = False
+        self.stop = False  # the players stop playing (a resignation, a count that did not end...)
+        self.broken = False  # the board's game is not the players' any more (a record violation)
         self.slip = 0.02 if self.tournament else 0.06  # how often a hand slips
 
     # -- the script ---------------------------------------------------------------
@@ -154,7 +155,7 @@ class Players:
         line = "%d %s%s" % (t, text, "  # " + tag if tag else "")
         self.lines.append(line)
         if not step(self.sim, self.check, self.played, line, len(self.lines)):
-            self.stop = True
+            self.stop = self.broken = True
         self.t = max(self.t, t)
 
     def wait(self, ms):
@@ -192,7 +193,7 @@ class Players:
         if self.sim.game.phase != OVER and not self.stop and self.rng.random() < 0.5:
             loser = self.rng.choice((1, 2))
             self.resign(loser)
-        finish(self.sim, self.check, self.played, self.stop)
+        finish(self.sim, self.check, self.played, self.broken)
         return self.check.violations
 
     def handicap(self):
@@ -222,6 +223,11 @@ class Players:
             self.act(self.t + 100, "host referee caution %s" % rng.choice("BW"), 0)
         if self.timed and rng.random() < 0.015:
             self.pause_and_resume(colour)
+        if self.timed and self.tournament and rng.random() < 0.01:
+            self.referee_pause(colour)
+        if self.table.rules == "thai" and self.tournament and self.timed and rng.random() < 0.02:
+            self.act(self.t + rng.randint(100, 600), "host clock away %s" % _SIDE[3 - colour], 0)
+            self.act(self.t + rng.randint(2000, 9000), "host clock resume", 0)
         moves = self.shadow.move_number
         cap = {7: 60, 9: 110, 13: 220, 19: 380}.get(self.table.size, 200)
         if rng.random() < 0.003 or (moves > cap and rng.random() < 0.3):
@@ -269,10 +275,12 @@ class Players:
     def move(self, colour, g):
         rng = self.rng
         name = self.vx(g)
-        if rng.random() < 0.3:  # the hand slides the stone across other points first
+        if rng.random() < 0.3:  # the hand slides the stone across other points first (each passed once, briefly)
+            passed = set()
             for _ in range(rng.randint(1, 3)):
                 near = self.near(g)
-                if near is not None:
+                if near is not None and near not in passed:
+                    passed.add(near)
                     self.act(self.t, "hover %s %d%s" % (self.vx(near), rng.randint(15, 90), self.stone(colour)), colour)
                     self.t += rng.randint(10, 60)
         placed = self.t
@@ -292,18 +300,36 @@ class Players:
             else:
                 self.act(lift_at, "lift %s" % self.vx(c), colour, "capture")
                 lift_at = self.t + rng.randint(80, 400)
+        early = None
+        if self.timed and not self.polarity and rng.random() < self.slip and not late:
+            early = self.early(colour, placed)
+            if early is not None:
+                press_at = max(press_at, self.t + rng.randint(200, 900))
         if self.timed:
             press_at = max(press_at, self.t + (rng.randint(0, 200) if captured else 0))
             if rng.random() < 0.05:  # the wrong button first
                 self.act(press_at, "press %s" % _WORD[3 - colour], colour, "wrong side")
                 press_at = self.t + rng.randint(150, 600)
             self.act(press_at, "press %s" % _WORD[colour], colour)
+        if early is not None:  # the opponent lifts its early stone (and plays when it is its turn)
+            self.act(self.t + rng.randint(300, 900), "lift %s" % self.vx(early), 3 - colour, "early")
         if self.sim.game.phase == OVER:
             return
         if rng.random() < self.slip and (self.polarity or self.timed):
             self.out_of_turn(colour)
-        elif not self.tournament and rng.random() < 0.05 and not self.later:
+        elif (not self.tournament and rng.random() < 0.05 and not self.later
+              and self.shadow.pos.cells[g] == colour):  # (not an OP self-removal: the stone itself gone)
             self.takeback(colour, g, captured)
+
+    def early(self, colour, placed):
+        """The opponent, impatient, puts its stone down before the mover has pressed (a
+        presence board refuses it: the press first). The point, or None."""
+        g = self.choose(3 - colour)
+        if g == PASS:
+            return None
+        self.act(max(self.t, placed) + self.rng.randint(200, 500), "place %s%s" % (self.vx(g), self.stone(3 - colour)),
+                 3 - colour, "early")
+        return g
 
     def press_delay(self):
         r = self.rng.random()
@@ -364,7 +390,7 @@ class Players:
         """Casual play: the mover takes the move back (MENU, Undo, or lifting the stone) and
         puts the captured stones back."""
         rng = self.rng
-        how = rng.choice(("menu", "undo", "lift"))
+        how = rng.choice(("menu", "undo", "lift") if self.table.mode == "casual" else ("undo", "lift"))  # (MENU: casual)
         t = self.t + rng.randint(300, 1500)
         if how == "lift":
             self.act(t, "lift %s" % self.vx(g), colour, "takeback")
@@ -375,6 +401,14 @@ class Players:
                      "put back")
         if how != "lift":
             self.act(self.t + rng.randint(200, 800), "lift %s" % self.vx(g), colour, "taken back")
+
+    def referee_pause(self, colour):
+        """The referee stops the clock for a dispute; the player to move presses PAUSE
+        meanwhile (Korean regulations 11-4: the referee restarts it)."""
+        self.act(self.t + self.rng.randint(100, 600), "host clock pause", 0)
+        if self.rng.random() < 0.5:
+            self.act(self.t + self.rng.randint(500, 3000), "press pause", colour, "pause")
+        self.act(self.t + self.rng.randint(1000, 6000), "host clock resume", 0)
 
     def pause_and_resume(self, colour):
         self.act(self.t + self.rng.randint(100, 800), "press pause", colour, "pause")
@@ -390,7 +424,7 @@ class Players:
         self.wait(rng.randint(600, 1500))
         if self.sim.game.phase == PLAYING:  # the board did not stop: the record check says so
             self.played.check(self.sim, self.check)
-            self.stop = True
+            self.stop = self.broken = True
             return
         lifted = []
         for _ in range(3):
@@ -408,8 +442,16 @@ class Players:
             p, who = rng.choice(lifted)
             self.act(self.t + rng.randint(300, 900), "place %s%s" % (self.name_of(p), self.stone(who)), who, "alive")
             self.wait(500)
-        if rng.random() < 0.12:
+        if rng.random() < 0.2:
             return self.disagree(lifted)
+        if self.lit(DAME) and rng.random() < 0.3:  # agreed before the dame are filled: the board says so
+            first = rng.choice((1, 2))
+            if self.tournament or rng.random() < 0.5:
+                self.act(self.t + rng.randint(300, 900), "press %s" % _WORD[first], first, "early agree")
+                self.act(self.t + rng.randint(200, 900), "press %s" % _WORD[3 - first], 3 - first, "early agree")
+            else:
+                self.act(self.t + rng.randint(300, 900), "button ok", first, "early agree")
+            self.wait(600)
         for _ in range(60):
             dame = [p for p in self.lit(DAME) if not self.sim.hw.stones.colour[p]]
             if not dame or self.sim.game.phase != COUNTING:
@@ -461,11 +503,12 @@ class Players:
         # A stone resumes play: the first passer's (any rule set), or under the Korean and Thai
         # rules (Thai 12.3: play resumes) the second passer's as well.
         colour = passer_first
-        if self.table.rules in ("korean", "thai") and rng.random() < 0.5:
+        if self.table.rules in ("korean", "thai") and rng.random() < 0.7:
             colour = 3 - passer_first
         self.shadow.resume()  # (the tag of the stone's line does it too: a stone resumes play)
         self.shadow.to_move = colour
         g = self.choose(colour)
+        self.shadow.to_move = colour  # (choose's tries take their moves back: to_move from the history again)
         if g == PASS:
             self.shadow.to_move = passer_first
             self.act(self.t + 300, "button resume", colour, "resume")  # (resumed already: the tag changes nothing)

@@ -12,7 +12,7 @@ players could play (the shrinker keeps only such scripts).
 
 from __future__ import annotations
 
-from firmware.rules.game import IllegalMove
+from firmware.rules.game import COUNTING, OVER, IllegalMove
 
 from .invariants import Checker, Found
 from .played import Played, tag_of
@@ -33,8 +33,10 @@ def step(sim, check, played, line, number=0):
     if who and event.action in HANDS:
         check.acted(event.t_ms, who)
     check.last = line.split(None, 1)[1]
+    over = sim.game.phase == OVER  # (a game over: what the players still do changes nothing)
     sim.apply(event)
-    played.apply(who, words, event.t_ms, check)
+    if not over:
+        played.apply(who, words, event.t_ms, check)
     return True
 
 
@@ -47,12 +49,11 @@ def finish(sim, check, played, stopped=False):
 
 
 def replay(table, lines, stop_on=None):
-    """Play ``lines`` on a fresh board of ``table``; the Checker. With ``stop_on`` (an
-    invariant's name), stop at its first violation."""
+    """Play ``lines`` on a fresh board of ``table``; the Checker. With ``stop_on`` (a function
+    of a violation), stop at the first violation it holds for."""
     sim = table.simulation()
     check = Checker(sim)
-    if stop_on is not None:
-        check.stop_on = stop_on
+    check.stop_on = stop_on
     played = Played(table)
     try:
         stopped = False
@@ -62,6 +63,8 @@ def replay(table, lines, stop_on=None):
                 break
         finish(sim, check, played, stopped)
     except Found:
+        pass
+    except (IllegalMove, ValueError):  # (the players' game cannot follow the lines: nothing more to check)
         pass
     return check
 
@@ -96,11 +99,11 @@ def valid(table, lines):
             if not _matches(game, stones, captured):
                 return False
         if event.action == "place":
-            if stones.get(event.point):
+            if stones.get(event.point) or (what == "dame" and game.phase != COUNTING):
                 return False
             stones[event.point] = True
             slips.discard(event.point)
-            if what in ("out", "knocked"):  # (a stone out of turn, or knocked onto a point: lifted again)
+            if what in ("out", "knocked", "early"):  # (a stone out of turn, knocked, too early: lifted again)
                 slips.add(event.point)
         elif event.action == "lift":
             stones.pop(event.point, None)
@@ -111,7 +114,7 @@ def valid(table, lines):
             elif what == "knocked":  # (put right later)
                 slips.add(event.point)
         elif event.action == "press" and event.colour:
-            if what == "move" or what not in ("pass", "agree", "wrong") and not (timed and owed == who == event.colour):
+            if what == "move" or what not in ("pass", "agree", "wrong", "early") and not (timed and owed == who == event.colour):
                 return False
             if owed == who == event.colour:
                 owed = 0

@@ -5,30 +5,35 @@ move or a pass with the presses and lifts that follow it), then over pairs of tu
 row (a move of each player), then over lines, then one line at a time, keeping a candidate
 only if it is a game players could play (replay.py ``valid``) and its replay breaks
 ``invariant`` again (the replay stops at that violation). The lines after the first
-violation go first (only the end-of-game checks need them). ``budget`` bounds the replays.
+violation go first (only the end-of-game checks need them). ``budget`` and ``seconds`` bound the replays.
 """
 
 from __future__ import annotations
 
+import time
+
 from .replay import replay, valid
 
 
-def shrink(table, lines, invariant, budget=600, same=None):
+def shrink(table, lines, invariant, budget=600, same=None, seconds=90):
     """The shortest lines found (a list) that still break ``invariant`` (and, with ``same``, a
-    function of a violation, with a violation ``same`` holds for); the lines themselves if none."""
+    function of a violation, with a violation ``same`` holds for); the lines themselves if none.
+    At most ``budget`` replays and ``seconds`` of time."""
     tries = [0]
+    until = time.monotonic() + seconds
+
+    def wanted(v):
+        return v[0] == invariant and (same is None or same(v))
 
     def fails(candidate):
-        if tries[0] >= budget or not candidate or not valid(table, candidate):
+        if tries[0] >= budget or time.monotonic() > until or not candidate or not valid(table, candidate):
             return False
         tries[0] += 1
-        check = replay(table, candidate, stop_on=invariant)
-        return any(v[0] == invariant and (same is None or same(v)) for v in check.violations)
+        return any(wanted(v) for v in replay(table, candidate, stop_on=wanted).violations)
 
     if not fails(lines):
         return lines
-    check = replay(table, lines, stop_on=invariant)
-    at = next(v[1] for v in check.violations if v[0] == invariant)
+    at = next(v[1] for v in replay(table, lines, stop_on=wanted).violations if wanted(v))
     head = [line for line in lines if int(line.split()[0]) <= at]
     if head != lines and fails(head):
         lines = head
