@@ -39,6 +39,7 @@ def run(games, seed=0, out=None, shrink_each=1, progress=None, jobs=1, keep=Fals
     passes = moves = 0
     to_shrink = []  # (seed, violation, kind)
     found = []
+    first = {}  # kind -> the first seed that showed it
     started = time.process_time()
     wall = time.monotonic()
     last = wall
@@ -63,6 +64,7 @@ def run(games, seed=0, out=None, shrink_each=1, progress=None, jobs=1, keep=Fals
                 counts[v[0]] += 1
                 k = kind(v)
                 kinds[k] += 1
+                first.setdefault(k, s)
                 if out is not None and kinds[k] <= shrink_each:
                     to_shrink.append((s, v, k))
             if progress is not None and (time.monotonic() - last > 1 or n == games):
@@ -85,7 +87,7 @@ def run(games, seed=0, out=None, shrink_each=1, progress=None, jobs=1, keep=Fals
         written.append(path)
     return {"games": games, "passes": passes, "moves": moves, "failing": failing, "cpu_s": spent, "jobs": jobs,
             "games_per_s": games / spent if spent else 0.0, "passes_per_s": passes / spent if spent else 0.0,
-            "violations": {name: counts[name] for name in INVARIANTS}, "kinds": dict(kinds), "found": found}, written
+            "violations": {name: counts[name] for name in INVARIANTS}, "kinds": dict(kinds), "first": first, "found": found}, written
 
 
 def report(summary):
@@ -97,7 +99,7 @@ def report(summary):
         "games with a violation: %d" % summary["failing"],
         "violations by invariant: " + ", ".join("%s %d" % kv for kv in summary["violations"].items())]
     for k, n in sorted(summary["kinds"].items(), key=lambda kv: -kv[1]):
-        lines.append("  %5d  %s" % (n, k))
+        lines.append("  %5d  %s  [first: seed %d]" % (n, k, summary["first"][k]))
     return lines
 
 

@@ -52,7 +52,8 @@ OPEN = {
            [r"^clock: the clock the referee stopped was restarted by a player",
             r"^clock: the away pause stopped _'s clock too"]),
     "NEW-button-pass": ("a pass by the Pass control in a clocked game leaves the passer's clock running",
-                        [r"^clock: _'s clock runs while _ is to move \(after: button pass # _ pass\)"]),
+                        [r"^clock: _'s clock runs while _ is to move \(after: button pass # _ pass\)",
+                         r"^clock: _'s clock runs while _ is to move \(after: button resume # _ resume\)"]),
     "NEW-dame-fill": ("a stone on a point lit as dame resumes play unless its colour fills it safely",
                       [r"^record: the board's game differs from the players' from move _: the board has _ _, the players "
                        r"played nothing \(after: (press _ # _ agree|button ok # _ agree both|press menu # _ agree both)\)",
@@ -61,11 +62,16 @@ OPEN = {
                        r"^clock: _'s clock runs while _ is to (press|move) \(after: place _( _)? # _ dame\)"]),
     "NEW-recovery-captures": ("a power cut while captured stones still lie on the board: at power-up one is taken "
                               "as the next move",
-                              [r"^record: the board's game differs from the players' from move _: the board has _ _, the "
-                               r"players played nothing \(after: (power cut|lift _ # _ capture)\)"]),
+                              [r"^record: the board's game differs from the players' from move _: the board has _ (_|pass), "
+                               r"the players played nothing \(after: (power cut|lift _ # _ capture)\)",
+                               r"^penalty: lost_turn charged to _ \(_\), but only _ acted \(after: power cut\)"]),
     "NEW-recovery-resume": ("play resumed after two passes is not in the journal: a power cut brings the count back",
                             [r"^record: the board's game differs from the players' from move _: the board has nothing, "
                              r"the players played _ pass \(after: press _ # _ pass\)"]),
+    "NEW-undo-replay": ("after Undo or MENU, the captured stones put back before the stone taken back is lifted: "
+                        "the board plays that move again",
+                        [r"^record: the board's game differs from the players' from move _: the board has _ _, the "
+                         r"players played nothing \(after: button resign_(black|white) # _ resign\)"]),
     "NEW-teaching-preview": ("teaching's preview of a stone a hand only passes with keeps its ERROR mark",
                              [r"^leds: ERROR lit at _ where no stone lies \(after: hover _ _( _)? # _\)"]),
 }

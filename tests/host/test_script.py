@@ -151,7 +151,7 @@ def test_the_examples_in_the_docs_play_as_they_say():
 
     from .conftest import ROOT
 
-    text = (ROOT / "docs" / "script.md").read_text().split("## Examples", 1)[1]
+    text = (ROOT / "docs" / "script.md").read_text().split("## Examples", 1)[1].split("\n## ", 1)[0]
     parts = text.split("```")
     examples = [(re.findall(r"`(--[^`]*)`", parts[i - 1])[-1], parts[i]) for i in range(1, len(parts), 2)]
     assert len(examples) == 4, [e[0] for e in examples]
