@@ -1,116 +1,40 @@
 """Simulated players: two seeded players with human slips play one whole game on the whole board.
 
-``play_game(seed)`` draws a table (``Table``: board size, rule set, mode, sensors, time
-control, handicap) and plays it on a headless ``Simulation`` (the firmware's ``App`` on the
-simulated hardware, its serial link recorded by the logger's model, a journal on simulated
-flash) through physical script events only, so the game is a script (``Game.lines``,
-docs/script.md), each line tagged with whose hands act and why (``# B move E5``). The
-invariants (invariants.py) are checked after every loop pass; the players also check that
-the board's game is the one they played (``record``) before each turn and at the end.
+``play_game(seed)`` draws a table (tables.py) and plays it on a headless ``Simulation``
+through physical script events only, so the game is a script (``Game.lines``,
+docs/script.md), each line tagged with whose hands act and why (``# B move E5``); every
+line goes through replay.py's ``step``, so the invariants (invariants.py) are checked after
+every loop pass and the board's game against the players' (played.py) before each turn.
 
-The players mostly follow the rules: legal moves from the rules core (a shadow ``Game``),
-captured stones lifted, clocks pressed, passes, a count with dead stones lifted (the ones
-the LEDs light) and dame filled, agreement. Their slips and choices, each drawn from the
-seed: presses 0-500 ms after the stone (the first move's too) or late, a press on the
-wrong side first, captures lifted late and in any order (some after the reply), stones
-slid over other points, a stone of their own knocked and put back, a stone placed out of
-turn, takebacks (Undo, MENU, the stone lifted) in casual play, passes by button or by a
-bare press, PAUSE, resignation, long thinks that flag, disagreeing at the count, a
-referee's acts (host commands), and power cuts between turns.
+The players mostly follow the rules: legal moves from the rules core (their own ``Game``),
+captured stones lifted, clocks pressed, passes, the count (counting.py). Their slips and
+choices, each drawn from the seed: presses 0-500 ms after the stone (the first move's too)
+or late, a press on the wrong side first, captures lifted late and in any order (some after
+the reply), stones slid over other points, a stone of their own knocked and put right, a
+stone placed out of turn, a reply before the mover's press, takebacks (Undo, MENU, the
+stone lifted) in casual play, passes by the control or by a bare press, PAUSE, resignation,
+long thinks that flag, the referee's acts (host commands), and power cuts between turns.
 """
 
 from __future__ import annotations
 
 import random
-import shlex
-from dataclasses import dataclass
 
-from firmware.leds.marks import DAME, LIFT
-from firmware.modes import NAMES as MODE_NAMES
 from firmware.rules.coords import PASS, col_row, point, vertex
-from firmware.rules.game import COUNTING, OVER, PLAYING, IllegalMove
-from firmware.rules.rulesets import by_name
-from firmware.settings import Settings
-from twins.storage import SimStorage
+from firmware.rules.game import COUNTING, OVER, IllegalMove
 
-from .headless import Simulation
+from .counting import Counting
 from .invariants import Checker
-from .played import Played, moves_of
+from .played import Played
 from .replay import finish, step
+from .tables import Game, Table, draw_table
 
-RULES = ("korean", "japanese", "chinese", "thai", "aga", "op")
-TIMES = ("none", "none", "none", "absolute 10m", "byoyomi 1m 3x20s", "fischer 2m +10s", "canadian 1m 5/1m",
-         "absolute 40s", "byoyomi 10s 1x10s", "fischer 20s +3s", "simple 15s", "korean-amateur")
 _SIDE = {1: "B", 2: "W"}
 _WORD = {1: "black", 2: "white"}
+__all__ = ["Game", "Players", "Table", "draw_table", "play_game"]
 
 
-@dataclass
-class Table:
-    """One game's settings."""
-
-    size: int = 9
-    rules: str = "japanese"
-    mode: str = "casual"
-    sensors: str = "presence"
-    time: str = "none"
-    handicap: int = 0
-
-    def options(self):
-        """The settings as ``python -m host_tools.sim`` options (a script's header)."""
-        return "--size %d --rules %s --mode %s --sensors %s --time %s --handicap %d" % (
-            self.size, self.rules, self.mode, self.sensors, shlex.quote(self.time), self.handicap)
-
-    @classmethod
-    def from_options(cls, text):
-        words = shlex.split(text)
-        values = dict(zip(words[::2], words[1::2], strict=False))
-        return cls(int(values.get("--size", 9)), values.get("--rules", "japanese"), values.get("--mode", "casual"),
-                   values.get("--sensors", "presence"), values.get("--time", "none"), int(values.get("--handicap", 0)))
-
-    def settings(self):
-        return Settings(self.size, self.rules, None, self.handicap, self.time)
-
-    def simulation(self):
-        return Simulation(self.settings(), MODE_NAMES.index(self.mode), self.sensors, storage=SimStorage(),
-                          record=True)
-
-
-def draw_table(rng):
-    """A table drawn from ``rng``: mostly 9x9, every rule set, mode, sensing kind and time system."""
-    size = rng.choice((9, 9, 9, 9, 7, 13, 19))
-    rules = rng.choice(RULES)
-    handicap = 0
-    if rules != "op" and rng.random() < 0.2:
-        handicap = rng.choice((1, 2, 3, 4)) if size >= 9 else 1
-        try:
-            by_name(rules).check_handicap(size, handicap)
-        except ValueError:
-            handicap = 0
-    return Table(size, rules, rng.choice(("casual", "casual", "teaching", "tournament")),
-                 rng.choice(("presence", "polarity")), rng.choice(TIMES), handicap)
-
-
-@dataclass
-class Game:
-    """A played game: its table, its script lines, the checker's violations and the passes run."""
-
-    seed: int
-    table: Table
-    lines: list
-    violations: list
-    passes: int
-    moves: int
-    result: str
-
-    def script(self, invariant=""):
-        head = ["# players' simulator, seed %d" % self.seed, "# settings: " + self.table.options()]
-        if invariant:
-            head.append("# invariant: " + invariant)
-        return "\n".join(head + self.lines) + "\n"
-
-
-class Players:
+class Players(Counting):
     """Two players at one board (see the module doc). ``rng`` draws every choice."""
 
     def __init__(self, table, rng):
@@ -413,108 +337,6 @@ class Players:
     def pause_and_resume(self, colour):
         self.act(self.t + self.rng.randint(100, 800), "press pause", colour, "pause")
         self.act(self.t + self.rng.randint(1000, 8000), "press pause", colour, "resume")
-
-    # -- the count ---------------------------------------------------------------------
-
-    def count(self):
-        """Play stopped by passes: the players lift the stones the board lights as dead
-        (sometimes putting a chain back), fill the dame it lights, and agree, or disagree
-        and play on."""
-        rng = self.rng
-        self.wait(rng.randint(600, 1500))
-        if self.sim.game.phase == PLAYING:  # the board did not stop: the record check says so
-            self.played.check(self.sim, self.check)
-            self.stop = self.broken = True
-            return
-        lifted = []
-        for _ in range(3):
-            lit = [p for p in self.lit(LIFT) if self.sim.hw.stones.colour[p]]
-            if not lit:
-                break
-            rng.shuffle(lit)
-            for p in lit:
-                if self.sim.hw.stones.colour[p]:
-                    who = self.sim.hw.stones.colour[p]
-                    self.act(self.t + rng.randint(100, 500), "lift %s" % self.name_of(p), 3 - who, "dead")
-                    lifted.append((p, who))
-            self.wait(400)
-        if lifted and rng.random() < 0.15:  # one of them is alive after all: put back
-            p, who = rng.choice(lifted)
-            self.act(self.t + rng.randint(300, 900), "place %s%s" % (self.name_of(p), self.stone(who)), who, "alive")
-            self.wait(500)
-        if rng.random() < 0.2:
-            return self.disagree(lifted)
-        if self.lit(DAME) and rng.random() < 0.3:  # agreed before the dame are filled: the board says so
-            first = rng.choice((1, 2))
-            if self.tournament or rng.random() < 0.5:
-                self.act(self.t + rng.randint(300, 900), "press %s" % _WORD[first], first, "early agree")
-                self.act(self.t + rng.randint(200, 900), "press %s" % _WORD[3 - first], 3 - first, "early agree")
-            else:
-                self.act(self.t + rng.randint(300, 900), "button ok", first, "early agree")
-            self.wait(600)
-        for _ in range(60):
-            dame = [p for p in self.lit(DAME) if not self.sim.hw.stones.colour[p]]
-            if not dame or self.sim.game.phase != COUNTING:
-                break
-            colour = self.sim.game.to_move
-            p = rng.choice(dame)
-            self.act(self.t + rng.randint(300, 1200), "place %s%s" % (self.name_of(p), self.stone(colour)), colour,
-                     "dame")
-            self.wait(300)
-        self.agree()
-        self.wait(1500)
-        if self.sim.game.phase != OVER:
-            self.stop = True
-
-    def lit(self, kind):
-        bits = self.sim.app.marks.bits
-        region = self.sim.referee.region
-        return [p for p in range(len(bits)) if bits[p] & kind and region.game_of[p] != 0xFFFF]
-
-    def name_of(self, p):
-        return self.vx(self.sim.referee.region.game_of[p])
-
-    def agree(self):
-        rng = self.rng
-        how = rng.random()
-        first = rng.choice((1, 2))
-        t = self.t + rng.randint(300, 1500)
-        if how < 0.6 or self.tournament:
-            self.act(t, "press %s" % _WORD[first], first, "agree")
-            self.act(self.t + rng.randint(200, 2000), "press %s" % _WORD[3 - first], 3 - first, "agree")
-        elif how < 0.8:
-            self.act(t, "press menu", first, "agree both")
-        else:
-            self.act(t, "button ok", first, "agree both")
-
-    def disagree(self, lifted):
-        """Play on: the lifted stones go back, then a player resumes (the Resume button, or a stone)."""
-        rng = self.rng
-        for p, who in lifted:
-            if not self.sim.hw.stones.colour[p]:
-                self.act(self.t + rng.randint(100, 400), "place %s%s" % (self.name_of(p), self.stone(who)), who,
-                         "put back")
-        self.wait(400)
-        passer_first = moves_of(self.shadow)[-2][0]
-        if rng.random() < 0.5:
-            self.act(self.t + rng.randint(200, 800), "button resume", rng.choice((1, 2)), "resume")
-            self.wait(300)
-            return
-        # A stone resumes play: the first passer's (any rule set), or under the Korean and Thai
-        # rules (Thai 12.3: play resumes) the second passer's as well.
-        colour = passer_first
-        if self.table.rules in ("korean", "thai") and rng.random() < 0.7:
-            colour = 3 - passer_first
-        self.shadow.resume()  # (the tag of the stone's line does it too: a stone resumes play)
-        self.shadow.to_move = colour
-        g = self.choose(colour)
-        self.shadow.to_move = colour  # (choose's tries take their moves back: to_move from the history again)
-        if g == PASS:
-            self.shadow.to_move = passer_first
-            self.act(self.t + 300, "button resume", colour, "resume")  # (resumed already: the tag changes nothing)
-            return
-        self.t += rng.randint(300, 1000)
-        self.move(colour, g)
 
 
 def play_game(seed, max_turns=400):

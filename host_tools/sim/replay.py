@@ -160,7 +160,7 @@ class _Quiet:
 
 def read(text):
     """A players' script file: (table, event lines, header dict: seed, invariant, item...)."""
-    from .players import Table
+    from .tables import Table
 
     header, lines = {}, []
     for raw in text.splitlines():
