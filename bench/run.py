@@ -20,6 +20,8 @@ from firmware.rules.coords import PASS, col_row  # noqa: E402
 
 # The whole-product runs, in order: (what it shows, its script in bench/).
 BENCHES = (
+    ("The players' simulator's long run (simulated players on the whole board, invariants after every pass)",
+     "players.py"),
     ("The logger with a flooding port", "logger_flood.py"),
     ("Ten boards on one logger through unplugs and power cuts", "logger_soak.py"),
     ("An MQTT fuzz of the logger", "logger_fuzz.py"),

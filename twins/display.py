@@ -16,16 +16,17 @@ class SimCanvas:
 
     def fill(self, c):
         self.words = []
-        p = self.pixels
-        for i in range(len(p)):
-            p[i] = c
+        self.pixels[:] = bytes((c,)) * len(self.pixels)
 
     def fill_rect(self, x, y, w, h, c):
         p = self.pixels
-        for yy in range(max(y, 0), min(y + h, HEIGHT)):
+        x0, x1 = max(x, 0), min(x + w, WIDTH)
+        if x1 <= x0:
+            return
+        run = bytes((c,)) * (x1 - x0)
+        for yy in range(max(y, 0), min(y + h, HEIGHT)):  # (a row's run at once: the simulators draw many frames)
             row = yy * WIDTH
-            for xx in range(max(x, 0), min(x + w, WIDTH)):
-                p[row + xx] = c
+            p[row + x0:row + x1] = run
 
     def invert(self, on):
         self.inverted = on

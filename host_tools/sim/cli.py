@@ -22,8 +22,9 @@ clock included (``--time``, ``--mode tournament``...), plays a physical event
 script (host_tools/sim/script.py) with simulated time, and writes the game as
 the logger records it from the board's serial lines (SGF FF[4], clock
 figures per move, penalties, result) to stdout, or to ``--sgf PATH``;
-``--events FILE`` gets every referee and clock event, one JSON object a line. Bad script lines are reported on stderr with their line
-number and skipped; the game is still written, and the exit status is 2.
+``--events FILE`` gets every referee and clock event and every host command, one JSON object a line.
+A script with bad lines (each reported on stderr with its number) is not played, nothing is
+written, and the exit status is 1; a script that is not text (a binary file) is named, exit status 2.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from firmware.rules.catalog import ALL
 from firmware.rules.coords import MAX_SIZE, MIN_SIZE
 from firmware.rules.rulesets import by_name
 from firmware.settings import Settings
+from twins.storage import SimStorage
 
 from .headless import Simulation
 from .live import LiveBoard
@@ -97,20 +99,25 @@ def build_parser():
 
 
 def read_script(args, err):
-    """The events of ``--script``; None if the file cannot be read or has bad lines (each
-    reported on ``err`` with its number: a script is played whole or not at all)."""
+    """(events, 0) for ``--script``; (None, exit status) if the file cannot be read (1), is not
+    text (2: a binary file, named) or has bad lines (1, each reported on ``err`` with its
+    number): a script is played whole or not at all."""
     try:
         text = args.script.read_text(encoding="utf-8")
     except OSError as error:
         print(f"cannot read the script: {error.strerror or error}", file=err)
-        return None
+        return None, 1
+    except UnicodeDecodeError as error:
+        print(f"error: {args.script} is not a text file (byte {error.start} is not UTF-8): a physical event "
+              "script is text, one event a line (docs/script.md); nothing played, nothing written", file=err)
+        return None, 2
     events, errors = parse(text.splitlines(), args.size)
     for error in errors:
         print(f"{args.script}:{error}", file=err)
     if errors:
         print(f"{len(errors)} bad line{'s' if len(errors) > 1 else ''}: nothing played, nothing written", file=err)
-        return None
-    return events
+        return None, 1
+    return events, 0
 
 
 def game_settings(args, time_spec):
@@ -118,13 +125,13 @@ def game_settings(args, time_spec):
 
 
 def run_headless(args, out=sys.stdout, err=sys.stderr) -> int:
-    events = read_script(args, err)
+    events, status = read_script(args, err)
     if events is None:
-        return 1
+        return status
     sensors = args.sensors if args.hardware == "fast" else args.hardware
     time_spec = "absolute 99h" if args.clock and args.time == "none" else args.time  # a clock that never runs out
     sim = Simulation(game_settings(args, time_spec), MODE_NAMES.index(args.mode), sensors, board_id=BOARD_ID,
-                     record=True)
+                     storage=SimStorage(), record=True)  # (flash: a script's power cut recovers the game)
     sim.run(events)
     game = sim.game
     record = (sim.sgf() or b"").decode("utf-8")
@@ -143,9 +150,9 @@ def run_headless(args, out=sys.stdout, err=sys.stderr) -> int:
 def run_live(args, out=sys.stdout, err=sys.stderr) -> int:
     events = []
     if args.script is not None:
-        events = read_script(args, err)
+        events, status = read_script(args, err)
         if events is None:
-            return 1
+            return status
     try:
         args.games.mkdir(parents=True, exist_ok=True)
         probe = args.games / ".writable"

@@ -32,10 +32,22 @@ class Hands:
             return False
         return True
 
-    def press(self, index, now_ms):
-        """A finger on button ``index`` (drivers/buttons.py order)."""
+    def press(self, index, now_ms, hold_ms=PRESS_MS):
+        """A finger on button ``index`` (drivers/buttons.py order) for ``hold_ms``."""
         self.hw.buttons.hold(index)
-        self._fingers.append((now_ms + PRESS_MS, index))
+        self._fingers.append((now_ms + hold_ms, index))
+
+    def fingers(self, event, now_ms):
+        """A script event's fingers on the buttons (press: PRESS_MS; hold: its duration, every
+        button named at once). False for events that are not fingers on buttons."""
+        if event.action == "press":
+            self.press(event.buttons[0], now_ms)
+        elif event.action == "hold":
+            for index in event.buttons:
+                self.press(index, now_ms, event.duration_ms)
+        else:
+            return False
+        return True
 
     def pressing(self):
         """A finger is still on a button."""

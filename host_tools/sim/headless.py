@@ -4,26 +4,32 @@
 on ``twins.hardware.simulated(...)``: the very scanner, referee, rules,
 clock, LEDs, and with a ``transport`` the serial link and with a ``storage``
 the journal, that the device runs and the live simulator (live.py) runs in
-real time. Physical script events (script.py) become hands on the stones,
-fingers on the buttons and the referee's other controls; time advances by
-scan periods while the board changes, otherwise straight to the next moment
-something on it can change (a hover ending, a reading settling, a finger to
-lift): a long game plays in a fraction of a second.
+real time. Physical script events (script.py, docs/script.md) become hands
+on the stones, fingers on the buttons, the referee's other controls, a
+host's commands and power cuts. After every event the board makes a pass at
+its time (events at the same time: one pass after each); then the loop's
+passes follow at their own pace while anything can happen without a hand (a
+finger to lift, a reading settling, a hover ending, work the app put off to
+its next passes, lines to send), else straight to the next moment something
+can (the clock's next second or its flag, a journal checkpoint): a flag is a
+result in the pass it falls in, and a long game plays in a fraction of a second.
 
 With ``record=True`` a cable (twins/link.py) joins the board's serial link
 to the logger's own sync and game model (host_tools/logger: ``LinkSync``,
 ``Games``), so ``sgf()`` is the record a host would write of the game (its
 clock figures, penalties, result). ``log`` lists what the referee and the
-clock decided, as the app's event ring tells it (``take_events``).
+clock decided, as the app's event ring tells it (``take_events``), and the
+host commands played with their replies (kind ``host``). ``on_pass``, when
+set, is called after every pass (the players' simulator checks its invariants there).
 """
 
 from __future__ import annotations
 
 from firmware import protocol as pr
 from firmware.app import App
-from firmware.drivers.buttons import B_BLACK
 from firmware.event_log import NAMES, first, slot
 from firmware.events import EV_END, EV_ILLEGAL, EV_PENALTY, EV_REFEREE, EV_WARNING
+from firmware.micro import ticks_diff
 from firmware.modes import CASUAL
 from firmware.referee.machine import REASONS
 from firmware.rules.coords import PASS, vertex
@@ -58,24 +64,40 @@ class Simulation:
         self.app = App(self.hw, settings, mode, boot=boot)
         self.board_id = board_id
         self.now = 0
+        self.powered = True
+        self.passes = 0  # loop passes run
         self.hands = Hands(self.hw)
-        self._dirty = True  # the board changed since the last scan
-        self._wait = 0  # ms until the app's next stage is due
+        self._dirty = True  # something happened since the last full pass: the next comes now
+        self._last = 0  # when the last pass ran
+        self._wait = 0  # ms after it until the app's next stage is due
         self._seen = 0  # events of the app's ring taken into the log
         self.log = []  # the referee's and the clock's events, as dicts (see take_events)
+        self.on_pass = None
 
     @property
     def game(self):
         return self.app.game
 
-    def power_cut(self):
-        """The power goes and comes back: the app starts again from the journal (the
-        stones, the cable and the flash stay; buttons, display and LEDs start afresh)."""
+    def power_off(self):
+        """The power goes: the board stops (the stones stay, and hands may move them)."""
+        self.powered = False
+        self.hands.forget()
+
+    def power_on(self):
+        """The power comes back: the app starts again from the journal (the stones, the
+        cable and the flash stay; buttons, display and LEDs start afresh)."""
         self.hw.power_up()
         self.hands = Hands(self.hw)
         self.app = App(self.hw, self._settings, self._mode, now_ms=self.now)
+        self.powered = True
         self._seen = 0
         self._dirty = True
+        self._wait = 0
+
+    def power_cut(self):
+        """The power goes and comes back at once."""
+        self.power_off()
+        self.power_on()
 
     @property
     def referee(self):
@@ -86,48 +108,122 @@ class Simulation:
         return self.app.referee.region.phys_of[game_point]
 
     def apply(self, event):
-        """Carry out one script event at the current time."""
-        app = self.app
-        if not self.hands.touch(event, self.physical, app.game.to_move, self.now):
-            if event.action == "press":
-                self.hands.press(B_BLACK + event.colour - 1, self.now)
-            elif event.action == "button":
-                app.control(event.name, self.now)
+        """Carry out one script event at the current time (the next ``advance`` makes a pass
+        at this time first). Stones move with the power off too; fingers and commands then reach nothing."""
+        action = event.action
+        if action == "power":
+            if event.name != "on":
+                self.power_off()
+            if event.name != "off" and not self.powered:
+                self.power_on()
+        elif not self.hands.touch(event, self.physical, self.app.game.to_move, self.now) and self.powered:
+            if not self.hands.fingers(event, self.now):
+                if action == "button":
+                    self.app.control(event.name, self.now)
+                elif action == "host":
+                    self.command(event.name, event.args)
         self._dirty = True
 
+    def command(self, name, args):
+        """A host's command through the app's door (``App.command``), logged with its reply."""
+        self.take_events()
+        entry = {"t_ms": self.now, "kind": "host", "colour": None, "point": None,
+                 "reason": " ".join((name,) + tuple(args)), "value": "OK"}
+        self.log.append(entry)  # (before what it made happen)
+        error = self.app.command(name, list(args), self.now)
+        if error is not None:
+            entry["value"] = "ERR %s %s" % error
+        self.take_events()
+        return error
+
     def advance(self, to_ms):
-        """Step the app up to ``to_ms``: every SCAN_MS while something changes or the app has
-        work put off to its next passes, otherwise straight to the next moment a scan could
-        see something new."""
-        scanner = self.app.scanner
-        stones = self.hw.stones
-        while self.now < to_ms:
-            step = SCAN_MS
-            app = self.app
-            if not self._dirty and not self.hands.pressing() and not app.host_waits and not app.referee.owed:
-                settle = scanner.settles_in(self.now)
-                hover = stones.next_change(self.now)
-                if settle < 0 and hover < 0:
-                    self.now = to_ms  # nothing can change before the next event
-                    break
-                step = max(min(w for w in (settle, hover) if w >= 0), self._wait, 1)
-            self.now = min(self.now + step, to_ms)
-            stones.set_time(self.now)
+        """Run the app's passes up to ``to_ms`` (see the module doc), then the time is ``to_ms``."""
+        while self.powered:
+            at = self._next_pass()
+            if at < 0 or at > to_ms:
+                break
+            self._pass(at)
+        if to_ms > self.now:
+            self.now = to_ms
+            self.hw.stones.set_time(to_ms)
+
+    def _pass(self, at):
+        self.now = at
+        self.hw.stones.set_time(at)
+        self.hands.let_go(at)
+        app = self.app
+        sense_due = app._due[0]  # (the loop's schedule: the sense stage is first)
+        wait = app.step(at)
+        self.passes += 1
+        self._last, self._wait = at, wait
+        if app._due[0] != sense_due:  # the sense stage ran (not a pass that only collected, rules/const.py)
             self._dirty = False
-            self.hands.let_go(self.now)
-            self._wait = self.app.step(self.now)
-            self.take_events()
-            if self.recording is not None:
-                self.recording.poll(self.now)
+        self.take_events()
+        if self.recording is not None:
+            self.recording.poll(at)
+        if self.on_pass is not None:
+            self.on_pass(self)
+
+    def _next_pass(self):
+        """When the next pass that can change anything is due (-1: none before a hand acts)."""
+        app = self.app
+        due = self._last + self._wait  # the loop's own next pass
+        now = self.now
+        if due < now:
+            due = now
+        if self._dirty or self._busy(app):
+            return due
+        soonest = -1
+        for left in self._timers(app):
+            if left >= 0 and (soonest < 0 or left < soonest):
+                soonest = left
+        if soonest < 0:
+            return -1
+        return max(due, now + soonest)
+
+    def _busy(self, app):
+        # Work that goes on pass by pass with no hand acting.
+        buttons = self.hw.buttons
+        link = app.link
+        recorder = app.recorder
+        recording = self.recording
+        clock = app.clock
+        return bool(self.hands.pressing() or buttons.bits or buttons.levels or app.host_waits or app.referee.owed
+                    or app.diag is not None or (link is not None and not link.idle())
+                    or (recorder is not None and (recorder.compacting or recorder.stale))
+                    or (recording is not None and recording.pipe.to_board)
+                    or (clock is not None and app.timekeeper.started and clock.changes != app.timekeeper.cues._changes))
+
+    def _timers(self, app):
+        # Ms until each timed change: a reading settling, a hover's edge, the running clock's next
+        # second or its flag (its cues' due time), a journal checkpoint or retry.
+        now = self.now
+        yield app.scanner.settles_in(now)
+        yield self.hw.stones.next_change(now)
+        clock = app.clock
+        running = (clock is not None and app.timekeeper.started and clock.turn and not clock.paused
+                   and not clock.stopped and clock.flag is None)
+        if running:
+            yield max(ticks_diff(app.timekeeper.cues._due, now), 0)
+        recorder = app.recorder
+        if recorder is not None:
+            if recorder.failing:
+                yield max(ticks_diff(recorder._retry_at, now), 0)
+            elif running:
+                yield max(ticks_diff(recorder.clock_at, now) + recorder.checkpoint_ms, 0)
 
     def run(self, events, tail_ms=1000):
-        """Play a whole script, then let the board settle (and the recording catch up)."""
+        """Play a whole script, then let the board settle for ``tail_ms`` after the last event (and
+        after the last finger is lifted), and the recording catch up."""
         for event in events:
             self.advance(event.t_ms)
             self.apply(event)
-        self.advance(self.now + max(tail_ms, 2 * self.app.scanner.settle_ms))
+        tail = max(tail_ms, 2 * self.app.scanner.settle_ms)
+        self.advance(self.now + tail)
+        while self.powered and (self.hands.pressing() or self.hw.stones.next_change(self.now) >= 0):
+            self.advance(self.now + tail)  # fingers still on the buttons, a hand still passing
         recording = self.recording
-        if recording is not None:
+        if recording is not None and self.powered:
             for _ in range(200):  # a few round trips: a hello, a resend
                 if recording.caught_up(self.app.link.next):
                     break

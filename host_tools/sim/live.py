@@ -206,13 +206,23 @@ class LiveBoard:
             who, who, CONFIRM_MS // 1000)
 
     def play(self, event):
-        """One physical script event (host_tools.script) at the current time."""
+        """One physical script event (host_tools/sim/script.py) at the current time. A
+        resignation by script needs no second press; with the power off, fingers and commands reach nothing."""
         with self.lock:
-            if not self.hands.touch(event, self.physical, self.app.game.to_move, self.now_ms()):
-                if event.action == "press":
-                    self.hands.press(B_BLACK + event.colour - 1, self.now_ms())
-                elif event.action == "button":
-                    self.control(event.name)
+            action = event.action
+            if action == "power":
+                if event.name != "on":
+                    self.power(False)
+                if event.name != "off":
+                    self.power(True)
+            elif not self.hands.touch(event, self.physical, self.app.game.to_move, self.now_ms()) and self.powered:
+                if not self.hands.fingers(event, self.now_ms()):
+                    if action == "button":
+                        if event.name.startswith("resign"):
+                            self._confirm = (event.name, self.now_ms())
+                        self.control(event.name)
+                    elif action == "host":
+                        self.command(event.name, list(event.args))
             self._stones_moved()
 
     def _stones_moved(self):

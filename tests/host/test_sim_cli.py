@@ -130,3 +130,16 @@ def test_the_live_board_refuses_bad_options_with_a_message(tmp_path):
         done = live("--port", str(port))  # asked for this one: an error, never another port silently
     assert done.returncode == 1 and "cannot listen on 127.0.0.1:%d:" % port in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_a_binary_script_is_named_and_nothing_is_played(tmp_path):
+    """Issue 36, item 16: not a UnicodeDecodeError's text, but the file named; exit status 2."""
+    path = tmp_path / "game.sgf.gz"
+    path.write_bytes(b"\x1f\x8b\x08\x00\xff\xfe binary \x00\x81")
+    out = tmp_path / "kept.sgf"
+    out.write_text("(;FF[4]SZ[9])")
+    done = subprocess.run([sys.executable, "-m", "host_tools.sim", "--headless", "--script", str(path), "--sgf",
+                           str(out)], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert done.returncode == 2 and done.stdout == "" and "Traceback" not in done.stderr, done.stderr
+    assert str(path) in done.stderr and "not a text file" in done.stderr and "codec" not in done.stderr
+    assert out.read_text() == "(;FF[4]SZ[9])"
