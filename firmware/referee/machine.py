@@ -321,18 +321,20 @@ class Referee(Phases):
         return True
 
     def _still_captured(self):
-        # Power-up with a game in progress: stones the last two moves captured that still lie on
-        # the board are captures to lift (the journal keeps moves, not hands), not new stones.
+        # Power-up with a game in progress: stones the game's moves captured that still lie on
+        # their (still empty) points are captures to lift (the journal keeps moves, not hands),
+        # not new stones; the latest capture of a point says whose (read from the last move back).
         hist = self.game.hist
         cells = self.game.pos.cells
         phys_of = self.region.phys_of
         seen = self.seen
         pending = seen.pending
-        for k in range(hist.length - 1, hist.length - 3 if hist.length > 2 else 0, -1):
+        log = hist.removed
+        for k in range(hist.length - 1, 0, -1):
             record = hist.moves[k]
             captured = move_colour(record) if record & SELF_CAPTURE else 3 - move_colour(record)
             for i in range(hist.removed_start(k), hist.removed_end[k]):
-                g = hist.removed[i]
+                g = log[i]
                 q = phys_of[g]
                 if self.frame[q] and not cells[g] and not pending[q]:
                     pending[q] = captured

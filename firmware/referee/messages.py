@@ -218,6 +218,10 @@ def _counting(referee):
     if referee.reason == "dame_turn" and referee.rejected != NONE:
         return "not accepted at %s: the dame are filled in turn, %s's next. Lift the stone" % (
             names(referee, (referee.rejected,), 1), _side(game.to_move))
+    seen = referee.seen
+    if seen.npending:  # (captured stones still there: on their points, the dame would look filled)
+        pending = [p for p in range(len(seen.pending)) if seen.pending[p]]
+        return "counting: remove the captured stones at %s (lit) first" % names(referee, pending, len(pending))
     if referee.reason == "dame_open":
         return "dame still open (lit): fill them, then both press your clocks"
     if referee.reason == "put_back":

@@ -9,6 +9,7 @@ from __future__ import annotations
 from firmware.leds.marks import DAME, LIFT
 from firmware.rules.coords import PASS
 from firmware.rules.game import COUNTING, OVER, PLAYING
+from firmware.rules.rulesets import SCORE_TERRITORY
 
 from .played import moves_of
 
@@ -34,9 +35,13 @@ class Counting:
             if not lit:
                 break
             rng.shuffle(lit)
+            cells = self.shadow.pos.cells
             for p in lit:
                 if self.sim.hw.stones.colour[p]:
                     who = self.sim.hw.stones.colour[p]
+                    if not cells[self.sim.referee.region.game_of[p]]:  # a captured stone left there: off it goes
+                        self.act(self.t + rng.randint(100, 500), "lift %s" % self.name_of(p), 3 - who, "capture")
+                        continue
                     self.act(self.t + rng.randint(100, 500), "lift %s" % self.name_of(p), 3 - who, "dead")
                     lifted.append((p, who))
             self.wait(400)
@@ -54,11 +59,15 @@ class Counting:
             else:
                 self.act(self.t + rng.randint(300, 900), "button ok", first, "early agree")
             self.wait(600)
-        for _ in range(60):
-            dame = [p for p in self.lit(DAME) if not self.sim.hw.stones.colour[p]]
+        for _ in range(60 if self.sim.game.rules.scoring == SCORE_TERRITORY else 0):  # (area: a stone is a move)
+            dead = {p for p, _who in lifted}  # (a stone there is a dead one put back, to the board)
+            colour = self.sim.game.to_move
+            game_of = self.sim.referee.region.game_of
+            counter = self.sim.game.counter()  # (the players see which fills are safe: one that captures is a move)
+            dame = [p for p in self.lit(DAME) if not self.sim.hw.stones.colour[p] and p not in dead
+                    and counter.fills_dame(game_of[p], colour)]
             if not dame or self.sim.game.phase != COUNTING:
                 break
-            colour = self.sim.game.to_move
             p = rng.choice(dame)
             self.act(self.t + rng.randint(300, 1200), "place %s%s" % (self.name_of(p), self.stone(colour)), colour,
                      "dame")
@@ -102,11 +111,10 @@ class Counting:
             self.act(self.t + rng.randint(200, 800), "button resume", rng.choice((1, 2)), "resume")
             self.wait(300)
             return
-        # A stone resumes play: the first passer's (any rule set), or under the Korean and Thai
-        # rules (Thai 12.3: play resumes) the second passer's as well.
+        # A stone resumes play: the first passer's (Thai 12.3; the requester's opponent under the
+        # Japanese rules: the one who placed a stone asked). The second passer's is refused
+        # (polarity) or is the first passer's (presence): tests/firmware/test_table_play.py.
         colour = passer_first
-        if self.table.rules in ("korean", "thai") and rng.random() < 0.7:
-            colour = 3 - passer_first
         self.shadow.resume()  # (the tag of the stone's line does it too: a stone resumes play)
         self.shadow.to_move = colour
         g = self.choose(colour)

@@ -13,9 +13,9 @@ left out) as ``(name, t_ms, detail)``. The invariants:
   game is counting or over (Korean regulations 10-2, Thai 12.2; a result stops it), and it
   has started once a move is played or the handicap is down. (Reported once a game: what a
   wrong clock brings later is that; later violations of the others say so.) A pause (PAUSE, the
-  referee's, a power-up's hold) is no one's time; but an absence (Thai 31, the host's
-  ``clock away``) stops only the absent player's clock (docs/clock.md), and the referee's
-  stop (``clock pause``) is restarted by the referee only (Korean regulations 11-4).
+  referee's, a power-up's hold, an absence: Thai 31, the host's ``clock away``, which stops
+  the clock as the text says, docs/clock.md) is no one's time; the referee's stop (``clock
+  pause``) is restarted by the referee only (Korean regulations 11-4).
 - ``penalty``: a penalty the board charges (a foul, a warning, a lost turn, a result by
   foul) goes to a player whose hands acted just before (``acted``: during a player's turn
   the hands on the board are that player's); a referee's (the host's) to the player named.
@@ -40,7 +40,6 @@ import re
 
 from sgfmill import sgf as sgfmill
 
-from firmware.events import EV_AWAY_PAUSE
 from firmware.leds.marks import DAME, ERROR, LIFT, PUT_BACK
 from firmware.referee.messages import message
 from firmware.referee.states import SETUP
@@ -159,9 +158,6 @@ class Checker:
             return None
         if not keeper.started and (game.move_number or game.handicap) and not app.recovered:
             return "a move is played and the clock has not started"
-        if keeper.started and clock.paused and clock.pause_kind == EV_AWAY_PAUSE and not keeper.held:
-            return "the away pause stopped %s's clock too (docs/clock.md, Thai 31: only the absent player's waits)" % (
-                _SIDE[clock.turn])
         expected = app.referee.awaiting_press or game.to_move
         if running and running != expected:
             awaited = app.referee.awaiting_press

@@ -107,8 +107,9 @@ class Played:
 
 
 def counted(sim):
-    """After an agreement: a result, or the board still asks for dame (lit) to be filled."""
-    if sim.game.result is not None or sim.game.phase != COUNTING:
+    """After an agreement: a result, or the board still asks for captured stones to be lifted
+    or dame (lit) to be filled."""
+    if sim.game.result is not None or sim.game.phase != COUNTING or sim.app.referee.seen.npending:
         return True
     bits = sim.app.marks.bits
     stones = sim.hw.stones.colour

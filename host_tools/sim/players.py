@@ -235,8 +235,11 @@ class Players(Counting):
                 self.act(press_at, "press %s" % _WORD[3 - colour], colour, "wrong side")
                 press_at = self.t + rng.randint(150, 600)
             self.act(press_at, "press %s" % _WORD[colour], colour)
-        if early is not None:  # the opponent lifts its early stone (and plays when it is its turn)
-            self.act(self.t + rng.randint(300, 900), "lift %s" % self.vx(early), 3 - colour, "early")
+        if early is not None:  # the mover's press came: the early stone is the opponent's move, its press ends it
+            for c in early:  # (what it captured, lifted once the board has taken it)
+                self.act(self.t + rng.randint(150, 500), "lift %s" % self.vx(c), 3 - colour, "capture")
+            self.act(self.t + self.press_delay(), "press %s" % _WORD[3 - colour], 3 - colour)
+            return
         if self.sim.game.phase == OVER:
             return
         if rng.random() < self.slip and (self.polarity or self.timed):
@@ -247,13 +250,15 @@ class Players(Counting):
 
     def early(self, colour, placed):
         """The opponent, impatient, puts its stone down before the mover has pressed (a
-        presence board refuses it: the press first). The point, or None."""
+        presence board waits with it: once the press comes it is the opponent's move). The
+        stones it captures, or None."""
         g = self.choose(3 - colour)
         if g == PASS:
             return None
         self.act(max(self.t, placed) + self.rng.randint(200, 500), "place %s%s" % (self.vx(g), self.stone(3 - colour)),
-                 3 - colour, "early")
-        return g
+                 3 - colour, "move %s early" % self.vx(g))
+        pos = self.shadow.pos
+        return [pos.removed[i] for i in range(pos.nremoved)]
 
     def press_delay(self):
         r = self.rng.random()

@@ -82,6 +82,7 @@ def valid(table, lines):
     dead = set()  # points whose stones were lifted as dead at a count
     slips = set()  # points a slip left wrong (put right before the next move; a game may end first)
     owed = 0  # the mover who has not pressed yet (a timed game)
+    owed_next = 0  # the opponent whose stone came early: it owes its press once the mover's comes
     timed = table.time != "none"
     check = _Quiet()
     for number, line in enumerate(lines, 1):
@@ -93,8 +94,9 @@ def valid(table, lines):
             continue
         who, words = tag_of(line)
         what = words[0] if words else ""
+        early = what == "move" and words[-1] == "early" and owed == 3 - who and not owed_next
         if what in ("move", "pass"):
-            if owed or (captured and game.op is not None):  # (OP Art.2-4: captures off before the next stone)
+            if (owed and not early) or (captured and game.op is not None):  # (OP Art.2-4: captures off first)
                 return False
             if not _matches(game, stones, captured):
                 return False
@@ -105,7 +107,9 @@ def valid(table, lines):
             slips.discard(event.point)
             if what in ("out", "knocked", "early"):  # (a stone out of turn, knocked, too early: lifted again)
                 slips.add(event.point)
-        elif event.action == "lift":
+        if what in ("knocked", "put") and owed and owed != who:  # (during a turn the hands are its player's)
+            return False
+        if event.action == "lift":
             stones.pop(event.point, None)
             captured.discard(event.point)
             slips.discard(event.point)
@@ -117,7 +121,7 @@ def valid(table, lines):
             if what == "move" or what not in ("pass", "agree", "wrong", "early") and not (timed and owed == who == event.colour):
                 return False
             if owed == who == event.colour:
-                owed = 0
+                owed, owed_next = owed_next, 0
         before = game.pos.cells[:]
         try:
             played.apply(who, words, event.t_ms, check)
@@ -126,7 +130,10 @@ def valid(table, lines):
         if what == "move":
             after = game.pos.cells
             captured.update(g for g in range(len(after)) if before[g] in (1, 2) and not after[g])
-            owed = who if timed else 0
+            if early:
+                owed_next = who
+            else:
+                owed = who if timed else 0
         elif what in ("takeback", "resume"):
             owed = 0
             captured.clear()
