@@ -217,7 +217,8 @@ class Referee(Phases):
         seen = self.seen
         if seen.nmissing == 0 and seen.nwrong == 0 and seen.nextra == 1 and seen.extra[0] != self.undone:
             return self._try_move(seen.extra[0], now_ms)
-        if seen.nmissing == 1 and seen.nextra == 0 and seen.nwrong == 0 and self.mode != TOURNAMENT:
+        if (seen.nmissing == 1 and seen.nextra == 0 and seen.nwrong == 0 and self.mode != TOURNAMENT
+                and self.undone == NONE):  # (while a takeback is being put right, its stones are not moves)
             hist = self.game.hist
             k = hist.length - 1
             record = hist.moves[k]

@@ -117,7 +117,8 @@ class Counting:
         colour = passer_first
         self.shadow.resume()  # (the tag of the stone's line does it too: a stone resumes play)
         self.shadow.to_move = colour
-        g = self.choose(colour)
+        game_of = self.sim.referee.region.game_of
+        g = self.choose(colour, {game_of[p] for p in self.lit(DAME)})  # (a stone on a lit dame fills it)
         self.shadow.to_move = colour  # (choose's tries take their moves back: to_move from the history again)
         if g == PASS:
             self.shadow.to_move = passer_first

@@ -173,15 +173,16 @@ class Players(Counting):
             return rng.randint(8000, 60000)  # a long think (short time controls flag)
         return rng.randint(300, 3500)
 
-    def choose(self, colour):
-        """A legal point for ``colour`` that does not fill its own eye and where no stone lies; PASS if none."""
+    def choose(self, colour, avoid=()):
+        """A legal point for ``colour`` that does not fill its own eye and where no stone lies
+        (nor one of ``avoid``); PASS if none."""
         size = self.table.size
         game = self.shadow
         cells = game.pos.cells
         pts = [point(size, c, r) for c in range(size) for r in range(size)]
         self.rng.shuffle(pts)
         for g in pts:
-            if cells[g] or self.on_board(g) or self.own_eye(g, colour):
+            if cells[g] or self.on_board(g) or self.own_eye(g, colour) or g in avoid:
                 continue
             if game.is_legal(colour, g):
                 return g
