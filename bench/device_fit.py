@@ -1,6 +1,6 @@
 """Does the whole application fit a Pico's heap? The device-fit game in MicroPython's unix port.
 
-    .venv/bin/python bench/device_fit.py --heap 192     # exit 0 exactly when the game finishes in 192 KB
+    .venv/bin/python bench/device_fit.py --heap 232     # exit 0 exactly when the game finishes in 232 KB
     .venv/bin/python bench/device_fit.py --find         # the smallest heap that finishes it (bisection)
     .venv/bin/python bench/device_fit.py --romfs ...    # the same with the code in a ROMFS partition
 

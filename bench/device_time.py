@@ -14,7 +14,7 @@ column is the one to read.
 Code loaded for a moment (rules/const.py call_briefly: MENU, counting,
 a host command) is followed by a collection (in play, in the loop's next
 pass: App.step), whose time grows with the heap: this bench's is 4 MB
-(its twins and timings), the device's 192 KB. So the firmware's
+(its twins and timings), the device's (device_fit.TARGET_KB). So the firmware's
 collections are timed at one of the device's: the device-fit game
 (bench/device_fit.py) is played in the target heap first and times a
 collection at its end (its own row); timing.py counts each of the

@@ -10,6 +10,7 @@ build/player_seeds). The seeds (from 100000) are not the bounded run's (tests/ho
 import argparse
 import pathlib
 import sys
+import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -28,10 +29,17 @@ def main():
     print("The players' simulator: %d seeded games from seed %d, every invariant after every loop pass "
           "(%d processes)" % (args.games, args.seed, args.jobs), flush=True)
 
-    def progress(text):
-        print("\r  " + text[:140].ljust(140), end="", file=sys.stderr, flush=True)
+    tty = sys.stderr.isatty()
+    last = [0.0]
 
-    summary, written = run(args.games, args.seed, args.out, 1, progress if sys.stderr.isatty() else None, args.jobs)
+    def progress(text):
+        if tty:
+            print("\r  " + text[:140].ljust(140), end="", file=sys.stderr, flush=True)
+        elif time.monotonic() - last[0] >= 60:  # a log file: a line a minute
+            last[0] = time.monotonic()
+            print("  " + text[:140], file=sys.stderr, flush=True)
+
+    summary, written = run(args.games, args.seed, args.out, 1, progress, args.jobs)
     print(file=sys.stderr)
     for line in report(summary):
         print("  " + line)

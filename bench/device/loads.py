@@ -1,6 +1,6 @@
 """How long the device takes to load the code it loads for a moment, on the device bundle itself.
 
-    MICROPYPATH=.frozen:build/mpy micropython -X heapsize=192K bench/device/loads.py
+    MICROPYPATH=.frozen:build/mpy micropython -X heapsize=232K bench/device/loads.py
 
 The rare events' code (rules/const.py ``call_briefly``: MENU's, a penalty's,
 the count's, a host command's) is loaded when it is needed. The timing bench

@@ -1,6 +1,6 @@
 """The device-fit game: the whole application as a Pico runs it, in MicroPython's unix port.
 
-    MICROPYPATH=.frozen:build/mpy:bench/device micropython -X heapsize=192K bench/device/play.py SCRIPT JOURNAL [PART [ROMFS]]
+    MICROPYPATH=.frozen:build/mpy:bench/device micropython -X heapsize=232K bench/device/play.py SCRIPT JOURNAL [PART [ROMFS]]
 
 bench/device_fit.py runs this (and prepares SCRIPT). What runs is the
 device's own code from the ``make mpy`` bundle: firmware/drivers/pico.py
