@@ -19,6 +19,7 @@ from firmware.rules.history import DAME_FILL, move_colour, move_point
 
 SIDES = {"B": 1, "W": 2}
 _NAMES = {1: "B", 2: "W"}
+TAKEBACK_SETTLES_MS = 400  # a lifted stone is seen after the sensors' 150 ms settle and a pass or two
 
 
 def tag_of(line):
@@ -46,6 +47,7 @@ class Played:
         self.game = table.settings().game()
         self.handicap = []
         self.agreed = 0
+        self.taken_back = None  # (the move, when its takeback began)
 
     def before(self, sim, check, words):
         """A line with these intent words is about to be carried out: a move or a pass
@@ -68,6 +70,7 @@ class Played:
         elif what == "pass":
             game.play(who, PASS)
         elif what == "takeback":
+            self.taken_back = (moves_of(game)[-1], t_ms)
             game.undo()
         elif what == "resume" and game.phase == COUNTING:
             game.resume()
@@ -94,12 +97,21 @@ class Played:
         flag, may stop short of their last move); else a ``record`` violation. True if same."""
         board = moves_of(sim.game)
         mine = moves_of(self.game)
-        if board == mine or (sim.game.phase == OVER and mine[:len(board)] == board):
+        if board == mine or (sim.game.phase == OVER and (mine[:len(board)] == board or self._overtaken(sim, board, mine))):
             return True
         k = next((i for i, (a, b) in enumerate(zip(board, mine, strict=False)) if a != b), min(len(board), len(mine)))
         check.violate("record", "the board's game differs from the players' from move %d: the board has %s, "
                       "the players played %s" % (k + 1, self.text(board[k:k + 2]), self.text(mine[k:k + 2])))
         return False
+
+    def _overtaken(self, sim, board, mine):
+        # A takeback the game's end overtook: the flag fell (or a foul ended the game) before
+        # the lifted stone had settled (150 ms), so the board kept the move.
+        if self.taken_back is None:
+            return False
+        move, began = self.taken_back
+        ended = next((e["t_ms"] for e in reversed(sim.log) if e["kind"] == "result"), None)
+        return board == mine + [move] and ended is not None and ended <= began + TAKEBACK_SETTLES_MS
 
     def text(self, moves):
         size = self.game.size

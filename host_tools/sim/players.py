@@ -109,6 +109,8 @@ class Players(Counting):
         while not self.stop and turns < max_turns and self.sim.game.phase != OVER:
             turns += 1
             self.wait(self.rng.randint(300, 600))  # (the last stone settles: the board has judged it)
+            if self.sim.game.phase == OVER:  # (a foul judged after the last press ended it)
+                break
             if self.shadow.phase == COUNTING:
                 self.count()
             else:
@@ -218,7 +220,9 @@ class Players(Counting):
         late = self.shadow.op is None and (self.tournament and rng.random() < 0.05 or  # (OP Art.2-4: lifted first)
                                           not self.tournament and rng.random() < 0.15)
         press_at = placed + self.press_delay()
-        lift_at = placed + rng.randint(150, 700)
+        # (a self-capture's first lift waits until the board has seen the stone: one lifted within
+        # the sensors' settle time, 150 ms, was never on the board for it)
+        lift_at = placed + rng.randint(300 if g in captured else 150, 700)
         for i, c in enumerate(captured):
             if late and i == len(captured) - 1:
                 self.plan(press_at + rng.randint(800, 4000), "lift %s" % self.vx(c), colour, "capture")
