@@ -9,7 +9,8 @@
 // the Pico's last power-up:
 //   {"op":"boot","fs":IMG}          power up a blank chip with MicroPython and the littlefs image
 //   {"op":"boot","flash":FILE}      ... or a saved flash dump
-//   {"op":"run","to":MS}            run until MS -> {"ms", "rx": base64 of what the board wrote to USB}
+//   {"op":"run","to":MS}            run until MS -> {"ms", "rx": base64 of what the board wrote to USB,
+//                                   "scans": the chain's latches since power-up}
 //   {"op":"send","data":B64}        bytes from the USB host to the board
 //   {"op":"stones","raw":HEX}       the 74HC165 chain's inputs (drivers/shift165.py's raw bytes)
 //   {"op":"button","index":I,"down":B}   black, white, pause, menu (board_config's order)
@@ -75,7 +76,7 @@ const ops = {
     pico.runUntil(to * 1e6);
     const data = Buffer.concat(rx);
     rx = [];
-    return { ms: pico.ms, rx: data.toString('base64') };
+    return { ms: pico.ms, rx: data.toString('base64'), scans: parts.chain.latches };
   },
   send({ data }) {
     pico.usb.send(Buffer.from(data, 'base64'));

@@ -26,7 +26,10 @@ from host_tools.logger.sync import LinkSync
 from host_tools.sim.script import parse
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-PRESS_MS = 60  # a finger on a button (bench/device/play.py's, docs/script.md's)
+PRESS_MS = 60  # a finger on a button (bench/device/play.py's, docs/script.md's) ...
+SEEN_SCANS = 3  # ... let go once the board has scanned this many times since (docs/script.md: "once the
+# debouncer has seen it"): the Pico's loop passes are ~10 ms apart but up to ~75 ms when the clock
+# display is redrawn, so a 60 ms tap can fall between the two polls the debouncer needs.
 STEP_MS = 50  # the host reads the port and runs its timers this often
 MENU = 3  # drivers/buttons.py's B_MENU: ``button undo|ok`` is MENU on the board
 
@@ -144,17 +147,33 @@ class Player:
         self.now = 0  # script time
         self.offset = 0  # script time of the present power-up's clock 0
         self.on_cut = None
+        self.scans = 0  # the chain's latches (the board's scans) since its power-up
+        self.held_longer = 0  # 10 ms waits of a finger for the board to scan (see SEEN_SCANS)
 
     def boot(self):
         self.board.request("boot", fs=str(self.boot_image))
         self.host = Host(self.board)
         self.hands = Hands(self.board)
 
+    def release(self, index, at, scans_then):
+        """Lift the finger on button ``index`` at ``at``, or later: once the board scanned
+        SEEN_SCANS times since ``scans_then``, 10 ms at a time (each wait counted in ``held_longer``)."""
+
+        def lift():
+            if self.scans - scans_then >= SEEN_SCANS or self.scans < scans_then:  # (or a power cut came)
+                self.hands.button(index, False)
+            else:
+                self.held_longer += 1
+                self.hands.pending.append((self.now + 10, lift))
+
+        self.hands.pending.append((at, lift))
+
     def run_to(self, t):
         while self.now < t:
             # (to the next finger to lift or hover to end, exactly: a press lasts what it should)
             self.now = min([t, self.now + STEP_MS] + [when for when, _ in self.hands.pending])
             reply = self.board.request("run", to=self.now - self.offset)
+            self.scans = reply["scans"]
             self.host.read(base64.b64decode(reply["rx"]), self.now)
             self.hands.due(self.now)
 
@@ -180,7 +199,7 @@ class Player:
                 raise ValueError("line %d: the board has no button for %r" % (event.line, event.name))
             for index in event.buttons or (MENU,):
                 hands.button(index, True)
-                hands.pending.append((t + (event.duration_ms or PRESS_MS), lambda i=index: hands.button(i, False)))
+                self.release(index, t + (event.duration_ms or PRESS_MS), self.scans)
         elif event.action == "host":
             self.host.send(text.split("#", 1)[0].split(None, 2)[2], t / 1000)
         elif event.action == "power" and event.name == "cut":

@@ -166,6 +166,9 @@ def test_main_boots_on_a_pico_and_a_game_is_recorded_through_a_power_cut(boot_im
                   f"{fl['sectorsErased']} sectors erased ({fl['eraseCalls']} calls), {fl['pagesProgrammed']} pages "
                   f"programmed, {fl['chipMs']:.0f} ms of flash chip time; LED frames {f['ledFrames']}, "
                   f"display frames {f['displayFrames']}")
+        print(f"[pico] longest gaps between scans (ms): "
+              f"{sorted((round(g[1]) for g in first['scanGaps'] + second['scanGaps']), reverse=True)[:5]}; "
+              f"fingers held past 60 ms for the board to scan: {player.held_longer} x 10 ms")
         print(f"[pico] result {result}; {len(played)} moves recorded; wall {time.monotonic() - wall:.0f} s")
 
     assert boot_free and end_free, "the board answered no mem"
