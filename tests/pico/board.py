@@ -1,14 +1,14 @@
 """The emulated board from Python: a physical event script played on the Pico, its link logged.
 
 ``PicoBoard`` starts tests/pico/board.mjs (the Pico running the deployed firmware among its
-parts) and drives it in lockstep over its stdin/stdout. ``play(board, lines)`` plays a physical
-event script (docs/script.md) on it with simulated hands — stones set the 74HC165 chain's
-inputs through the driver's own wiring table, presses hold a button down for 60 ms, ``power
-cut`` stops the Pico at that instant and boots a fresh one from the same flash — while a host
-on its USB serial port (``Host``: the logger's own ``LinkSync`` and ``Games``, as
-host_tools/sim/headless.py's recording uses them) reads every line, asks for what it missed and
-builds the game's SGF. Time is the emulated clock's; across a power cut the script's time goes
-on while the new Pico's clock starts at 0.
+parts) and drives it in lockstep over its stdin/stdout. ``Player(board, image).play(lines)``
+plays a physical event script (docs/script.md) on it with simulated hands: stones set the
+74HC165 chain's inputs through the driver's own wiring table, presses hold a button down for
+60 ms and until the board has scanned it, ``power cut`` stops the Pico at that instant and
+boots a fresh one from the same flash. Meanwhile a host on its USB serial port (``Host``: the
+logger's own ``LinkSync`` and ``Games``, as host_tools/sim/headless.py's recording uses them)
+reads every line, asks for what it missed and builds the game's SGF. Time is the emulated
+clock's; across a power cut the script's time goes on while the new Pico's clock starts at 0.
 """
 
 from __future__ import annotations

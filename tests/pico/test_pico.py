@@ -13,11 +13,13 @@ played, and agree with the headless simulator's record of the same script.
     make test-pico            # (or: .venv/bin/python -m pytest tests/pico -s)
 
 The test prints the figures: heap free at boot and after the game, flash sectors erased and
-pages programmed per power-up, emulated and wall time.
+pages programmed per power-up, emulated and wall time; build/pico/game-figures.json keeps them
+(and build/pico/game.log the lines the host read, and the display's last frame).
 """
 
 from __future__ import annotations
 
+import json
 import pathlib
 import re
 import time
@@ -45,6 +47,7 @@ CUT_AFTER = 40  # the power is cut a while after this move's clock press
 CUT_DELAY_MS = 731  # ... this long after: an arbitrary instant, the board busy scanning
 BOOT_MS = 6000  # the board's start (MicroPython, the code loading from littlefs) before the hands come
 LOG = ROOT / "build" / "pico" / "game.log"  # the board's lines as the host read them (kept after a run)
+FIGURES = LOG.with_name("game-figures.json")  # each power-up's figures: flash counters, scans, frames, heap
 NEW = "new rules=japanese size=19 komi=6.5 time=byoyomi%205m%203x30s pb=Hands%20B pw=Hands%20W"
 
 
@@ -151,6 +154,8 @@ def test_main_boots_on_a_pico_and_a_game_is_recorded_through_a_power_cut(boot_im
     host = player.host
     LOG.parent.mkdir(parents=True, exist_ok=True)  # for a person reading a failure: what the host read
     LOG.write_bytes(b"\n".join(host.lines) + b"\n\n" + figures["second"]["display"].encode() + b"\n")
+    FIGURES.write_text(json.dumps(dict(figures, heap_free_boot=boot_free, heap_free_end=end_free,
+                                       held_longer=player.held_longer), indent=1) + "\n")
     gid = max(host.games.games)
     log = host.games.games[gid]
     record = log.sgf_bytes(host.sync.board_id)
