@@ -186,6 +186,7 @@ def test_main_boots_on_a_pico_and_a_game_is_recorded_through_a_power_cut(boot_im
     assert b" END " in b"\n".join(host.lines)
     assert first["flash"]["pagesProgrammed"] > 0 and second["flash"]["pagesProgrammed"] > 0  # the journal wrote
     assert second["displayFrames"] > 0 and second["ledFrames"] > 0  # display and LEDs driven by the real drivers
+    assert "#" in second["display"] and second["ledsLit"] > 0  # ... and showing something (the result, the count)
 
     reference = simulated_record(lines)
     assert moves_of(reference) == (result, played), "the Pico and the simulator disagree on the game"
