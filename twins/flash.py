@@ -97,10 +97,12 @@ class SimFlash:
             self.programs += 1
 
 
-def replay(trace, k, keep, sectors=16, prefixes=None):
+def replay(trace, k, keep, sectors=16, prefixes=None, base=None):
     """A SimFlash holding what ``trace`` (a SimFlash's operations) left on flash with the
-    power cut in operation k (``cut_at(k, keep)``)."""
+    power cut in operation k (``cut_at(k, keep)``); ``base``: the flash's bytes before them."""
     flash = SimFlash(sectors, prefixes)
+    if base is not None:
+        flash.data[:] = base
     flash.cut_at(k, keep)
     for op, i, off, page in trace[:k + 1]:
         if op == 0:

@@ -248,7 +248,10 @@ class FlashLog:
         pre = flash.prefix(slot)
         for i in range(len(pre)):
             page[i] = pre[i]
-        _header(page, PREFIX, seq, first)
+        h = self._f
+        _header(h, seq, first)
+        for i in range(8):
+            page[PREFIX + i] = h[i]
         self.seq = seq
         self.off = 0
         self.pg = 0
@@ -411,16 +414,16 @@ def _kind(h):
     return _BAD
 
 
-def _header(page, at, seq, first):
-    page[at] = seq & 0xFF
-    page[at + 1] = (seq >> 8) & 0xFF
-    page[at + 2] = (seq >> 16) & 0xFF
-    page[at + 3] = (seq >> 24) & 0xFF
-    page[at + 4] = first & 0xFF
-    page[at + 5] = first >> 8
-    c = crc16(memoryview(page)[at:], 6) ^ 0x5347
-    page[at + 6] = c & 0xFF
-    page[at + 7] = c >> 8
+def _header(h, seq, first):
+    h[0] = seq & 0xFF
+    h[1] = (seq >> 8) & 0xFF
+    h[2] = (seq >> 16) & 0xFF
+    h[3] = (seq >> 24) & 0xFF
+    h[4] = first & 0xFF
+    h[5] = first >> 8
+    c = crc16(h, 6) ^ 0x5347
+    h[6] = c & 0xFF
+    h[7] = c >> 8
 
 
 def _check(h):
