@@ -160,7 +160,7 @@ def compile_harness():
     firmware is: compiled from source in the heap, every local name of theirs would be
     interned for good, names the device never has, in the pool the device's names fill."""
     HARNESS.mkdir(parents=True, exist_ok=True)
-    for stem in ("play", "machine", "rp2"):
+    for stem in ("play", "machine", "rp2", "flash_region"):
         subprocess.run([str(unix_port.MPY_CROSS), "-O2", "-o", str(HARNESS / (stem + ".mpy")),
                         str(ROOT / "bench" / "device" / (stem + ".py"))], check=True)
 
