@@ -46,8 +46,9 @@ restored. Reading a stream (``reader``) yields its records in order, up to
 the first that is torn (the journal's own CRC and sequence numbers judge).
 """
 
+from ..journal.store import MAIN, NEXT, crc16
 from ..micro import const
-from ..journal.store import MAIN, MAX_PAYLOAD, NEXT, crc16
+from ..rules.const import call_briefly
 
 SECTOR = const(4096)
 PAGE = const(256)
@@ -57,8 +58,6 @@ DATA = const(4064)  # data bytes per sector
 START = const(1)
 SWITCH = const(2)
 COMMIT = const(3)
-_RECORD = const(0)
-_BAD = const(-1)
 _ENOSPC = const(28)
 
 
@@ -85,7 +84,7 @@ class FlashLog:
         self.lo = PAGE  # the page image's new bytes: [lo, hi) of physical page ``pg``
         self.hi = 0
         self.pg = 0
-        self._mount()
+        call_briefly("firmware.drivers.flashlog_read", "mount", self)  # (code for the power-up only)
 
     # -- the storage interface (firmware/journal/store.py) -----------------------------
 
@@ -139,8 +138,10 @@ class FlashLog:
         """The stream's records from its start (``readinto``; ``with``), or None."""
         self.flush()
         if name == MAIN:
-            return None if self.main_gen < 0 else _Reader(self, self.main_gen, self.main_seq, self.main_off)
-        return None if self.next_gen < 0 else _Reader(self, self.next_gen, self.next_seq, self.next_off)
+            at = (self.main_gen, self.main_seq, self.main_off)
+        else:
+            at = (self.next_gen, self.next_seq, self.next_off)
+        return None if at[0] < 0 else call_briefly("firmware.drivers.flashlog_read", "Reader", self, *at)
 
     def read(self, name):
         stream = self.reader(name)
@@ -195,7 +196,6 @@ class FlashLog:
             self._free()
         self._at_seq = self.seq
         self._at_off = self.off
-        flash = self.flash
         page = self.page
         off = self.off
         i = 0
@@ -260,160 +260,6 @@ class FlashLog:
         self.flush()
         self.seqs[slot] = seq
 
-    # -- power-up ------------------------------------------------------------------------
-
-    def _mount(self):
-        flash = self.flash
-        n = self.n
-        h = self._h
-        head = 0
-        for slot in range(n):
-            flash.readinto(slot, PREFIX, h)
-            seq = h[0] | h[1] << 8 | h[2] << 16 | h[3] << 24
-            if _check(h) and seq % n == slot and seq:
-                self.seqs[slot] = seq
-                head = max(head, seq)
-        oldest = head
-        while oldest > 1 and oldest - 1 > head - n and self.seqs[(oldest - 1) % n] == oldest - 1:
-            oldest -= 1
-        if head:  # items in order: the streams, from the oldest sector of the chain
-            self.seq = head
-            c = _Cursor(self, oldest, self._first(oldest))
-            while True:
-                kind = c.step()
-                if kind is None:
-                    break
-                if kind == START:
-                    self.next_gen = self.last_gen = c.arg
-                    self.next_seq = c.at_seq
-                    self.next_off = c.at_off
-                elif kind == COMMIT and c.arg == self.next_gen:
-                    self._commit()
-        for slot in range(n):  # a prefix a cut erase spoiled: erased again, the prefix restored
-            pre = flash.prefix(slot)
-            if pre and not _same(flash, slot, pre) and not (self.seqs[slot] and self.seqs[slot] >= oldest):
-                flash.erase(slot)  # (never a sector of the chain: only the one a cut erase left)
-                self.erases += 1
-                self.seqs[slot] = 0
-                page = bytearray(b"\xff" * PAGE)
-                page[:len(pre)] = pre
-                flash.program(slot, 0, page)
-
-    def _first(self, seq):
-        h = self._f
-        self.flash.readinto(seq % self.n, PREFIX, h)
-        return h[4] | h[5] << 8
-
-
-class _Cursor:
-    """Walks the log's items from (seq, off): ``step()`` -> START/SWITCH/COMMIT (gen in
-    ``arg``), _RECORD (length n + 7 in ``size``), or None at the end; ``at_seq``/``at_off``: where it was."""
-
-    def __init__(self, log, seq, off):
-        self.log = log
-        self.seq = seq
-        self.off = off
-        self.at_seq = self.at_off = 0
-        self.arg = self.size = 0
-
-    def step(self):
-        log = self.log
-        h = log._h
-        while True:
-            if self.seq > log.seq:
-                return None
-            if self.off <= DATA - 4:
-                log.flash.readinto(self.seq % log.n, HEAD + self.off, memoryview(h)[:4])
-                kind = _kind(h)
-                size = 4 if kind else (h[0] | h[1] << 8) + 7
-                if kind != _BAD and self._fits(size):
-                    self.at_seq = self.seq
-                    self.at_off = self.off
-                    self.arg = h[0]
-                    self.size = size
-                    self.off += size
-                    if self.off >= DATA:
-                        self.seq += 1
-                        self.off = log._first(self.seq) if self.seq <= log.seq else 0
-                    return kind
-            self.seq += 1  # the sector's items end here: the next sector's first item
-            if self.seq <= log.seq:
-                self.off = log._first(self.seq)
-
-    def _fits(self, size):
-        end = self.off + size
-        if end <= DATA:
-            return True
-        log = self.log
-        nxt = self.seq + 1
-        return nxt <= log.seq and log.seqs[nxt % log.n] == nxt and log._first(nxt) == end - DATA
-
-
-class _Reader:
-    """One stream's records, read from flash in order (``readinto``), up to the log's end."""
-
-    def __init__(self, log, gen, seq, off):
-        self.log = log
-        self.gen = gen
-        self.cur = _Cursor(log, seq, off)
-        self.current = -1
-        self.left = 0  # bytes of the record being read still to copy
-        self.seq = self.off = 0
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def close(self):
-        self.left = -1
-
-    def readinto(self, buf):
-        mv = memoryview(buf)
-        want = len(buf)
-        got = 0
-        log = self.log
-        while got < want:
-            if self.left <= 0:
-                if self.left < 0 or not self._next():
-                    break
-            k = min(self.left, want - got, DATA - self.off)
-            log.flash.readinto(self.seq % log.n, HEAD + self.off, mv[got:got + k])
-            got += k
-            self.left -= k
-            self.off += k
-            if self.off == DATA:
-                self.seq += 1
-                self.off = 0
-        return got
-
-    def _next(self):
-        c = self.cur
-        while True:
-            kind = c.step()
-            if kind is None:
-                self.left = -1
-                return False
-            if kind == START or kind == SWITCH:
-                self.current = c.arg
-            elif kind == _RECORD and self.current == self.gen:
-                self.left = c.size
-                self.seq = c.at_seq
-                self.off = c.at_off
-                return True
-
-
-def _kind(h):
-    b1 = h[1]
-    if b1 < 3:
-        return _RECORD if (h[0] | b1 << 8) <= MAX_PAYLOAD else _BAD
-    kind = b1 & 0x0F
-    if b1 & 0xF0 == 0xF0 and 1 <= kind <= 3 and h[2] == h[0] ^ 0x5A and h[3] == b1 ^ 0xA5:
-        return kind
-    return _BAD
-
-
 def _header(h, seq, first):
     h[0] = seq & 0xFF
     h[1] = (seq >> 8) & 0xFF
@@ -424,13 +270,3 @@ def _header(h, seq, first):
     c = crc16(h, 6) ^ 0x5347
     h[6] = c & 0xFF
     h[7] = c >> 8
-
-
-def _check(h):
-    return crc16(h, 6) ^ 0x5347 == h[6] | h[7] << 8
-
-
-def _same(flash, slot, pre):
-    buf = bytearray(len(pre))
-    flash.readinto(slot, 0, buf)
-    return buf == pre

@@ -25,7 +25,6 @@ from .buttons import Buttons
 from .buzzer import Buzzer
 from .clock_display import ClockDisplay, Ssd1306
 from .pio_strip import PioStrip, state_machine
-from .storage import FileStorage
 
 JOURNAL_PATH = "/journal.bin"
 HALL_CALIBRATION_PATH = "/hall_calibration.bin"
@@ -100,6 +99,8 @@ def _storage():
             return FlashLog(_region())
         except Exception as error:  # noqa: BLE001 - no region (another port, littlefs full...): the file
             print("board: journal on %s: %r" % (JOURNAL_PATH, error))
+    from .storage import FileStorage
+
     return FileStorage(JOURNAL_PATH)
 
 
