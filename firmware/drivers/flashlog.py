@@ -59,6 +59,7 @@ START = const(1)
 SWITCH = const(2)
 COMMIT = const(3)
 _ENOSPC = const(28)
+_AHEAD = const(1024)  # data bytes left in a sector when ``prepare`` erases the next
 
 
 class FlashLog:
@@ -81,6 +82,7 @@ class FlashLog:
         self.current = -1  # the stream of the last item written
         self.seq = 0  # the sector being written, and the data offset of its next byte
         self.off = DATA  # (full: the first write enters a fresh sector)
+        self.ready = 0  # the sector ``prepare`` erased ahead (its seq)
         self.lo = PAGE  # the page image's new bytes: [lo, hi) of physical page ``pg``
         self.hi = 0
         self.pg = 0
@@ -157,6 +159,22 @@ class FlashLog:
 
     def close(self):
         self.flush()
+
+    def prepare(self):
+        """Erase the next sector now if the log will soon move into it (the recorder calls
+        this in a loop pass that wrote nothing: the 45 ms erase, up to 400 ms on a
+        W25Q16JV, then never lands in a pass that records a move). Cheap when not due."""
+        if self.ready != self.seq + 1 and DATA - self.off < _AHEAD and self.seq:
+            try:
+                self._free()
+            except OSError:
+                return
+            self.flush()
+            slot = (self.seq + 1) % self.n
+            self.seqs[slot] = 0
+            self.flash.erase(slot)
+            self.erases += 1
+            self.ready = self.seq + 1
 
     # -- writing -------------------------------------------------------------------------
 
@@ -241,9 +259,10 @@ class FlashLog:
         seq = self.seq + 1
         slot = seq % self.n
         flash = self.flash
-        flash.erase(slot)
-        self.erases += 1
-        self.seqs[slot] = 0
+        if self.ready != seq:  # (not erased ahead by ``prepare``)
+            self.seqs[slot] = 0
+            flash.erase(slot)
+            self.erases += 1
         page = self.page
         pre = flash.prefix(slot)
         for i in range(len(pre)):

@@ -4,7 +4,7 @@ CPython and MicroPython. A sample of cuts here; tests/host/test_flashlog_crash.p
 in every flash operation of a game and of a compaction.
 """
 
-from journal_cases import check_cut, is_fresh, loaded, record_game, records_of, recover, state
+from journal_cases import Play, check_cut, is_fresh, loaded, record_game, records_of, recover, state
 
 from firmware.drivers.flashlog import DATA, FlashLog
 from firmware.journal.store import COMMIT, MAIN, NEXT, Journal
@@ -165,3 +165,17 @@ def test_appending_allocates_nothing():
         j.flush()
     used = mem_alloc() - before
     assert log.flash.erases >= 2 and used == 0, used
+
+
+def test_the_next_sector_is_erased_in_a_pass_that_records_nothing():
+    log = FlashLog(SimFlash(4))
+    play = Play(log, limit=4096)
+    in_moves = 0
+    for _ in range(120):
+        before = log.flash.erases
+        play.move()  # a move's pass: its records and a flush
+        in_moves += log.flash.erases - before
+        play.next_pass()  # (a slice of a compaction, or nothing: then the erase ahead)
+        play.next_pass()
+    assert log.flash.erases >= 4 and in_moves == 0, (log.flash.erases, in_moves)
+    assert state(recover(FlashLog(log.flash))) == state(play.app)
