@@ -135,11 +135,13 @@ def flash_wear(think_ms=20000, sectors=16):
     app.game.resign(2)
     app.sync_host(MOVES * think_ms + 1000)
     written = app.journal.written
+    ahead = int(storage.ready > storage.seq)  # erased ahead for the next game (FlashLog.prepare)
+    used = flash.erases - ahead
     print("REPORT journal: on the flash log the same game writes %d journal bytes in %d page programs and "
-          "%d sector erases: %d.%02d erases per 4 KiB of journal (one per %d-byte sector filled would be %d.%02d); "
-          "the most erased sector: %d" % (
-              written, flash.programs, flash.erases, flash.erases * 4096 // written,
-              flash.erases * 409600 // written % 100, DATA, 4096 // DATA, 409600 // DATA % 100,
+          "%d sector erases (%d of them the next game's sector, erased ahead): %d.%02d erases per 4 KiB of journal "
+          "(one per %d-byte sector filled would be %d.%02d); the most erased sector: %d" % (
+              written, flash.programs, flash.erases, ahead, used * 4096 // written,
+              used * 409600 // written % 100, DATA, 4096 // DATA, 409600 // DATA % 100,
               max(flash.erase_counts)))
 
 
