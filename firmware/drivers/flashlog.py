@@ -98,13 +98,11 @@ class FlashLog:
             raise ValueError("not one journal record")
         if name == MAIN:
             if self.main_gen < 0:  # a first journal: an empty stream, committed
-                self._start(False)
-                self._marker(COMMIT, self.next_gen)
-                self._commit()
+                self._empty_main()
             gen = self.main_gen
         else:
             if self.next_gen < 0:
-                self._start(True)
+                self._start()
             gen = self.next_gen
         if gen != self.current:
             self._marker(SWITCH, gen)
@@ -129,10 +127,8 @@ class FlashLog:
 
     def remove(self, name):
         if name == MAIN:
-            self._start(False)  # an empty stream, committed, takes MAIN's place
-            self._marker(COMMIT, self.next_gen)
+            self._empty_main()
             self.flush()
-            self._commit()
         else:
             self.next_gen = -1  # (its sectors are free for the ring; nothing written)
 
@@ -178,7 +174,15 @@ class FlashLog:
 
     # -- writing -------------------------------------------------------------------------
 
-    def _start(self, named_next):
+    def _empty_main(self):
+        # An empty stream, committed, becomes MAIN (a compaction under way goes on).
+        at = (self.next_gen, self.next_seq, self.next_off)
+        self._start()
+        self._marker(COMMIT, self.next_gen)
+        self._commit()
+        self.next_gen, self.next_seq, self.next_off = at
+
+    def _start(self):
         g = (self.last_gen + 1) & 0xFF
         if g == self.main_gen:
             g = (g + 1) & 0xFF

@@ -33,6 +33,7 @@ def mount(log):
     if head:  # items in order: the streams, from the oldest sector of the chain
         log.seq = head
         c = _Cursor(log, oldest, first(log, oldest))
+        starts = {}  # gen -> where its last START is (a stream may be committed after another's)
         while True:
             kind = c.step()
             if kind is None:
@@ -41,8 +42,12 @@ def mount(log):
                 log.next_gen = log.last_gen = c.arg
                 log.next_seq = c.at_seq
                 log.next_off = c.at_off
-            elif kind == COMMIT and c.arg == log.next_gen:
-                log._commit()
+                starts[c.arg] = (c.at_seq, c.at_off)
+            elif kind == COMMIT and c.arg in starts:
+                log.main_gen = c.arg
+                log.main_seq, log.main_off = starts.pop(c.arg)
+                if c.arg == log.next_gen:
+                    log.next_gen = -1
     for slot in range(n):  # a prefix a cut erase spoiled: erased again, the prefix restored
         pre = flash.prefix(slot)
         if pre and not _same(flash, slot, pre) and not (log.seqs[slot] and log.seqs[slot] >= oldest):

@@ -179,3 +179,27 @@ def test_the_next_sector_is_erased_in_a_pass_that_records_nothing():
         play.next_pass()
     assert log.flash.erases >= 4 and in_moves == 0, (log.flash.erases, in_moves)
     assert state(recover(FlashLog(log.flash))) == state(play.app)
+
+
+def test_removing_and_replacing_as_the_file_storage_does():
+    flash = SimFlash(3)
+    log = FlashLog(flash)
+    assert log.reader(MAIN) is None and log.read(NEXT) is None
+    try:
+        log.replace(NEXT, MAIN)  # nothing to rename
+        raise AssertionError("replaced nothing")
+    except OSError:
+        pass
+    j = Journal(log)
+    j.target = NEXT
+    j.begin(1)
+    j.text(b"snap")
+    j.end()
+    j.target = MAIN
+    _records(log, (3, b"first"))  # a first journal while a snapshot is being written
+    assert records_of(log.read(NEXT))[0] == [(1, b"snap")]
+    log.remove(MAIN)
+    assert records_of(log.read(MAIN))[0] == [] and records_of(log.read(NEXT))[0] == [(1, b"snap")]
+    log.replace(NEXT, MAIN)
+    log.remove(NEXT)
+    assert records_of(FlashLog(flash).read(MAIN))[0] == [(1, b"snap")] and log.read(NEXT) is None
