@@ -79,12 +79,13 @@ def hardware():
     replaced by one that sees nothing: the board starts to say so, and plays nothing."""
     global _faults
     _faults = 0
+    storage = _part(F_STORAGE, _storage)  # (first: its power-up mends littlefs before a file is written)
     pins = _part(F_BUTTONS, _pins)
     display = _part(F_DISPLAY, _display) if cfg.DISPLAY == "ssd1306" else None
     strip = _part(F_STRIP, _strip)
     hw = Hardware(_part(F_SENSOR, _sensor) or call_briefly("firmware.faults", "NoSensor"),
                   pins and _part(F_BUTTONS, Buttons, pins), display, _part(F_BUZZER, _buzzer), strip,
-                  _part(F_TRANSPORT, _transport), _part(F_STORAGE, _storage), board_id())
+                  _part(F_TRANSPORT, _transport), storage, board_id())
     if _faults:
         hw.faults = _faults
     return hw
