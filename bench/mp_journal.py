@@ -122,4 +122,28 @@ def wear(think_ms=20000):
                                     storage.flushes))
 
 
-STEPS = ["import mp_journal", "mp_journal.append_alloc()", "mp_journal.recover_ms()", "mp_journal.wear()"]
+def flash_wear(think_ms=20000, sectors=16):
+    """The same game on the raw flash log (firmware/drivers/flashlog.py over the NOR twin):
+    the sector erases and page programs it costs, counted."""
+    from firmware.drivers.flashlog import DATA, FlashLog
+    from twins.flash import SimFlash
+
+    flash = SimFlash(sectors)
+    storage = FlashLog(flash)
+    app = App(simulated(storage=storage), Settings(19, time_spec="byoyomi 60m 3x30s"))
+    _play(app, _moves(), think_ms, False)
+    app.game.resign(2)
+    app.sync_host(MOVES * think_ms + 1000)
+    written = app.journal.written
+    ahead = int(storage.ready > storage.seq)  # erased ahead for the next game (FlashLog.prepare)
+    used = flash.erases - ahead
+    print("REPORT journal: on the flash log the same game writes %d journal bytes in %d page programs and "
+          "%d sector erases (%d of them the next game's sector, erased ahead): %d.%02d erases per 4 KiB of journal "
+          "(one per %d-byte sector filled would be %d.%02d); the most erased sector: %d" % (
+              written, flash.programs, flash.erases, ahead, used * 4096 // written,
+              used * 409600 // written % 100, DATA, 4096 // DATA, 409600 // DATA % 100,
+              max(flash.erase_counts)))
+
+
+STEPS = ["import mp_journal", "mp_journal.append_alloc()", "mp_journal.recover_ms()", "mp_journal.wear()",
+         "mp_journal.flash_wear()"]

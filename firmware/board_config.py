@@ -35,6 +35,13 @@ SENSE_SETTLE_MS = const(150)
 #   "none" - no host link
 LINK = "usb"
 
+# Where the game journal lives (docs/journal.md):
+#   "flash" - a log of its own on raw flash, in the blocks of a reserved littlefs file
+#             (/journal.area, 64 KB): one sector erase per 4 KB of journal
+#   "file"  - /journal.bin on littlefs: about one sector erase per flush (the fallback when
+#             the flash log cannot start)
+JOURNAL = "flash"
+
 # UART to a host when USB is not used for the protocol (UART0).
 UART_ID = const(0)
 UART_TX = const(0)

@@ -248,6 +248,10 @@ def main():
     code = gc.mem_alloc() - BARE - harness  # (with the board's builder and pin table, let go below)
     cfg.LINK = "uart"  # the host on the UART stand-in (USB is this process's terminal)
     pico.JOURNAL_PATH = journal
+    if cfg.JOURNAL == "flash":  # the flash log's sectors: in the JOURNAL file (rp2_region needs littlefs)
+        from flash_region import FileRegion
+
+        pico._region = lambda: FileRegion(journal)
     start = cut if part.startswith("from") else 0
     hw = pico.hardware()
     del cfg, pico  # as firmware/main.py does once the hardware record is built

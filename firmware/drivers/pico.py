@@ -3,8 +3,10 @@
 ``hardware()`` builds the Hardware record the app takes (firmware/hardware.py):
 the sensor of board_config.SENSORS, the buttons, the SSD1306 clock display,
 the buzzer, the LED chain through a PIO state machine, the link's transport
-(board_config.LINK) and the journal's storage (/journal.bin on the littlefs
-flash), from firmware/board_config.py, the one place pin numbers live; each
+(board_config.LINK) and the journal's storage (board_config.JOURNAL: "flash",
+the raw flash log in a reserved littlefs file's blocks, drivers/flashlog.py and
+drivers/rp2_region.py; "file", or a flash log that cannot start: /journal.bin
+on littlefs), from firmware/board_config.py, the one place pin numbers live; each
 part on its own, so one that fails to start is left out and named in the
 record's ``faults``, and the board starts without it. Only
 the device runs this module (it imports ``machine``); tests and the
@@ -23,7 +25,6 @@ from .buttons import Buttons
 from .buzzer import Buzzer
 from .clock_display import ClockDisplay, Ssd1306
 from .pio_strip import PioStrip, state_machine
-from .storage import FileStorage
 
 JOURNAL_PATH = "/journal.bin"
 HALL_CALIBRATION_PATH = "/hall_calibration.bin"
@@ -78,15 +79,37 @@ def hardware():
     replaced by one that sees nothing: the board starts to say so, and plays nothing."""
     global _faults
     _faults = 0
+    storage = _part(F_STORAGE, _storage)  # (first: its power-up mends littlefs before a file is written)
     pins = _part(F_BUTTONS, _pins)
     display = _part(F_DISPLAY, _display) if cfg.DISPLAY == "ssd1306" else None
     strip = _part(F_STRIP, _strip)
     hw = Hardware(_part(F_SENSOR, _sensor) or call_briefly("firmware.faults", "NoSensor"),
                   pins and _part(F_BUTTONS, Buttons, pins), display, _part(F_BUZZER, _buzzer), strip,
-                  _part(F_TRANSPORT, _transport), _part(F_STORAGE, FileStorage, JOURNAL_PATH), board_id())
+                  _part(F_TRANSPORT, _transport), storage, board_id())
     if _faults:
         hw.faults = _faults
     return hw
+
+
+def _storage():
+    # The flash log: one erase per 4 KB of journal (a littlefs file: about one per flush, docs/journal.md).
+    if cfg.JOURNAL == "flash":
+        try:
+            from .flashlog import FlashLog
+
+            return FlashLog(_region())
+        except Exception as error:  # noqa: BLE001 - no region (another port, littlefs full...): the file
+            print("board: journal on %s: %r" % (JOURNAL_PATH, error))
+    from .storage import FileStorage
+
+    return FileStorage(JOURNAL_PATH)
+
+
+def _region():
+    # The flash log's sectors (bench/device's stand-in replaces this on the unix port).
+    from .rp2_region import region
+
+    return region()
 
 
 def _pins():

@@ -75,6 +75,7 @@ class Recorder:
         self.clock_changes = -1
         self.clock_at = 0
         self._clock = array("i", bytes(4 * SAVED))
+        self._prepare = getattr(journal.storage, "prepare", None)  # (drivers/flashlog.py's)
 
     # -- what the follower tells ----------------------------------------------------
 
@@ -132,6 +133,7 @@ class Recorder:
             self.stale = False
         else:  # each part only when it has something to write: an idle board's stage ends here
             told = j.dirty  # a change the follower told (a move, an undo...): no slice in its pass
+            written = j.written
             if clock is not None and (clock.changes != self.clock_changes
                                       or ticks_diff(now_ms, self.clock_at) >= self.checkpoint_ms):
                 self._clock_state(now_ms, clock)
@@ -140,6 +142,8 @@ class Recorder:
             if (self.compacting or j.size > self.limit) and now_ms != self._slice_ms and not told:
                 self._slice_ms = now_ms
                 self._slice(now_ms, clock, seq_next)
+            if j.written == written and self._prepare is not None:
+                self._prepare()  # a pass that wrote nothing: the flash log erases its next sector now
         if j.dirty:
             j.flush()
         if j.failed:

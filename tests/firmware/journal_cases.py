@@ -95,25 +95,30 @@ def state(app):
             app.referee.mode, game.warnings[1], game.warnings[2])
 
 
-def record_game(moves, limit=16384, retake=False):
+def record_game(moves, limit=16384, retake=False, storage=None, mark=None):
     """Returns (ops, boundaries, app). ``retake``: the first time a compaction under way
     holds every move (it is not committed yet), the last move is taken back, which starts
-    it again, and its player passes instead."""
+    it again, and its player passes instead. ``storage``: another storage than a
+    TraceStorage (ops is then None), ``mark(storage)`` what the boundaries count (bytes
+    written by default; a flash's operations: tests/firmware/test_flashlog.py)."""
     record = first_plain_game(moves)
-    storage = TraceStorage()
+    if storage is None:
+        storage = TraceStorage()
+    if mark is None:
+        mark = _written
     app = App(simulated(storage=storage), Settings(19, "korean", time_spec=TIME))
     app.recorder.limit = limit
     game = app.game
     clock = app.clock
-    boundaries = [(storage.written, state(app))]
+    boundaries = [(mark(storage), state(app))]
     t = 0
     clock.start(t, 1)
 
     def step():
         app.sync_host(t)  # the change journalled
-        boundaries.append((storage.written, state(app)))
+        boundaries.append((mark(storage), state(app)))
         app.sync_host(t + 10)  # the next loop pass: a slice of a compaction under way
-        boundaries.append((storage.written, state(app)))
+        boundaries.append((mark(storage), state(app)))
 
     for i, (colour, pt) in enumerate(record.moves[:moves]):
         t += 700 + (pt * 37) % 9000
@@ -146,7 +151,11 @@ def record_game(moves, limit=16384, retake=False):
             step()
     game.resign(2)
     step()
-    return storage.ops, boundaries, app
+    return getattr(storage, "ops", None), boundaries, app
+
+
+def _written(storage):
+    return storage.written
 
 
 class Play:

@@ -24,6 +24,10 @@ from firmware.drivers import pico
 from firmware.protocol import encode_command
 
 pico.JOURNAL_PATH = sys.argv[1]
+if cfg.JOURNAL == "flash":  # the flash log's sectors: in the JOURNAL file (rp2_region needs littlefs)
+    from flash_region import FileRegion
+
+    pico._region = lambda: FileRegion(sys.argv[1])
 cfg.LINK = "uart"  # the host on the UART stand-in (USB is this process's terminal)
 
 
