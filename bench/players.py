@@ -37,7 +37,7 @@ def main():
             print("\r  " + text[:140].ljust(140), end="", file=sys.stderr, flush=True)
         elif time.monotonic() - last[0] >= 60:  # a log file: a line a minute
             last[0] = time.monotonic()
-            print("  " + text[:140], file=sys.stderr, flush=True)
+            print("  " + text, file=sys.stderr, flush=True)
 
     summary, written = run(args.games, args.seed, args.out, 1, progress, args.jobs)
     print(file=sys.stderr)

@@ -70,7 +70,8 @@ def run(games, seed=0, out=None, shrink_each=1, progress=None, jobs=1, keep=Fals
             if progress is not None and (time.monotonic() - last > 1 or n == games):
                 last = time.monotonic()
                 progress("games %d/%d, passes %d, failing %d: %s" % (
-                    n, games, passes, failing, ", ".join("%s %d" % kv for kv in counts.items()) or "no violation"))
+                    n, games, passes, failing, ", ".join("%s %d" % kv for kv in counts.items()) or "no violation")
+                    + "".join(" [seed %d: %s]" % (s, k[:60]) for k, s in first.items()))
     finally:
         if pool is not None:
             pool.close()

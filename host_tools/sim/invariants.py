@@ -71,7 +71,7 @@ class Checker:
         self._host_at = -1  # when the last host command came (its penalties are the referee's)
         self._referee_pause = False  # the referee stopped the clock (the host's clock pause)
         self._clock_wrong = None  # what is wrong with the clock now (reported once)
-        self._flag_wrong = False
+        self._flag_wrong = 0  # passes in a row with a fallen flag and the game not over
         self.violations = []  # (invariant, t_ms, detail), the first of each kind
         self.counts = dict.fromkeys(INVARIANTS, 0)  # every violation seen, per invariant
         self.acts = []  # (t_ms, colour) of every hand's act
@@ -122,10 +122,12 @@ class Checker:
         self._message(app)
         self._leds(sim, app)
         clock = app.clock
+        # (the clock's flag falls as the pass draws the clock, after the stage that ends the game
+        # on it: the game must be over by the next pass)
         flag_wrong = clock is not None and clock.flag is not None and app.game.phase != OVER
-        if flag_wrong and not self._flag_wrong:
+        if flag_wrong and self._flag_wrong == 1:
             self.violate("result", "%s's flag fell and the game goes on" % _SIDE[1 if clock.flag == "B" else 2])
-        self._flag_wrong = flag_wrong
+        self._flag_wrong = self._flag_wrong + 1 if flag_wrong else 0
         if self.expects:
             due = [e for e in self.expects if e[0] <= sim.now]
             for e in due:
