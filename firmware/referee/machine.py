@@ -134,6 +134,9 @@ class Referee(Phases):
         self._settle()
         game = self.game
         if self.state == COUNTING:
+            if self.awaiting_press == colour:  # the press of the move that stopped play (an OP cycle): not a vote
+                self.awaiting_press = 0
+                return False
             # Agreed to the count shown; both (the board unchanged since): the game ends with it.
             self.votes |= colour
             if self.votes == 3:
