@@ -56,13 +56,13 @@ OUT = ROOT / "build" / "pico"
 BUDGET_FREE = 64 * 1024  # the heap the game must leave free at its worst point
 
 
-def image(mpy=ROOT / "build" / "mpy"):
+def image(mpy=ROOT / "build" / "mpy", detail=False):
     """make deploy's layout, main.py with the probe installed before the loop: the image's bytes."""
     files = dict(fs_image.deploy_files(mpy))
     main = files["/main.py"].decode()
     if main.count(HOOK) != 1:
         raise SystemExit("firmware/main.py has no single %r line for the probe" % HOOK)
-    files["/main.py"] = main.replace(HOOK, "import probe\n\nprobe.install(app)\n" + HOOK).encode()
+    files["/main.py"] = main.replace(HOOK, "import probe\n\nprobe.install(app%s)\n%s" % (", True" if detail else "", HOOK)).encode()
     files["/probe.py"] = PROBE.read_bytes()
     return fs_image.build(sorted(files.items()))
 
@@ -109,6 +109,8 @@ def probe_figures(board):
         kind, _, rest = line[6:].partition(" ")
         if kind == "long":
             figures["long"].append(rest)
+        elif kind == "part":
+            figures.setdefault("parts", []).append(rest)
         elif kind == "passes":
             figures["passes"] = int(rest)
         else:
@@ -139,6 +141,17 @@ def play(img, lines, host_at, bare_taps=False, tap_ms=None):
     finally:
         board.close()
     return player, powerups
+
+
+def recorded_moves(host):
+    """The moves in the host's record of the last game (None: no game)."""
+    if not host.games.games:
+        return None
+    log = host.games.games[max(host.games.games)]
+    try:
+        return len(moves_of(log.sgf_bytes(host.sync.board_id))[1])
+    except KeyError:  # (no result: sgfmill finds no RE)
+        return sum(1 for line in host.lines if b" MOVE " in line)
 
 
 def summary(powerups):
@@ -175,6 +188,7 @@ def main(argv=None):
     parser.add_argument("--bare-taps", action="store_true", help="presses are bare taps: never held for scans")
     parser.add_argument("--tap-ms", type=int, help="how long a finger presses (default tests/pico/board.py's)")
     parser.add_argument("--label", default="game")
+    parser.add_argument("--detail", action="store_true", help="time the stages' parts too (a diagnostic: slower)")
     args = parser.parse_args(argv)
     if args.image:
         img = pathlib.Path(args.image)
@@ -182,7 +196,7 @@ def main(argv=None):
         subprocess.run(["make", "--no-print-directory", "-s", "mpy"], cwd=ROOT, check=True)
         OUT.mkdir(parents=True, exist_ok=True)
         img = pathlib.Path(args.save_image or OUT / ("bench-%s.img" % args.label))
-        img.write_bytes(image())
+        img.write_bytes(image(detail=args.detail))
         if args.save_image:
             print("image: %s" % img)
             return 0
@@ -194,11 +208,9 @@ def main(argv=None):
         print("pico: skipped, images missing:\n" + str(missing))
         return 0
     host = player.host
-    moves = None
-    if host.games.games:
-        log = host.games.games[max(host.games.games)]
-        _, played = moves_of(log.sgf_bytes(host.sync.board_id))
-        moves = len(played)
+    moves = recorded_moves(host)
+    OUT.mkdir(parents=True, exist_ok=True)
+    (OUT / ("bench-%s.log" % args.label)).write_bytes(b"\n".join(host.lines) + b"\n")
     ended = any(b" END " in line for line in host.lines)
     s = summary(powerups)
     s.update(label=args.label, moves=len(expected), record=name, wall_s=round(time.monotonic() - wall),
@@ -234,6 +246,10 @@ def main(argv=None):
     print("longest passes (us, the Pico's ms clock at their end, stages run and their us):")
     for line in s["longest"]:
         print("  " + line)
+    for i, p in enumerate(powerups):
+        for line in p["probe"].get("parts", []):
+            print("  power-up %d: %s" % (i + 1, line))
+        print("  power-up %d idle passes' stages (mean us): %s" % (i + 1, p["probe"].get("idle_stage_mean_us")))
     print("host record: %s moves of %d; END %s" % (moves, len(expected), ended))
     return 0 if ended and moves == len(expected) else 1
 

@@ -54,8 +54,9 @@ class Buttons:
     def _edge(self, i):
         # (the IRQ's handler, scheduled: runs between two bytecodes of the loop)
         bit = 1 << i
-        if not (self.latched | self.tapped) & bit:
-            self.edge_at[i] = self._clock()
+        clock = self._clock
+        if clock is not None and not (self.latched | self.tapped) & bit:
+            self.edge_at[i] = clock()
         self.latched |= bit
 
     def poll(self, now_ms):
@@ -91,7 +92,7 @@ class Buttons:
                     pressed |= bit
                     tapped &= ~bit
                 else:
-                    self.released[i] = at[i]
+                    self.released[i] = at[i]  # pyright: ignore[reportArgumentType, reportCallIssue]
             if tapped & bit and not (levels | bits) & bit:  # an edge, and the button up since: a tap
                 tapped &= ~bit  # ... unless the edge was a release's bounce
                 released = self.released[i]

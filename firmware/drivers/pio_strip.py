@@ -32,6 +32,10 @@ _PIO0_TXF0 = const(0x50200010)  # PIO0's TX FIFO registers, 4 bytes apart (RP204
 _DREQ_PIO0_TX0 = const(0)  # ... and their DREQs, one apart
 
 
+def _no_ticks():
+    return 0
+
+
 def state_machine(pin, sm_id=0):
     """The WS2812 program on PIO0's state machine ``sm_id`` (0-3) driving ``pin`` (RP2040 only)."""
     import rp2
@@ -66,15 +70,14 @@ class PioStrip:
     def __init__(self, sm, sleep_us=None, dma=None, sm_id=0, ticks_us=None):
         self.sm = sm
         self._sleep_us = time.sleep_us if sleep_us is None else sleep_us
-        self._ticks_us = ticks_us
+        self._ticks_us = ticks_us or _no_ticks
         self.frames = 0
         self.dma = dma
         self._buf = None  # the frame the DMA reads (made at the first frame: its size is the chain's)
         self._sent_at = 0  # ticks_us when the last frame started
         self._busy_us = 0  # ... and how long it holds the wire, with the latch
         if dma is not None:
-            if ticks_us is None:
-                self._ticks_us = time.ticks_us
+            self._ticks_us = ticks_us or time.ticks_us
             self._fifo = _PIO0_TXF0 + 4 * sm_id
             self._ctrl = dma.pack_ctrl(size=0, inc_read=True, inc_write=False, treq_sel=_DREQ_PIO0_TX0 + sm_id)
 

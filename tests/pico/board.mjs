@@ -37,8 +37,25 @@ let raw = null; // the stones stay on the board through a power cut
 const boots = []; // each power-up's flash figures, closed by a cut
 const t0 = Date.now();
 
+const byException = {}; // PICO_PROFILE=1: cycles run in each exception (0: thread mode), a diagnostic
 function powerUp(flash) {
   pico = new Pico({ flash, bootrom: images.bootrom });
+  if (process.env.PICO_PROFILE) {
+    const core = pico.mcu.core;
+    const execute = core.executeInstruction.bind(core);
+    let last = 0;
+    core.executeInstruction = () => {
+      const cycles = execute();
+      const ipsr = core.IPSR;
+      byException[ipsr] = (byException[ipsr] || 0) + cycles;
+      if (ipsr !== last) {
+        const key = 'entries' + ipsr;
+        if (ipsr) byException[key] = (byException[key] || 0) + 1;
+        last = ipsr;
+      }
+      return cycles;
+    };
+  }
   parts = attachBoard(pico);
   if (raw) parts.chain.raw.set(raw);
   rx = [];
@@ -59,6 +76,7 @@ function figures() {
     ledFrames: parts.strip.frames,
     ledsLit: parts.strip.lit(),
     logs: pico.logs,
+    byException,
   };
 }
 
