@@ -81,6 +81,31 @@ def test_buttons_latch_a_tap_between_two_polls_by_its_irq():
     assert not b.is_down(B_PAUSE) and not b.tapped and not b.latched
 
 
+def test_a_tap_between_two_polls_is_an_intent():
+    """The controls act on taps only the driver's latch saw: Black's clock, PAUSE, and MENU (whose
+    intent is its release: a tap is pressed and let go at once)."""
+    from firmware.controls import BLACK as I_BLACK
+    from firmware.controls import MENU as I_MENU
+    from firmware.controls import PAUSE as I_PAUSE
+    from firmware.controls import Controls
+    from firmware.drivers.buttons import B_MENU
+
+    now = [0]
+    pins = [SimPin(1) for _ in range(4)]
+    controls = Controls(Buttons(pins, debounce_ms=20, clock=lambda: now[0]))
+    got = []
+    for i, t in ((B_BLACK, 100), (B_PAUSE, 300), (B_MENU, 500)):
+        controls.poll(t)
+        now[0] = t + 5
+        pins[i].value(0)
+        now[0] = t + 40
+        pins[i].value(1)
+        got.append(controls.poll(t + 90))  # the pass after a long one: the tap is over
+        got.append(controls.poll(t + 100))
+    want = [I_BLACK, 0, I_PAUSE, 0, I_MENU, 0]
+    check([] if got == want else ["intents %r, want %r" % (got, want)])
+
+
 def test_buttons_wrap_safe():
     b = SimButtons(debounce_ms=20)
     start = TICKS_PERIOD - 10
