@@ -7,8 +7,10 @@ own clock), and after each pass keeps: the number of passes, the idle
 passes' times (sense, tick and the host stage only: no LED frame, no
 redraw, nothing decided), the longest passes (with each stage's share)
 and the heap's worst point: the least ``gc.mem_free()`` after a
-collection, looked at every ``HEAP_EVERY`` passes (a look costs ~2 ms:
-the collector's table is scanned) and collected only when the heap
+collection, looked at every ``HEAP_EVERY`` passes (a look costs ~8 ms:
+the collector's table is scanned; and the passes after looks measure
+slower, 2-7 ms idle against ~2 before any: so a timing run turns the
+looks off, ``install(app, heap_every=0)``, and a heap run is another) and collected only when the heap
 with its garbage has less free than the least seen (then no point with
 less free live data can hide). The probe's own time (the look, its
 collections) is in no pass. ``report()`` prints one line a figure.
@@ -100,7 +102,7 @@ class Probe:
             longest.append((us, time.ticks_ms(), ran) + tuple(stage_us))
             longest.sort(reverse=True)
             del longest[_LONGEST:]
-        if self.passes % HEAP_EVERY == 0:
+        if HEAP_EVERY and self.passes % HEAP_EVERY == 0:
             self.looks += 1
             if gc.mem_free() < self.least_free:
                 gc.collect()
@@ -182,8 +184,9 @@ probe = None
 detail = None
 
 
-def install(app, with_detail=False):
-    global probe, detail
+def install(app, with_detail=False, heap_every=HEAP_EVERY):
+    global probe, detail, HEAP_EVERY
+    HEAP_EVERY = heap_every
     probe = Probe(app)
     if with_detail:
         detail = Detail(app)
