@@ -40,7 +40,7 @@ def test_the_device_fit_game_leaves_64_kb_free_and_loses_no_tap(tmp_path, capsys
     (pico_game.OUT / "fit.log").write_bytes(b"\n".join(host.lines) + b"\n")
     with capsys.disabled():
         print(f"\n[pico fit] {MOVES} moves, bare {TAP_MS} ms taps: heap free at the worst point "
-              f"{figures['least_free']} bytes; idle pass median {figures['idle_median_us'] / 1000:.2f} ms; "
+              f"{figures['least_free']} bytes; (with the heap looks) idle pass median {figures['idle_median_us'] / 1000:.2f} ms; "
               f"passes over 50 ms {figures['over_ms'][50]}; wall {time.monotonic() - wall:.0f} s")
     assert played == len(expected), "a tap was lost? the host's record holds %s moves of %d (build/pico/fit.log)" % (
         played, len(expected))
