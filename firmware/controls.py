@@ -42,11 +42,13 @@ class Controls:
         """Sample the buttons; the intents of this moment (a mask, 0 for none)."""
         buttons = self.buttons
         pressed = buttons.poll(now_ms)
-        if not buttons.bits and not self._menu_down:  # none down, none let go: no intent (the idle tick)
+        if not pressed and not buttons.bits and not self._menu_down:  # none down, none let go: the idle tick
             self._chord_done = False
             return 0
         intents = pressed & (BLACK | WHITE)
         menu = buttons.is_down(B_MENU)
+        if pressed & (1 << B_MENU) and not menu and not self._menu_down and not buttons.is_down(B_PAUSE):
+            intents |= MENU  # a tap the driver's latch caught between two polls: pressed and let go
         if pressed & (1 << B_PAUSE) and not menu:
             intents |= PAUSE
         if buttons.bits & _CHORD_KEYS == _CHORD_KEYS:

@@ -183,15 +183,18 @@ class Loop:
 
     def _others_wait(self, now_ms):
         # One long job a pass: after a decision or counting's work, the journal and the link
-        # wait for the next pass, and so do the LEDs' compose and the clock's redraw if due now
-        # (a count's map changes every LED; a result's words load their code).
+        # wait for the next pass, and the LEDs' compose and the clock's redraw for the passes
+        # after it (a count's map changes every LED; a result's words load their code).
+        # Each in a pass of its own (the journal's write can take a flash erase, the redraw 25 ms
+        # of I2C): the host's first, then the LEDs', then the display's, a pass apart.
         if self.host_waits < _HOST_WAITS:
             self.host_waits += 1
             due = self._due
             later = ticks_add(now_ms, _HOST_MS)
             due[_HOST] = later
             for i in (_RENDER, _DISPLAY):
-                if ticks_diff(due[i], now_ms) <= 0:
+                later = ticks_add(later, _HOST_MS)
+                if ticks_diff(due[i], later) < 0:
                     due[i] = later
 
     def _act(self, intents, now_ms):

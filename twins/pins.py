@@ -6,10 +6,19 @@ class SimPin:
     active-low button); ``on_change(pin)`` is called when the level changes
     (a simulated chip watching its input)."""
 
+    IRQ_FALLING = 4  # (machine.Pin's values on the RP2040)
+    IRQ_RISING = 8
+
     def __init__(self, level=1, on_change=None):
         self.level = level
         self.on_change = on_change
         self.changes = 0
+        self.handler = None  # irq(): called on the edges of ``trigger``, as a scheduled IRQ handler is
+        self.trigger = 0
+
+    def irq(self, handler=None, trigger=IRQ_FALLING | IRQ_RISING):
+        self.handler = handler
+        self.trigger = trigger
 
     def value(self, v=None):
         if v is None:
@@ -20,6 +29,8 @@ class SimPin:
             self.changes += 1
             if self.on_change is not None:
                 self.on_change(self)
+            if self.handler is not None and self.trigger & (self.IRQ_RISING if v else self.IRQ_FALLING):
+                self.handler(self)
         return None
 
     def __call__(self, v=None):

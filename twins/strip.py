@@ -79,3 +79,31 @@ class FakeStateMachine:
             for i in range(per_word):
                 out.append(w >> (31 - i) & 1)
         return out
+
+
+class FakeDma:
+    """rp2.DMA for pio_strip: a transfer to the state machine's TX FIFO register lands in ``sm``
+    (each byte written to a 32-bit register: in all four byte lanes, as on the RP2040's bus),
+    at once; ``active()`` is True for ``busy_polls`` calls after a transfer starts."""
+
+    def __init__(self, sm, busy_polls=0):
+        self.sm = sm
+        self.busy_polls = busy_polls
+        self.busy = 0
+        self.configs = []  # (write address, count, ctrl) of each transfer
+
+    def pack_ctrl(self, size=2, inc_read=True, inc_write=True, treq_sel=0x3F):
+        return {"size": size, "inc_read": inc_read, "inc_write": inc_write, "treq_sel": treq_sel}
+
+    def config(self, read=None, write=None, count=0, ctrl=None, trigger=False):
+        self.configs.append((write, count, ctrl))
+        if trigger:
+            for b in read[:count]:
+                self.sm.words.append(b * 0x01010101)
+            self.busy = self.busy_polls
+
+    def active(self):
+        if self.busy:
+            self.busy -= 1
+            return True
+        return False

@@ -16,6 +16,8 @@ class Part:
     IN = 0
     OUT = 1
     PULL_UP = 1
+    IRQ_FALLING = 4
+    IRQ_RISING = 8
     raw = None  # the chain's bytes as the switches set them (set by the hands; at first an empty board)
     rx = bytearray()  # bytes from the host, not yet read by the board
     on_write = None  # the host's reader of the board's bytes
@@ -34,10 +36,10 @@ class Part:
             Part.raw = bytearray(len(rx))
         rx[:] = Part.raw
 
-    def nothing(self, *args):  # I2C.writeto, PWM.freq and duty_u16
+    def nothing(self, *args):  # I2C.writeto, PWM.freq and duty_u16, Pin.irq (the hands' presses are polled)
         pass
 
-    writeto = freq = duty_u16 = nothing
+    writeto = freq = duty_u16 = irq = nothing
 
     def read_u16(self):
         return 32768

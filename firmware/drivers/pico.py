@@ -20,11 +20,12 @@ from machine import ADC, I2C, PWM, SPI, UART, Pin, unique_id
 from .. import board_config as cfg
 from ..faults import F_BUTTONS, F_BUZZER, F_DISPLAY, F_SENSOR, F_STORAGE, F_STRIP, F_TRANSPORT
 from ..hardware import Hardware
+from ..micro import ticks_ms
 from ..rules.const import call_briefly
 from .buttons import Buttons
 from .buzzer import Buzzer
 from .clock_display import ClockDisplay, Ssd1306
-from .pio_strip import PioStrip, state_machine
+from .pio_strip import PioStrip, dma_channel, state_machine
 
 JOURNAL_PATH = "/journal.bin"
 HALL_CALIBRATION_PATH = "/hall_calibration.bin"
@@ -84,7 +85,7 @@ def hardware():
     display = _part(F_DISPLAY, _display) if cfg.DISPLAY == "ssd1306" else None
     strip = _part(F_STRIP, _strip)
     hw = Hardware(_part(F_SENSOR, _sensor) or call_briefly("firmware.faults", "NoSensor"),
-                  pins and _part(F_BUTTONS, Buttons, pins), display, _part(F_BUZZER, _buzzer), strip,
+                  pins and _part(F_BUTTONS, _buttons, pins), display, _part(F_BUZZER, _buzzer), strip,
                   _part(F_TRANSPORT, _transport), storage, board_id())
     if _faults:
         hw.faults = _faults
@@ -117,14 +118,19 @@ def _pins():
                                                    cfg.BUTTON_MENU)]
 
 
+def _buttons(pins):
+    # Taps latched by the pins' IRQs, timed by the ticks (drivers/buttons.py): none lost in a long pass.
+    return Buttons(pins, clock=ticks_ms)
+
+
 def _display():
     return ClockDisplay(Ssd1306(I2C(cfg.DISPLAY_I2C_ID, sda=Pin(cfg.DISPLAY_SDA), scl=Pin(cfg.DISPLAY_SCL))))
 
 
 def _strip():
     # The PIO state machine sends the LED frame without turning interrupts off
-    # (neopixel.write() would stop scanning for ~10.8 ms per frame).
-    return PioStrip(state_machine(Pin(cfg.LED_PIN)))
+    # (neopixel.write() would stop scanning for ~10.8 ms per frame), fed by DMA: the loop does not wait.
+    return PioStrip(state_machine(Pin(cfg.LED_PIN)), dma=dma_channel())
 
 
 def _buzzer():

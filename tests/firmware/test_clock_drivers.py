@@ -42,6 +42,70 @@ def test_buttons_on_real_pin_objects_active_low_and_high():
     assert [high.poll(t) for t in range(7)][5] == 1
 
 
+def test_buttons_latch_a_tap_between_two_polls_by_its_irq():
+    """With a clock, each pin's press edge is latched by its IRQ: a 30 ms tap that begins and ends
+    between two polls (a long loop pass), or is seen down by one poll only, is a press at its edge's
+    time; a press seen by the debouncer counts once; a release's contact bounce is no press."""
+    now = [0]
+    pins = [SimPin(1) for _ in range(4)]
+    b = Buttons(pins, debounce_ms=20, clock=lambda: now[0])
+    events = []
+
+    def at(t, i=None, level=None, poll=False):
+        now[0] = t
+        if i is not None:
+            pins[i].value(level)
+        if poll:
+            mask = b.poll(t)
+            if mask:
+                events.append((t, mask, [b.at[k] for k in range(4) if mask >> k & 1]))
+
+    at(0, poll=True)
+    at(105, B_BLACK, 0)  # a 30 ms tap inside a 100 ms pass
+    at(135, B_BLACK, 1)
+    at(200, poll=True)
+    at(300, B_WHITE, 0)  # a 30 ms tap seen down by one poll only
+    at(310, poll=True)
+    at(330, B_WHITE, 1)
+    at(360, poll=True)
+    at(500, B_PAUSE, 0)  # a press held 200 ms, polled every 10 ms; its release bounces
+    for t in range(500, 700, 10):
+        at(t, poll=True)
+    at(700, B_PAUSE, 1)
+    at(702, B_PAUSE, 0)
+    at(703, B_PAUSE, 1)
+    for t in range(705, 800, 10):
+        at(t, poll=True)
+    want = [(200, 1 << B_BLACK, [105]), (360, 1 << B_WHITE, [300]), (520, 1 << B_PAUSE, [500])]
+    check([] if events == want else ["events %r, want %r" % (events, want)])
+    assert not b.is_down(B_PAUSE) and not b.tapped and not b.latched
+
+
+def test_a_tap_between_two_polls_is_an_intent():
+    """The controls act on taps only the driver's latch saw: Black's clock, PAUSE, and MENU (whose
+    intent is its release: a tap is pressed and let go at once)."""
+    from firmware.controls import BLACK as I_BLACK
+    from firmware.controls import MENU as I_MENU
+    from firmware.controls import PAUSE as I_PAUSE
+    from firmware.controls import Controls
+    from firmware.drivers.buttons import B_MENU
+
+    now = [0]
+    pins = [SimPin(1) for _ in range(4)]
+    controls = Controls(Buttons(pins, debounce_ms=20, clock=lambda: now[0]))
+    got = []
+    for i, t in ((B_BLACK, 100), (B_PAUSE, 300), (B_MENU, 500)):
+        controls.poll(t)
+        now[0] = t + 5
+        pins[i].value(0)
+        now[0] = t + 40
+        pins[i].value(1)
+        got.append(controls.poll(t + 90))  # the pass after a long one: the tap is over
+        got.append(controls.poll(t + 100))
+    want = [I_BLACK, 0, I_PAUSE, 0, I_MENU, 0]
+    check([] if got == want else ["intents %r, want %r" % (got, want)])
+
+
 def test_buttons_wrap_safe():
     b = SimButtons(debounce_ms=20)
     start = TICKS_PERIOD - 10

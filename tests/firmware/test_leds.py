@@ -29,7 +29,7 @@ from firmware.leds.marks import (
     Marks,
 )
 from firmware.modes import CASUAL, TEACHING, TOURNAMENT
-from twins.strip import FakeNeoPixel, FakeStateMachine, SimStrip
+from twins.strip import FakeDma, FakeNeoPixel, FakeStateMachine, SimStrip
 
 N = 19
 LAST = N - 1
@@ -418,6 +418,46 @@ def test_pio_strip_feeds_each_byte_msb_first_and_waits_for_the_latch():
         failures.append("the bit stream is not the frame, MSB first")
     if slept != [PIO_LATCH_US] or PIO_LATCH_US < 280:
         failures.append("latch wait %r" % slept)
+    check(failures)
+
+
+def test_pio_strip_with_dma_returns_at_once_and_never_merges_two_frames():
+    """With a DMA channel, show() starts the transfer and returns: the bytes the DMA moves to PIO0
+    SM1's TX FIFO (byte writes, DREQ-paced) are the frame, MSB first; the caller's buffer may change
+    at once (the strip sends its own copy); a frame asked for before the last one's wire time and
+    latch are over waits for the rest of them, never longer."""
+    failures = []
+    leds = L.Leds(mode=TEACHING)
+    leds.update(scene_marks(), 0)
+    sm = FakeStateMachine()
+    dma = FakeDma(sm, busy_polls=2)
+    slept = []
+    now = [1000]
+    strip = PioStrip(sm, slept.append, dma=dma, sm_id=1, ticks_us=lambda: now[0])
+    frame = bytes(leds.frame)
+    strip.show(leds.frame)
+    for i in range(len(leds.frame)):
+        leds.frame[i] = 0  # the next frame composed while this one goes out
+    want = []
+    for byte in frame:
+        for i in range(8):
+            want.append(byte >> (7 - i) & 1)
+    if sm.bits() != want:
+        failures.append("the DMA's bit stream is not the frame, MSB first")
+    if sm.puts or slept:
+        failures.append("the CPU fed or waited: %d puts, slept %r" % (sm.puts, slept))
+    write, count, ctrl = dma.configs[0]
+    if (write, count) != (0x50200014, len(frame)) or ctrl["size"] != 0 or ctrl["inc_write"] or ctrl["treq_sel"] != 1:
+        failures.append("transfer %r %r %r: want PIO0 TXF1, bytes, DREQ_PIO0_TX1" % (write, count, ctrl))
+    wire = len(frame) * 10 + PIO_LATCH_US  # us: 8 bits at 800 kHz a byte, then the latch
+    now[0] += wire // 2
+    strip.show(leds.frame)  # half-way through the last frame: waits for the rest, at least
+    if len(slept) != 1 or not wire // 2 <= slept[0] <= wire // 2 + 100:
+        failures.append("a frame sent half-way through the last waited %r us, want ~%d" % (slept, wire // 2))
+    now[0] += 20000  # the LED stage's period later: no wait
+    strip.show(leds.frame)
+    if len(slept) != 1 or strip.frames != 3 or len(sm.words) != 3 * len(frame):
+        failures.append("frames 20 ms apart: slept %r, %d frames, %d words" % (slept, strip.frames, len(sm.words)))
     check(failures)
 
 

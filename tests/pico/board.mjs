@@ -15,6 +15,7 @@
 //   {"op":"stones","raw":HEX}       the 74HC165 chain's inputs (drivers/shift165.py's raw bytes)
 //   {"op":"button","index":I,"down":B}   black, white, pause, menu (board_config's order)
 //   {"op":"cut"}                    power cut: the chip's flash kept, a fresh Pico boots from it
+//   {"op":"exec","code":PY}         stop main.py (Ctrl-C), run PY at the raw REPL -> {"out", "err"}
 //   {"op":"save","path":FILE}       write the flash dump
 //   {"op":"stats"}                  figures: emulated ms, instructions, flash counters, frames
 //   {"op":"quit"}
@@ -25,6 +26,7 @@ import readline from 'node:readline';
 import { findImages } from './images.mjs';
 import { attachBoard } from './parts.mjs';
 import { Pico, freshFlash } from './pico.mjs';
+import { RawRepl } from './repl.mjs';
 
 const FS_OFFSET = 0xa0000;
 const images = findImages();
@@ -35,8 +37,25 @@ let raw = null; // the stones stay on the board through a power cut
 const boots = []; // each power-up's flash figures, closed by a cut
 const t0 = Date.now();
 
+const byException = {}; // PICO_PROFILE=1: cycles run in each exception (0: thread mode), a diagnostic
 function powerUp(flash) {
   pico = new Pico({ flash, bootrom: images.bootrom });
+  if (process.env.PICO_PROFILE) {
+    const core = pico.mcu.core;
+    const execute = core.executeInstruction.bind(core);
+    let last = 0;
+    core.executeInstruction = () => {
+      const cycles = execute();
+      const ipsr = core.IPSR;
+      byException[ipsr] = (byException[ipsr] || 0) + cycles;
+      if (ipsr !== last) {
+        const key = 'entries' + ipsr;
+        if (ipsr) byException[key] = (byException[key] || 0) + 1;
+        last = ipsr;
+      }
+      return cycles;
+    };
+  }
   parts = attachBoard(pico);
   if (raw) parts.chain.raw.set(raw);
   rx = [];
@@ -57,6 +76,7 @@ function figures() {
     ledFrames: parts.strip.frames,
     ledsLit: parts.strip.lit(),
     logs: pico.logs,
+    byException,
   };
 }
 
@@ -95,6 +115,13 @@ const ops = {
     boots.push({ ms: pico.ms, instructions: pico.instructions, flash: pico.flashStats.toJSON() });
     powerUp(pico.flashBytes());
     return { ok: true };
+  },
+  exec({ code }) {
+    // the raw REPL (Ctrl-C stops main.py): the board's link is the REPL's from here on
+    const repl = new RawRepl(pico);
+    repl.enter();
+    const { out, err } = repl.exec(code);
+    return { out, err, ms: pico.ms };
   },
   save({ path }) {
     fs.writeFileSync(path, pico.flashBytes());

@@ -149,6 +149,9 @@ class Player:
         self.on_cut = None
         self.scans = 0  # the chain's latches (the board's scans) since its power-up
         self.held_longer = 0  # 10 ms waits of a finger for the board to scan (see SEEN_SCANS)
+        self.seen_scans = SEEN_SCANS  # (0: bare taps, lifted after press_ms whatever the board did)
+        self.press_ms = PRESS_MS
+        self.host_at = []  # (script ms, command) the host sends besides the script's (ones it refuses: state...)
 
     def boot(self):
         self.board.request("boot", fs=str(self.boot_image))
@@ -160,7 +163,7 @@ class Player:
         SEEN_SCANS times since ``scans_then``, 10 ms at a time (each wait counted in ``held_longer``)."""
 
         def lift():
-            if self.scans - scans_then >= SEEN_SCANS or self.scans < scans_then:  # (or a power cut came)
+            if self.scans - scans_then >= self.seen_scans or self.scans < scans_then:  # (or a power cut came)
                 self.hands.button(index, False)
             else:
                 self.held_longer += 1
@@ -176,6 +179,8 @@ class Player:
             self.scans = reply["scans"]
             self.host.read(base64.b64decode(reply["rx"]), self.now)
             self.hands.due(self.now)
+            while self.host_at and self.host_at[0][0] <= self.now:
+                self.host.send(self.host_at.pop(0)[1], self.now / 1000)
 
     def play(self, lines, tail_ms=3000):
         events, errors = parse(lines, 19)
@@ -199,7 +204,7 @@ class Player:
                 raise ValueError("line %d: the board has no button for %r" % (event.line, event.name))
             for index in event.buttons or (MENU,):
                 hands.button(index, True)
-                self.release(index, t + (event.duration_ms or PRESS_MS), self.scans)
+                self.release(index, t + (event.duration_ms or self.press_ms), self.scans)
         elif event.action == "host":
             self.host.send(text.split("#", 1)[0].split(None, 2)[2], t / 1000)
         elif event.action == "power" and event.name == "cut":

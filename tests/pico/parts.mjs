@@ -13,7 +13,9 @@
 // - LedStrip: the WS2812 chain. rp2040js 1.4.1 steps PIO from setTimeout, unclocked, so PIO is
 //   not run (pico.mjs): the words the firmware writes to PIO0's TX FIFO are the LED bytes (the
 //   top byte of each word, as drivers/pio_strip.py puts them); every LED_COUNT*3 bytes are a frame.
-//   The FIFO never fills, so the CPU's 10.8 ms of feeding a real chain is not modelled.
+//   The state machine's pull is modelled on the emulated clock: a word leaves the 4-word FIFO every
+//   10 us (8 bits at 800 kHz), so a CPU feeding it waits as on a real chain (10.8 ms a frame) and
+//   a DMA channel paced by the FIFO's DREQ is served at the same pace.
 
 export const BOARD = {
   // firmware/board_config.py (tests/host/test_pico.py checks these against it)
@@ -27,6 +29,7 @@ export const BOARD = {
 };
 
 const I2C_BYTE_NS = (9 * 1e9) / 400000;
+const WORD_NS = (8 * 1e9) / 800000; // an LED byte on the WS2812 wire: 10 us
 
 export class ShiftChain {
   constructor(pico, { spi, load, chips }) {
@@ -137,15 +140,35 @@ export class LedStrip {
     this.at = 0;
     this.frames = 0;
     this.last = null;
+    this.words = 0; // words taken from the TX FIFO since power-up
     const machine = pico.mcu.pio[0].machines[0];
+    const fifo = machine.txFIFO;
+    // The state machine's side of its TX FIFO, on the emulated clock: one word (8 bits at 800 kHz)
+    // every WORD_NS while the FIFO holds any, so a CPU feeding it with put() waits for a 4-word
+    // FIFO to drain as on a real chain, and a DMA channel paced by its DREQ is served at the wire's
+    // pace (rp2040js keeps the DREQ from the FIFO's level).
+    const drain = pico.clock.createAlarm(() => {
+      if (fifo.empty) return;
+      this.take(fifo.pull());
+      machine.updateDMATx();
+      if (!fifo.empty) drain.schedule(WORD_NS);
+    });
+    const write = machine.writeFIFO.bind(machine);
     machine.writeFIFO = (value) => {
-      this.frame[this.at++] = value >>> 24;
-      if (this.at === this.size) {
-        this.frames++;
-        this.last = this.frame.slice();
-        this.at = 0;
-      }
+      const idle = fifo.empty;
+      write(value);
+      if (idle && !fifo.empty) drain.schedule(WORD_NS);
     };
+  }
+
+  take(value) {
+    this.words++;
+    this.frame[this.at++] = value >>> 24;
+    if (this.at === this.size) {
+      this.frames++;
+      this.last = this.frame.slice();
+      this.at = 0;
+    }
   }
 
   /** LEDs lit in the last frame. */

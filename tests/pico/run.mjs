@@ -11,6 +11,7 @@
 //                        chip time, emulated ms, instructions, wall ms)
 //     --timeout MS       emulated milliseconds the script may take (default 600000)
 //     --untimed-flash    do not add the flash chip's erase/program time to the emulated clock
+//     --board            the board's parts on its pins (parts.mjs: the chain, buttons, display, LEDs)
 //
 // The script's stdout goes to stdout; a status line (emulated time, instructions, flash
 // operations) goes to stderr about every 5 wall seconds and once at the end. Exit status: 0, 1
@@ -21,6 +22,7 @@ import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { findImages } from './images.mjs';
 import { FLASH_SIZE, Pico, freshFlash } from './pico.mjs';
+import { attachBoard } from './parts.mjs';
 import { RawRepl } from './repl.mjs';
 
 const FS_OFFSET = 0xa0000;
@@ -44,6 +46,7 @@ function main() {
       stats: { type: 'string' },
       timeout: { type: 'string', default: '600000' },
       'untimed-flash': { type: 'boolean', default: false },
+      board: { type: 'boolean', default: false },
     },
   });
   if (positionals.length !== 1) {
@@ -60,6 +63,7 @@ function main() {
   if (values.fs) flash.set(fs.readFileSync(values.fs), FS_OFFSET);
   const t0 = Date.now();
   const pico = new Pico({ flash, bootrom: images.bootrom, timedFlash: !values['untimed-flash'] });
+  const parts = values.board ? attachBoard(pico) : null;
   let lastStatus = Date.now();
   const repl = new RawRepl(pico, {
     onOutput: (text) => process.stdout.write(Buffer.from(text, 'latin1')),
@@ -76,6 +80,7 @@ function main() {
   if (values['save-flash']) fs.writeFileSync(values['save-flash'], pico.flashBytes());
   if (values.stats) {
     const figures = { emulatedMs: pico.ms, instructions: pico.instructions, wallMs: Date.now() - t0, flash: pico.flashStats };
+    if (parts) figures.ledFrames = parts.strip.frames;
     fs.writeFileSync(values.stats, JSON.stringify(figures, null, 1) + '\n');
   }
   if (err) {
