@@ -7,7 +7,7 @@ it owed is done. ``button`` reads and writes the referee's state as its own
 method would.
 """
 
-from ..events import EV_RESIGN
+from ..events import EV_RESIGN, EV_RESUME_PLAY
 from ..modes import TOURNAMENT
 from ..rules.coords import PASS
 from ..rules.game import OVER as GAME_OVER
@@ -60,7 +60,12 @@ def button(referee, name, now_ms):
         referee.draw_votes = 0
         return True
     if name == "resume" and referee.state == COUNTING:
-        referee._resume_play(now_ms)
+        # Play resumes from the count: a press still owed for the move that stopped play (an
+        # OP cycle ends play on a move) is owed no more.
+        game.resume()
+        referee.awaiting_press = 0
+        referee.events.add(EV_RESUME_PLAY, game.to_move, PASS, 0, now_ms)
+        referee.notify(EV_RESUME_PLAY, game.to_move)
         referee._after_game_change(now_ms)
         return True
     return False

@@ -171,7 +171,10 @@ class Phases(Painter):
                         self.reason = ""  # (a dame still open is lit; OK says so again)
                         self._finish()
                         return True
-                    self._resume_play(now_ms)
+                    game.resume()  # (as buttons.py's "resume": no press owed any more)
+                    self.awaiting_press = 0
+                    self.events.add(EV_RESUME_PLAY, game.to_move, PASS, 0, now_ms)
+                    self.notify(EV_RESUME_PLAY, game.to_move)
                     self.state = PLAY
                     self._compare()
                     return self._try_move(p, now_ms) or True
@@ -179,15 +182,6 @@ class Phases(Painter):
             self.reason = ""
         self._finish()
         return changed
-
-    def _resume_play(self, now_ms):
-        # Play resumes from the count (a stone, or the control): a press still owed for the move
-        # that stopped play (an OP cycle ends play on a move) is owed no more.
-        game = self.game
-        game.resume()
-        self.awaiting_press = 0
-        self.events.add(EV_RESUME_PLAY, game.to_move, PASS, 0, now_ms)
-        self.notify(EV_RESUME_PLAY, game.to_move)
 
     def _chain_all_back(self, g):
         # Every stone of the dead chain through g is physically back.
