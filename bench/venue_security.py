@@ -113,14 +113,14 @@ def forged_lines(boards: int, tries: int, seed: int = 1) -> bool:
             venue.pair(table.board_id, {"round": 1, "table_no": i + 1})
         forged: set[tuple[str, str]] = set()  # (board, line)
         honest: set[tuple[str, str]] = set()  # (a forger's line may say what the board says later under that number)
-        deliver = hall.wire.client.publish
+        deliver = hall.wire.own.publish
 
         def published(topic, payload, qos=0, retain=False):
             if topic.endswith("/line"):
                 honest.add((topic.split("/")[1], json.loads(payload)["raw"]))
             return deliver(topic, payload, qos, retain)
 
-        hall.wire.client.publish = published
+        hall.wire.own.publish = published
         kinds: dict[str, int] = {}
         tried = 0
         t0 = time.monotonic()
@@ -260,6 +260,11 @@ DEFINING_ROOT = ("KM", "RU", "HA", "AB", "AW", "AE", "PB", "PW", "EV", "RO", "DT
                  "GBHASH", "GBSIG", "PL", "B", "W")
 
 
+def _diff(a: bytes, b: bytes) -> str:
+    i = next((k for k in range(min(len(a), len(b))) if a[k] != b[k]), min(len(a), len(b)))
+    return "%r -> %r" % (a[max(0, i - 30):i + 30], b[max(0, i - 30):i + 30])
+
+
 def defining(data: bytes):
     """What defines the game in a record (its size, and the properties of each node that define
     it, as SGF reads them), or None if it does not parse."""
@@ -282,6 +287,8 @@ def _value(node, key):
         value = node.get(key)
     except ValueError:
         return tuple(node.get_raw_list(key))
+    if key in ("BL", "WL") and isinstance(value, float):
+        return round(value * 1000)  # (the board signs time left in ms: 51.4367 is 51.437)
     return tuple(sorted(value)) if isinstance(value, (set, frozenset)) else value
 
 
@@ -302,7 +309,9 @@ def tampered_records(count: int, seed: int = 3) -> bool:
     for _what, pattern, replacement in TAMPER:
         edited = re.sub(pattern, replacement, text, count=1).encode()
         edits += 1
-        wrong += verify_sgf(edited, KEY)[0]
+        if verify_sgf(edited, KEY)[0]:
+            wrong += 1
+            print("    an edit that still verifies: %s" % _what)
     rng = random.Random(seed)
     base = defining(data)
     errors = benign = rejected = 0
@@ -327,6 +336,7 @@ def tampered_records(count: int, seed: int = 3) -> bool:
             benign += 1  # (a comment, the application's name, white space: not what the board signed)
         else:
             wrong += 1
+            print("    a random edit that still verifies, its defining properties changed:", _diff(data, bytes(b)))
     print("  tampered records: %d kinds of edit of a signed SGF, %d random byte edits" % (edits, count))
     print("    edits that still verify %d (must be 0), exceptions %d (0); random edits refused %d, "
           "edits of commentary only that verify %d" % (wrong, errors, rejected, benign))
