@@ -21,8 +21,7 @@ import subprocess
 from firmware import protocol as pr
 from firmware.drivers.shift165 import ShiftChain
 from firmware.rules.coords import col_row
-from host_tools.logger.games import Games
-from host_tools.logger.sync import LinkSync
+from host_tools.sim.headless import Recording
 from host_tools.sim.script import parse
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -64,26 +63,19 @@ class PicoBoard:
             self.node.wait(timeout=30)
 
 
-class Host:
-    """The USB host: the logger's link sync and game model (no files), on the board's port."""
+class Host(Recording):
+    """The USB host: the simulator's host end (the logger's link sync and game model, no
+    files), on the board's port; it keeps every line read."""
 
     def __init__(self, board):
         self.board = board
-        self.games = Games()
-        self.sync = LinkSync(self)
         self.lines = []  # every line read, as bytes
         self.rx = b""
-        self.sync.connect(0.0)
+        super().__init__(None)
 
     def send(self, command, now, heartbeat=False):
         self.board.request("send", data=base64.b64encode(pr.encode_command(command)).decode())
         return True
-
-    def audit(self, event, text, seq=None):
-        pass
-
-    def accept(self, seq, kind, fields):
-        self.games.apply(kind, fields)
 
     def new_boot(self):
         pass  # the games the board announced stay: a power cut's HELLO goes on with them
