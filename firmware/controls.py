@@ -45,6 +45,10 @@ class Controls:
         if not pressed and not buttons.bits and not self._menu_down:  # none down, none let go: the idle tick
             self._chord_done = False
             return 0
+        return self._intents(buttons, pressed, now_ms)
+
+    def _intents(self, buttons, pressed, now_ms):
+        # (apart from poll: a frame this large is taken from the heap at each call, see micro.py)
         intents = pressed & (BLACK | WHITE)
         menu = buttons.is_down(B_MENU)
         if pressed & (1 << B_MENU) and not menu and not self._menu_down and not buttons.is_down(B_PAUSE):

@@ -106,6 +106,16 @@ class Follower:
         game = self.game
         if game is None:
             return
+        hist = game.hist
+        k = self.known
+        if (k == hist.length and (k < 2 or hist.moves[k - 1] == self.record[k - 1])
+                and self.penalties == len(game.penalties) and (self.placed or not game.handicap)
+                and (game.phase == COUNTING) == self.counting and game.result is self.result):
+            return  # nothing changed: the idle pass
+        self._follow(game)
+
+    def _follow(self, game):
+        # (apart from follow: a frame this large is taken from the heap at each call, see micro.py)
         listeners = self.listeners
         if not self.placed and game.handicap:
             self.placed = True

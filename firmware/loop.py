@@ -37,6 +37,7 @@ _PERIODS = (SCAN_MS, _TICK_MS, _LED_MS, _DISPLAY_MS, _HOST_MS)
 _RENDER = const(2)  # the stages' places: render's, show_clock's, sync_host's
 _DISPLAY = const(3)
 _HOST = const(4)
+_STAGES = const(5)
 _HOST_WAITS = const(3)  # passes it may be put off in a row (decisions in a row; counting's work waits for it)
 _NOTICE_MS = const(3000)  # a notice's words stay on the clock display this long
 _ASK_MS = const(1000)  # how often the host stage looks whether the players are asked to fix the board
@@ -90,7 +91,8 @@ class Loop:
     def _schedule(self, now_ms):
         """The stages, each due first at now_ms."""
         self._stages = (self.sense, self.tick, self.render, self.show_clock, self.sync_host)
-        self._due = array("i", [now_ms] * len(_PERIODS))
+        self._due = array("i", [now_ms] * _STAGES)
+        self._stage = 0  # the stage the pass runs (an exception's)
         self.host_waits = 0  # passes the host stage has been put off (_others_wait): work pending
         self._ask_due = now_ms  # when the host stage next looks at the players' request (_asking)
         self._asked_at = None  # since when the board asks the players to fix it (None: it does not)
@@ -98,31 +100,41 @@ class Loop:
 
     def step(self, now_ms):
         """Run every stage due at now_ms, in order (one pass, every 10 ms); the ms until the next is due.
-        Code let go in the last pass (rules/const.py call_briefly's later) is collected in a pass of its own."""
+        A stage that raises is counted and told (an OSError: its part left out), and the stages
+        after it run. Code let go in the last pass (rules/const.py call_briefly's later) is
+        collected in a pass of its own."""
+        while True:
+            try:
+                return self._pass(now_ms)
+            except Exception as error:  # noqa: BLE001 - a failing stage must not stop the board
+                self._caught(error, now_ms)  # (the stages not yet run are still due: the next _pass)
+
+    def _pass(self, now_ms):
+        # The pass itself, its stages' exceptions left to step and run. Each function a pass
+        # calls keeps its frame within 11 words, or MicroPython takes it from the heap at each
+        # call (see firmware/micro.py): so no try here, and one stage at a time.
         if uncollected[0]:
             uncollected[0] = 0
             collect()
             return 0
-        due = self._due
-        stages = self._stages
-        diff = ticks_diff
         wait = _DISPLAY_MS
-        for i in range(len(stages)):
-            left = diff(due[i], now_ms)
+        for i in range(_STAGES):
+            left = ticks_diff(self._due[i], now_ms)
             if left <= 0:
                 left = _PERIODS[i]
-                due[i] = ticks_add(now_ms, left)
-                try:
-                    stages[i](now_ms)
-                except Exception as error:  # noqa: BLE001 - a failing stage must not stop the board
-                    self.errors += 1
-                    self.last_error = error
-                    print_exception(error)
-                    if isinstance(error, OSError):  # its part's I/O: that part is left out, and told
-                        self._lost(i, now_ms)
+                self._due[i] = ticks_add(now_ms, left)
+                self._stage = i
+                self._stages[i](now_ms)
             if left < wait:
                 wait = left
         return wait
+
+    def _caught(self, error, now_ms):
+        self.errors += 1
+        self.last_error = error
+        print_exception(error)
+        if isinstance(error, OSError):  # its part's I/O: that part is left out, and told
+            self._lost(self._stage, now_ms)
 
     def _lost(self, stage, now_ms):
         # The part whose I/O the stage drives failed: dropped, and told once (firmware/faults.py).
@@ -140,8 +152,14 @@ class Loop:
 
             sleep_ms = asyncio.sleep_ms
         self.running = True
-        while self.running:
-            await sleep_ms(self.step(clock_ms()))
+        while self.running:  # (step's work, its try here: a coroutine's frame is made once)
+            now_ms = clock_ms()
+            try:
+                wait = self._pass(now_ms)
+            except Exception as error:  # noqa: BLE001 - a failing stage must not stop the board
+                self._caught(error, now_ms)
+                wait = 0
+            await sleep_ms(wait)
 
     # -- the stages --------------------------------------------------------------
 
@@ -243,41 +261,50 @@ class Loop:
         once a game is over, its result in two short lines; in the sensor check, its step."""
         display = self.hw.display
         if self.diag is not None:  # the sensor check's step instead of the times
-            lines = self.diag.lines()
-            if display is not None and lines != self._said:
-                self._said = lines
-                display.words(lines)
+            self._diag_words(display)
             return
-        clock = self.clock
         result = self.game.result
         if self._notice(now_ms, display, result):
             return
         if display is not None and result is not self._said:
-            self._said = result
-            if result is not None:  # (its words' code is loaded for the moment: code costs heap)
-                display.words(call_briefly("firmware.clock.verdict", "result_lines", result, later=True))
-            elif clock is None:
-                display.words(("NEW GAME", "NO CLOCK"))  # (a clock draws its times over the last result)
-        if display is not None and clock is not None and result is None:
-            clock.snapshot(now_ms)
-            display.update(clock)
+            self._result_words(display, result)
+        if display is not None and self.clock is not None and result is None:
+            self.clock.snapshot(now_ms)
+            display.update(self.clock)
+
+    def _diag_words(self, display):
+        lines = self.diag.lines()  # pyright: ignore[reportOptionalMemberAccess]  (in the sensor check)
+        if display is not None and lines != self._said:
+            self._said = lines
+            display.words(lines)
+
+    def _result_words(self, display, result):
+        self._said = result
+        if result is not None:  # (its words' code is loaded for the moment: code costs heap)
+            display.words(call_briefly("firmware.clock.verdict", "result_lines", result, later=True))
+        elif self.clock is None:
+            display.words(("NEW GAME", "NO CLOCK"))  # (a clock draws its times over the last result)
 
     def _notice(self, now_ms, display, result):
         # A new notice of the referee's (a pass, a warning...): a chirp and its words on the
         # display for _NOTICE_MS, then the times again. True while the words stand.
-        referee = self.referee
-        if referee.notices != self._told:
-            self._told = referee.notices
-            if result is None and referee.noticed():
-                buzzer = self.hw.buzzer
-                if buzzer is not None:
-                    buzzer.play(CUE_NOTICE, now_ms)
-                if display is not None:
-                    display.words(call_briefly("firmware.clock.verdict", "notice_lines", referee, later=True))
-                    self._notice_until = ticks_add(now_ms, _NOTICE_MS)
-                    self._said = None
-                    return True
+        if self.referee.notices != self._told and self._new_notice(now_ms, display, result):
+            return True
         return self._said is None and ticks_diff(self._notice_until, now_ms) > 0 and result is None
+
+    def _new_notice(self, now_ms, display, result):
+        referee = self.referee
+        self._told = referee.notices
+        if result is None and referee.noticed():
+            buzzer = self.hw.buzzer
+            if buzzer is not None:
+                buzzer.play(CUE_NOTICE, now_ms)
+            if display is not None:
+                display.words(call_briefly("firmware.clock.verdict", "notice_lines", referee, later=True))
+                self._notice_until = ticks_add(now_ms, _NOTICE_MS)
+                self._said = None
+                return True
+        return False
 
     def sync_host(self, now_ms):
         """The journal, then the host: a change is on flash before the link tells it."""
@@ -301,6 +328,9 @@ class Loop:
                 self._asked_told = 0
                 link.waiting(0)
             return
+        self._ask(link, now_ms)
+
+    def _ask(self, link, now_ms):
         if self._asked_at is None:
             self._asked_at = now_ms
         due = self._asked_told + _ASKED_AGAIN_S if self._asked_told else _ASKED_S

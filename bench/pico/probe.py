@@ -2,18 +2,22 @@
 
 bench/pico_game.py deploys this file as /probe.py and a main.py that is
 firmware/main.py with ``probe.install(app)`` just before the loop starts.
-It wraps ``app.step`` and each stage with ``time.ticks_us`` (the Pico's
+It wraps ``app._pass`` (the loop pass) and each stage with ``time.ticks_us`` (the Pico's
 own clock), and after each pass keeps: the number of passes, the idle
 passes' times (sense, tick and the host stage only: no LED frame, no
 redraw, nothing decided), the longest passes (with each stage's share)
 and the heap's worst point: the least ``gc.mem_free()`` after a
 collection, looked at every ``HEAP_EVERY`` passes (a look costs ~8 ms:
-the collector's table is scanned; and the passes after looks measure
-slower, 2-7 ms idle against ~2 before any: so a timing run turns the
-looks off, ``install(app, heap_every=0)``, and a heap run is another) and collected only when the heap
+the collector's table is scanned; and a collection makes the next call of
+any function whose frame MicroPython takes from the heap slower, see
+firmware/micro.py: so a timing run turns the looks off,
+``install(app, heap_every=0)``, and a heap run is another) and collected only when the heap
 with its garbage has less free than the least seen (then no point with
 less free live data can hide). The probe's own time (the look, its
-collections) is in no pass. ``report()`` prints one line a figure.
+collections) is in no pass, but its stage timers (~25 us a stage) are:
+a timing run goes without them, ``install(app, stages=False)``, and
+tells the stages a pass ran by the dues that moved. ``report()`` prints
+one line a figure.
 """
 
 import gc
@@ -32,12 +36,12 @@ ticks_diff = time.ticks_diff
 
 
 class Probe:
-    def __init__(self, app):
+    def __init__(self, app, stages=True):
         self.app = app
+        self.stages = stages
         self.passes = 0
         self.stage_us = array("i", [0] * len(_NAMES))  # this pass's
         self.stage_max = array("i", [0] * len(_NAMES))
-        self.ran = 0  # stages run this pass, a mask
         self.idle = array("i", [0] * 512)  # a histogram of idle passes, 10 us a bin (the last: longer)
         self.idle_n = 0
         self.idle_max = 0
@@ -48,37 +52,42 @@ class Probe:
         self.least_free = 1 << 30
         self.least_at = 0
         self.looks = 0
-        step = app.step
-        stages = app._stages
+        step = app._pass  # (the device's loop runs the pass itself)
+        stage_us = self.stage_us
 
+        # The wrappers keep their frames within 11 words, as the loop's own functions do (a larger
+        # frame is taken from the heap at each call: firmware/micro.py), so the probe adds only
+        # its clock reads to what it times.
         def timed_stage(i, fn):
             def run(now_ms):
                 t0 = ticks_us()
-                try:
-                    fn(now_ms)
-                finally:
-                    self.stage_us[i] += ticks_diff(ticks_us(), t0)
-                    self.ran |= 1 << i
+                fn(now_ms)  # (a stage that raises is not timed: the loop counts it)
+                stage_us[i] += ticks_diff(ticks_us(), t0)
             return run
 
-        app._stages = tuple(timed_stage(i, fn) for i, fn in enumerate(stages))
+        if stages:  # (~25 us a stage: the timing runs go without, the stages run told by their dues)
+            app._stages = tuple(timed_stage(i, fn) for i, fn in enumerate(app._stages))
+        due = app._due
+        before = self.due_before = array("i", due)
 
-        def timed_step(now_ms):
-            for i in range(len(_NAMES)):
-                self.stage_us[i] = 0
-            self.ran = 0
+        def timed_pass(now_ms):
+            for i in range(len(due)):
+                before[i] = due[i]
             t0 = ticks_us()
             wait = step(now_ms)
-            us = ticks_diff(ticks_us(), t0)
-            self._pass(us, wait)
+            self._pass(ticks_diff(ticks_us(), t0), wait)
             return wait
 
-        app.step = timed_step
+        app._pass = timed_pass
 
     def _pass(self, us, wait):
         self.passes += 1
-        ran = self.ran
         stage_us = self.stage_us
+        ran = 0
+        due = self.app._due
+        for i in range(len(due)):  # (stages timed: those timed; else those whose due moved, put off ones too)
+            if stage_us[i] if self.stages else due[i] != self.due_before[i]:
+                ran |= 1 << i
         if not ran and wait == 0:  # the pass that collects what call_briefly let go
             ran = 1 << 5
             stage_us[5] = us
@@ -102,6 +111,8 @@ class Probe:
             longest.append((us, time.ticks_ms(), ran) + tuple(stage_us))
             longest.sort(reverse=True)
             del longest[_LONGEST:]
+        for i in range(len(_NAMES)):
+            stage_us[i] = 0
         if HEAP_EVERY and self.passes % HEAP_EVERY == 0:
             self.looks += 1
             if gc.mem_free() < self.least_free:
@@ -184,10 +195,10 @@ probe = None
 detail = None
 
 
-def install(app, with_detail=False, heap_every=HEAP_EVERY):
+def install(app, with_detail=False, heap_every=HEAP_EVERY, stages=True):
     global probe, detail, HEAP_EVERY
     HEAP_EVERY = heap_every
-    probe = Probe(app)
+    probe = Probe(app, stages)
     if with_detail:
         detail = Detail(app)
     return probe

@@ -44,9 +44,13 @@ class Cues:
         CUE_COUNT each of the last ``count_ms`` (CUE_LAST in the last byo-yomi period),
         CUE_PERIOD when a period is used up. In sudden-death systems: CUE_LAST in the last
         ``count_ms``. CUE_FLAG once when the flag falls."""
-        clock = self.clock
-        if clock.changes == self._changes and ticks_diff(now_ms, self._due) < 0:
+        if self.clock.changes == self._changes and ticks_diff(now_ms, self._due) < 0:
             return CUE_NONE
+        return self._cue(now_ms)
+
+    def _cue(self, now_ms):
+        # (apart from cue: a frame this large is taken from the heap at each call, see micro.py)
+        clock = self.clock
         self._due = ticks_add(now_ms, 1000)  # nothing runs down: look again in a second
         was = clock.flag
         snap = clock.snapshot(now_ms)

@@ -147,8 +147,7 @@ class Clock:
 
     def _view(self, side, e, v):
         """Fill SideView v with ``side``'s clock after e ms of its turn (e below its budget)."""
-        tc = self.tc
-        s = tc.system
+        s = self.tc.system
         m = self.main[side]
         v.periods = self.periods[side]
         v.period_ms = self.period_ms[side]
@@ -158,33 +157,35 @@ class Clock:
         if s == _NONE:
             v.main_ms = self.used[side] + e
         elif s == _DELAY:
-            d = tc.delay_ms - e if side == self.turn else 0  # only the side to move has a delay
-            if d > 0:
-                v.delay_ms = d
-                v.main_ms = m
-            else:
-                v.main_ms = m + d
+            d = self.tc.delay_ms - e if side == self.turn else 0  # only the side to move has a delay
+            v.delay_ms = d if d > 0 else 0
+            v.main_ms = m if d > 0 else m + d
         elif e < m or not self.overtime_system:
             v.main_ms = m - e
         else:
-            over = e - m
-            v.main_ms = 0
-            v.overtime = True
-            p = tc.period_ms
-            if s == _BYOYOMI or s == _TV:
+            self._overtime(e - m, v)
+
+    def _overtime(self, over, v):
+        # _view's, ``over`` ms past the main time (apart: a frame over 11 words is taken from the heap
+        # at each call, see micro.py).
+        s = self.tc.system
+        p = self.tc.period_ms
+        v.main_ms = 0
+        v.overtime = True
+        if s == _BYOYOMI or s == _TV:
+            k = over // p
+            v.periods -= k
+            v.period_ms = p - (over - k * p)
+        elif s == _ING:
+            if over >= v.period_ms:
+                over -= v.period_ms
                 k = over // p
-                v.periods -= k
+                v.periods -= k + 1
                 v.period_ms = p - (over - k * p)
-            elif s == _ING:
-                if over >= v.period_ms:
-                    over -= v.period_ms
-                    k = over // p
-                    v.periods -= k + 1
-                    v.period_ms = p - (over - k * p)
-                else:
-                    v.period_ms -= over
             else:
                 v.period_ms -= over
+        else:
+            v.period_ms -= over
 
     def _check_flag(self, now_ms):
         """Set the flag if the running side's time is out at now_ms; True if flagged."""
@@ -193,15 +194,17 @@ class Clock:
         side = self.turn
         if not side or self.stopped:
             return False
-        e = self._elapsed(now_ms)
         budget = self._budget(side)
-        if e < budget:
+        if self._elapsed(now_ms) < budget:
             return False
+        self._fall(side, budget, now_ms)
+        return True
+
+    def _fall(self, side, budget, now_ms):
         at = ticks_add(self.seg, budget - self.acc) if not self.paused else now_ms
         self.acc = budget
         self.flag = "B" if side == BLACK else "W"
         self._log(EV_FLAG, side, at, budget)
-        return True
 
     # -- play --------------------------------------------------------------
 

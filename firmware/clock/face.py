@@ -13,17 +13,18 @@ def digits(clock, side, out):
     bit 1: the LAST period.
     Seconds are rounded up; an hour or more shows H:MM. Allocation-free."""
     v = clock.snap.sides[side]
-    ms = v.main_ms
-    out[7] = 0
+    out[7] = (1 if v.overtime else 0) | (2 if clock.in_last_period(v) else 0)
+    _count(clock, v, out)
+    _time(v.period_ms if v.overtime else v.main_ms, out)
+    return out
+
+
+def _count(clock, v, out):
+    # out[5:7]: the periods or stones left, or the delay's seconds. (digits is cut in three: a frame
+    # over 11 words is taken from the heap at each call, see micro.py.)
     out[5] = out[6] = BLANK
-    if v.overtime:
-        ms = v.period_ms
-        out[7] = 1
-    if clock.in_last_period(v):
-        out[7] |= 2
-    s = clock.tc.system
     if clock.overtime_system:
-        n = v.stones if s == CANADIAN else v.periods
+        n = v.stones if clock.tc.system == CANADIAN else v.periods
         if n > 99:
             n = 99
         out[5] = n // 10 if n >= 10 else BLANK
@@ -32,6 +33,10 @@ def digits(clock, side, out):
         n = (v.delay_ms + 999) // 1000
         out[5] = n // 10 if n >= 10 else BLANK
         out[6] = n % 10
+
+
+def _time(ms, out):
+    # out[0:5]: the big digits and the colon, seconds rounded up, H:MM from an hour.
     secs = (ms + 999) // 1000
     if secs >= 3600:
         hi = secs // 3600
@@ -46,4 +51,3 @@ def digits(clock, side, out):
     out[2] = lo // 10
     out[3] = lo % 10
     out[4] = 1
-    return out

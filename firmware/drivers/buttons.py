@@ -64,17 +64,22 @@ class Buttons:
         Runs every tick: the pins are read inline into a mask (a method call per pin
         costs), and nothing more is done while it equals the last and the debounced one
         and no tap is latched."""
+        if self._clock is not None and not (self.levels | self.bits | self.latched | self.tapped):
+            return 0  # all up at the last look and no press edge since: the IRQs latch every one
+        pins = self.pins
         active = self.active
         levels = 0
-        bit = 1
-        for pin in self.pins:
-            if pin.value() == active:
-                levels |= bit
-            bit <<= 1
+        for i in range(len(pins)):
+            if pins[i].value() == active:
+                levels |= 1 << i
+        if levels == self.levels == self.bits and not (self.latched | self.tapped):
+            return 0
+        return self._change(levels, now_ms)
+
+    def _change(self, levels, now_ms):
+        # (apart from poll: a frame this large is taken from the heap at each call, see micro.py)
         was = self.levels
         bits = self.bits
-        if levels == was == bits and not (self.latched | self.tapped):
-            return 0
         tapped = self.tapped | self.latched
         self.latched = 0
         self.levels = levels

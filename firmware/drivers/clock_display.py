@@ -1,14 +1,18 @@
 """The clock display: an SSD1306 128x64 OLED on I2C, both players' times side by side.
 
 ``Ssd1306`` is the part: it receives a ``machine.I2C`` object (never pins),
-keeps a 1 KB frame buffer (MicroPython's ``framebuf``) and sends it whole.
+keeps a 1 KB frame buffer (MicroPython's ``framebuf``) and sends it whole
+(``flush``) or a band of one half's pages (``flush_half``: a second ticking
+on one side is a quarter of the frame, 6 ms on the 400 kHz bus, not 23).
 ``ClockDisplay`` draws a clock's snapshot on any canvas with ``fill``,
-``fill_rect``, ``text`` and ``flush``: big seven-segment digits drawn with rectangles
+``fill_rect``, ``text``, ``flush`` and ``flush_half``: big seven-segment digits drawn with rectangles
 (no font, no strings, so an update allocates nothing), Black on the left,
 White on the right. Under each time: the byo-yomi periods left, the Canadian
 stones still to play or the delay seconds; a bar over the side whose clock
 runs (dashed while paused); a bar under a side whose flag fell. The frame is
-sent only when what it shows changed. (Its twin: twins/display.py.)
+sent only when what it shows changed, and when one side's did, only the
+pages of that side that changed are drawn again and sent. (Its twin:
+twins/display.py.)
 """
 
 from ..clock.face import digits
@@ -24,6 +28,10 @@ _SEGMENTS = b"\x3f\x06\x5b\x4f\x66\x6d\x7d\x07\x7f\x6f\x00"
 _INIT = (0xAE, 0x20, 0x00, 0x40, 0xA1, 0xA8, HEIGHT - 1, 0xC8, 0xD3, 0x00, 0xDA, 0x12, 0xD5, 0x80,
          0xD9, 0xF1, 0xDB, 0x30, 0x81, 0xFF, 0xA4, 0xA6, 0x8D, 0x14, 0xAF)
 _WINDOW = (0x21, 0, WIDTH - 1, 0x22, 0, HEIGHT // 8 - 1)
+_HALF = const(64)  # a side's columns
+# The pages (8-pixel rows, a bit each) a side's shown byte i (digits(), then running, paused,
+# flag) is drawn in: the big digits and colon y 8-38, the count and marks y 43-57, the bars.
+_PAGES = b"\x1e\x1e\x1e\x1e\x1e\xe0\xe0\xe0\x01\x01\x80"
 
 
 class Ssd1306:
@@ -37,6 +45,11 @@ class Ssd1306:
         self.buf = bytearray(1 + WIDTH * HEIGHT // 8)
         self.buf[0] = 0x40  # data stream
         self.fb = framebuf.FrameBuffer(memoryview(self.buf)[1:], WIDTH, HEIGHT, framebuf.MONO_VLSB)
+        self.fill = self.fb.fill  # (the framebuf's own methods: no Python call between)
+        self.fill_rect = self.fb.fill_rect
+        self.text = self.fb.text  # framebuf's 8x8 font
+        rows = memoryview(self.buf)  # each page's half after a data byte, made once: flush_half allocates nothing
+        self._halves = tuple((b"\x40", rows[1 + _HALF * k:1 + _HALF * (k + 1)]) for k in range(2 * HEIGHT // 8))
         self._cmd = bytearray(2)
         self._cmd[0] = 0x80  # one command byte follows
         for c in _INIT:
@@ -48,22 +61,24 @@ class Ssd1306:
         self._cmd[1] = c
         self.i2c.writeto(self.addr, self._cmd)
 
-    def fill(self, c):
-        self.fb.fill(c)
-
     def invert(self, on):
         self.command(0xA7 if on else 0xA6)
-
-    def fill_rect(self, x, y, w, h, c):
-        self.fb.fill_rect(x, y, w, h, c)
-
-    def text(self, s, x, y, c):
-        self.fb.text(s, x, y, c)  # framebuf's 8x8 font
 
     def flush(self):
         for c in _WINDOW:
             self.command(c)
         self.i2c.writeto(self.addr, self.buf)
+
+    def flush_half(self, half, first, last):
+        """Send pages ``first``..``last`` of one half (0: columns 0-63, 1: 64-127)."""
+        self.command(0x21)
+        self.command(_HALF * half)
+        self.command(_HALF * half + _HALF - 1)
+        self.command(0x22)
+        self.command(first)
+        self.command(last)
+        for page in range(first, last + 1):
+            self.i2c.writevto(self.addr, self._halves[2 * page + half])
 
 
 def draw_digit(canvas, x, y, w, h, t, d):
@@ -92,7 +107,7 @@ class ClockDisplay:
 
     def __init__(self, canvas):
         self.canvas = canvas
-        self.digits = bytearray(8)
+        self.digits = bytearray(11)  # a side's 8 digit bytes, then running, paused, flag
         self.last = bytearray(24)  # per side: 8 digit bytes, running, paused, flag (+1 spare)
         self.last[0] = 0xFF  # nothing shown yet
         self.frames = 0
@@ -117,38 +132,56 @@ class ClockDisplay:
         self.frames += 1
 
     def update(self, clock):
-        """Redraw and send if what is shown changed; True if a frame was sent. Allocation-free."""
-        snap = clock.snap
-        last = self.last
-        d = self.digits
-        changed = self.wordy
+        """Redraw and send what changed; True if anything was sent. Allocation-free."""
+        wordy = self.wordy
         self.wordy = False
-        side = BLACK
-        while side <= WHITE:  # (a tuple of imported names would be built on every call)
-            digits(clock, side, d)
-            base = (side - 1) * 12
-            for i in range(8):
-                if last[base + i] != d[i]:
-                    changed = True
-                    last[base + i] = d[i]
-            run = 1 if snap.running == side else 0
-            paused = 1 if snap.paused else 0
-            flag = 1 if (snap.flag == "B" and side == BLACK) or (snap.flag == "W" and side == WHITE) else 0
-            if last[base + 8] != run or last[base + 9] != paused or last[base + 10] != flag:
-                changed = True
-                last[base + 8] = run
-                last[base + 9] = paused
-                last[base + 10] = flag
-            side += 1
-        if not changed:
+        black = self._side_changed(clock, BLACK)  # (both sides looked at: what each shows is kept)
+        white = self._side_changed(clock, WHITE)
+        if not (wordy or black or white):
             return False
         c = self.canvas
-        c.fill(0)
-        self._draw_side(BLACK)
-        self._draw_side(WHITE)
-        c.flush()
+        if wordy or (black and white):  # words were shown, or both sides changed (a press): all of it
+            c.fill(0)
+            self._draw_side(BLACK)
+            self._draw_side(WHITE)
+            c.flush()
+        else:
+            self._redraw(WHITE if white else BLACK, white or black)
         self.frames += 1
         return True
+
+    def _redraw(self, side, pages):
+        # The band of ``side``'s pages from the first to the last in ``pages`` cleared, the side
+        # drawn again (what lies outside the band is drawn where it was), the band sent.
+        first = 0
+        while not pages >> first & 1:
+            first += 1
+        last = 7
+        while not pages >> last & 1:
+            last -= 1
+        half = 0 if side == BLACK else 1
+        self.canvas.fill_rect(_HALF * half, 8 * first, _HALF, 8 * (last - first + 1), 0)
+        self._draw_side(side)
+        self.canvas.flush_half(half, first, last)
+
+    def _side_changed(self, clock, side):
+        # What ``side``'s face shows, kept in ``last``; the mask of the pages it changed in (0: none).
+        # (Small: a frame over 11 words is taken from the heap at each call, see micro.py.)
+        d = digits(clock, side, self.digits)
+        snap = clock.snap
+        d[8] = 1 if snap.running == side else 0
+        d[9] = 1 if snap.paused else 0
+        d[10] = 1 if snap.flag == ("B" if side == BLACK else "W") else 0
+        return self._keep((side - 1) * 12, d)
+
+    def _keep(self, base, d):
+        last = self.last
+        pages = 0
+        for i in range(11):
+            if last[base + i] != d[i]:
+                pages |= _PAGES[i]
+                last[base + i] = d[i]
+        return pages
 
     def _draw_side(self, side):
         c = self.canvas

@@ -34,6 +34,11 @@ class UsbCdc:
         self._byte = bytearray(1)
 
     def read_into(self, buf):
+        for _ in self.poller.ipoll(0):  # (ipoll, not poll: poll() makes a list at every call)
+            return self._read(buf)
+        return 0  # nothing waits: the link's idle poll
+
+    def _read(self, buf):
         n = 0
         size = len(buf)
         byte = self._byte

@@ -194,18 +194,21 @@ class Link:
 
     def poll(self, now_ms):
         """Read, answer, write; never blocks. Returns lines written."""
-        transport = self.transport
+        n = self.transport.read_into(self._rbuf)
+        if not n and self.cursor == self.next and not self.parser.pending():
+            return 0  # nothing came, nothing to answer or write: the idle poll
+        return self._poll(n, now_ms)
+
+    def _poll(self, n, now_ms):
+        # (apart from poll: a frame this large is taken from the heap at each call, see micro.py)
         parser = self.parser
-        rbuf = self._rbuf
-        for i in range(8):
-            n = transport.read_into(rbuf)
-            if not n:
-                if not i and self.cursor == self.next and not parser.pending():
-                    return 0  # nothing came, nothing to answer or write: the idle poll
-                break
+        reads = 1
+        while n:  # (at most 8 reads a pass)
             # A full queue drops the rest (counted): never stop reading, or the
             # host's writes would block; it asks again.
-            self.dropped += n - parser.feed(memoryview(rbuf)[:n])
+            self.dropped += n - parser.feed(memoryview(self._rbuf)[:n])
+            n = self.transport.read_into(self._rbuf) if reads < 8 else 0
+            reads += 1
         handled = 0
         while handled < 4:
             if self._reply_seq >= self.cursor or self._state_seq >= self.cursor:

@@ -123,8 +123,21 @@ class Recorder:
         due, one flush.
         ``clock``: the game's clock or None; ``seq_next``: the link's next sequence number.
         After a failure (``failing``) the whole game is tried again every RETRY_MS."""
+        j = self.journal
+        if not (self.stale or self.failing or self.compacting or j.dirty or j.size > self.limit
+                or seq_next + _SEQ_MARGIN > self.seq_mark) and (clock is None or (
+                clock.changes == self.clock_changes and ticks_diff(now_ms, self.clock_at) < self.checkpoint_ms)):
+            if self._prepare is not None:  # nothing to write: the flash log erases its next sector now
+                self._prepare()
+            if j.failed:
+                self._failed(now_ms)
+            return
         if self.failing and ticks_diff(now_ms, self._retry_at) < 0:
             return
+        self._record(now_ms, clock, seq_next)
+
+    def _record(self, now_ms, clock, seq_next):
+        # (apart from record: a frame this large is taken from the heap at each call, see micro.py)
         j = self.journal
         if self.stale:
             self.compacting = 0
@@ -147,13 +160,17 @@ class Recorder:
         if j.dirty:
             j.flush()
         if j.failed:
-            j.failed = False
-            self.errors += 1
-            self.stale = True
-            self.failing = True
-            self._retry_at = ticks_add(now_ms, RETRY_MS)
+            self._failed(now_ms)
         else:
             self.failing = False
+
+    def _failed(self, now_ms):
+        # The flash failed: the whole game is written again from RETRY_MS on (``stale``).
+        self.journal.failed = False
+        self.errors += 1
+        self.stale = True
+        self.failing = True
+        self._retry_at = ticks_add(now_ms, RETRY_MS)
 
     def _slice(self, now_ms, clock, seq_next):
         """The snapshot's next slice; True once it is committed and renamed over the journal

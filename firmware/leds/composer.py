@@ -129,6 +129,11 @@ class Leds:
         if (marks.version == self._version and marks is self._marks and kinds == self._mode_kinds
                 and phase == self._phase):
             return False
+        self._compose(marks, kinds, now_ms)
+        return True
+
+    def _compose(self, marks, kinds, now_ms):
+        # (apart from update: a frame this large is taken from the heap at each call, see micro.py)
         self._version = marks.version
         self._marks = marks
         self._mode_kinds = kinds
@@ -153,7 +158,6 @@ class Leds:
         self.ma = count * self.idle_ma + load * self.channel_ma // 255
         self.renders += 1
         self._phase = self._phases(now_ms)  # the blinking kinds may have changed
-        return True
 
     def _paint(self, marks, kinds, now_ms, lut, lut_sum):
         """Fill the frame from a colour table; returns its channel-byte sum."""

@@ -81,6 +81,37 @@ def test_buttons_latch_a_tap_between_two_polls_by_its_irq():
     assert not b.is_down(B_PAUSE) and not b.tapped and not b.latched
 
 
+class _CountedPin(SimPin):
+    reads = 0
+
+    def value(self, v=None):
+        if v is None:
+            _CountedPin.reads += 1
+        return SimPin.value(self, v)
+
+
+def test_buttons_with_irqs_read_no_pin_while_all_are_up():
+    """With IRQs latching every press edge, a poll with every button up at the last look and no
+    edge since reads no pin (an idle tick's cost on the Pico); a press is still seen, and the
+    pins are read until it is let go and debounced."""
+    now = [0]
+    pins = [_CountedPin(1) for _ in range(4)]
+    b = Buttons(pins, debounce_ms=20, clock=lambda: now[0])
+    _CountedPin.reads = 0
+    idle = [b.poll(t) for t in range(0, 100, 10)]
+    assert idle == [0] * 10 and _CountedPin.reads == 0
+    now[0] = 105
+    pins[B_WHITE].value(0)
+    pressed = [b.poll(t) for t in range(110, 200, 10)]
+    assert pressed.count(1 << B_WHITE) == 1 and _CountedPin.reads > 0
+    now[0] = 205
+    pins[B_WHITE].value(1)
+    after = [b.poll(t) for t in range(210, 300, 10)]
+    reads = _CountedPin.reads
+    assert after == [0] * 9 and not b.is_down(B_WHITE)
+    assert [b.poll(t) for t in range(300, 400, 10)] == [0] * 10 and _CountedPin.reads == reads
+
+
 def test_a_tap_between_two_polls_is_an_intent():
     """The controls act on taps only the driver's latch saw: Black's clock, PAUSE, and MENU (whose
     intent is its release: a tap is pressed and let go at once)."""
@@ -138,6 +169,33 @@ def test_display_shows_both_clocks_and_sends_only_changes():
     # pixels: the running bar over White (right half), dashed while paused
     if d.canvas.pixel(66, 1) != 1 or d.canvas.pixel(2 + 4, 1) != 0 or d.canvas.pixel(64 + 8, 1) != 0:
         failures.append("run indicator pixels")
+    check(failures)
+
+
+def test_a_side_redrawn_alone_shows_what_a_whole_frame_would():
+    """A second ticking on one side redraws and sends only the band of that side's pages that
+    changed (the big digits: pages 1-4 of its half); the pixels then are a whole frame's."""
+    c = Clock("byoyomi 1m 3x10s")
+    d = SimClockDisplay()
+    c.start(0, BLACK)
+    failures = []
+    for t in list(range(0, 3000, 100)) + [59500, 60000, 61000, 69000, 70500]:
+        c.snapshot(t)
+        sent = d.update(c)
+        whole = ClockDisplay(SimCanvas())
+        whole.update(c)  # (a new display draws everything)
+        if d.canvas.pixels != whole.canvas.pixels:
+            failures.append("t=%d: the pixels differ from a whole frame's" % t)
+        if sent and t in (1000, 2000) and d.canvas.halves[-1] != (0, 1, 4):
+            failures.append("t=%d: sent %r, not Black's digits" % (t, d.canvas.halves[-1]))
+    if not any(first > 1 or last > 4 for _, first, last in d.canvas.halves):
+        failures.append("the periods' pages never sent: %r" % d.canvas.halves)  # (byo-yomi begins at 60 s)
+    c.press(BLACK, 71000)  # both sides change (the bar moves): the whole frame
+    c.snapshot(71000)
+    halves = len(d.canvas.halves)
+    d.update(c)
+    if len(d.canvas.halves) != halves:
+        failures.append("a press sent a band, not the frame")
     check(failures)
 
 

@@ -9,7 +9,8 @@
 // - Buttons: inputs driven high (rp2040js 1.4.1 reads an undriven input as 0 even with its
 //   pull-up on); press() drives one low, as the button to ground does;
 // - Ssd1306: the clock display on I2C, ACKing its address (rp2040js NACKs every address with no
-//   device) and keeping the frames it is sent; each byte takes 9 bit times at 400 kHz;
+//   device) and keeping its RAM as the commands' windows and the data write it; each byte takes 9 bit
+//   times at 400 kHz;
 // - LedStrip: the WS2812 chain. rp2040js 1.4.1 steps PIO from setTimeout, unclocked, so PIO is
 //   not run (pico.mjs): the words the firmware writes to PIO0's TX FIFO are the LED bytes (the
 //   top byte of each word, as drivers/pio_strip.py puts them); every LED_COUNT*3 bytes are a frame.
@@ -81,7 +82,11 @@ export class Ssd1306 {
   constructor(pico, { i2c, addr }) {
     this.frames = 0;
     this.commands = 0;
-    this.last = null; // the last full frame (1024 bytes, MONO_VLSB pages)
+    this.last = null; // the display's RAM as last written (1024 bytes, MONO_VLSB pages)
+    this.args = null; // a command's bytes while its arguments come
+    this.cols = [0, 127]; // the RAM window (0x21, 0x22) and the pointer in it: [column, page]
+    this.pages = [0, 7];
+    this.at = [0, 0];
     const port = pico.mcu.i2c[i2c];
     let mine = false;
     let bytes = [];
@@ -111,12 +116,46 @@ export class Ssd1306 {
 
   transaction(bytes) {
     if (bytes[0] === 0x40) {
-      if (bytes.length === 1025) {
-        this.frames++;
-        this.last = Uint8Array.from(bytes.slice(1));
-      }
+      this.last ??= new Uint8Array(1024);
+      for (const b of bytes.slice(1)) this.data(b);
     } else {
       this.commands += bytes[0] === 0x80 ? 1 : bytes.length - 1;
+      for (const b of bytes.slice(1)) this.command(b);
+    }
+  }
+
+  // The controller's RAM pointer in horizontal addressing mode (the driver's): the column and
+  // page windows set by 0x21 and 0x22, each written byte advancing the column, then the page;
+  // a frame is counted each time a write reaches the end of the window.
+  command(b) {
+    if (this.args) {
+      this.args.push(b);
+      if (this.args.length === this.argc) {
+        const [op, lo, hi] = this.args;
+        if (op === 0x21) this.cols = [lo, hi];
+        if (op === 0x22) this.pages = [lo, hi];
+        if (op === 0x21 || op === 0x22) this.at = [this.cols[0], this.pages[0]];
+        this.args = null;
+      }
+      return;
+    }
+    const argc = { 0x21: 3, 0x22: 3, 0x20: 2, 0x81: 2, 0x8d: 2, 0xa8: 2, 0xd3: 2, 0xd5: 2, 0xd9: 2, 0xda: 2, 0xdb: 2 }[b];
+    if (argc) {
+      this.args = [b];
+      this.argc = argc;
+    }
+  }
+
+  data(b) {
+    const [col, page] = this.at;
+    this.last[page * 128 + col] = b;
+    if (col < this.cols[1]) {
+      this.at = [col + 1, page];
+    } else if (page < this.pages[1]) {
+      this.at = [this.cols[0], page + 1];
+    } else {
+      this.at = [this.cols[0], this.pages[0]];
+      this.frames++;
     }
   }
 

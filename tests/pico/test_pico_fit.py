@@ -19,14 +19,10 @@ import pytest
 from bench import pico_game
 from tests.pico.board import Missing
 
-MOVES = 24  # (16 moves, the cut after move 12, loses the game on the Pico with both firmwares: see the README)
+MOVES = 24
 TAP_MS = 30  # a short human press
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "issue 38, open: after the power cut the recovered game stops taking moves on the emulated Pico "
-    "(HELLO moves=17, an UNDO, then nothing; the host's record never ends). The 58-move game of "
-    "test_pico.py recovers; this shorter one with bare taps does not. To find, then this mark goes."))
 def test_the_device_fit_game_leaves_64_kb_free_and_loses_no_tap(tmp_path, capsys):
     wall = time.monotonic()
     subprocess.run(["make", "--no-print-directory", "-s", "mpy"], cwd=pico_game.ROOT, check=True)
