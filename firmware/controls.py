@@ -45,10 +45,6 @@ class Controls:
         if not pressed and not buttons.bits and not self._menu_down:  # none down, none let go: the idle tick
             self._chord_done = False
             return 0
-        return self._intents(buttons, pressed, now_ms)
-
-    def _intents(self, buttons, pressed, now_ms):
-        # (apart from poll: a frame this large is taken from the heap at each call, see micro.py)
         intents = pressed & (BLACK | WHITE)
         menu = buttons.is_down(B_MENU)
         if pressed & (1 << B_MENU) and not menu and not self._menu_down and not buttons.is_down(B_PAUSE):
@@ -56,8 +52,9 @@ class Controls:
         if pressed & (1 << B_PAUSE) and not menu:
             intents |= PAUSE
         if buttons.bits & _CHORD_KEYS == _CHORD_KEYS:
-            at = buttons.at
-            since = at[B_MENU] if ticks_diff(at[B_MENU], at[B_PAUSE]) > 0 else at[B_PAUSE]
+            since = buttons.at[B_MENU]  # (the chord's later press; no local more: 11 words, see micro.py)
+            if ticks_diff(since, buttons.at[B_PAUSE]) <= 0:
+                since = buttons.at[B_PAUSE]
             if not self._chord_done and ticks_diff(now_ms, since) >= self.chord_ms:
                 self._chord_done = True
                 intents |= CHORD

@@ -124,7 +124,9 @@ class Shown(Marks):
             self.stages[_SHOW_CLOCK](now_ms)
             return
         display = app.hw.display
-        if display is not None and not self.said:
+        if display is not None and display.pending:  # (the words' right half)
+            display.finish()
+        elif display is not None and not self.said:
             self.said = True
             app._said = self  # (so the game's show_clock draws its own again after)
             display.words(self.lines)

@@ -112,9 +112,9 @@ class Follower:
                 and self.penalties == len(game.penalties) and (self.placed or not game.handicap)
                 and (game.phase == COUNTING) == self.counting and game.result is self.result):
             return  # nothing changed: the idle pass
-        self._follow(game)
+        self._reconcile(game)
 
-    def _follow(self, game):
+    def _reconcile(self, game):
         # (apart from follow: a frame this large is taken from the heap at each call, see micro.py)
         listeners = self.listeners
         if not self.placed and game.handicap:

@@ -92,7 +92,7 @@ class Loop:
         """The stages, each due first at now_ms."""
         self._stages = (self.sense, self.tick, self.render, self.show_clock, self.sync_host)
         self._due = array("i", [now_ms] * _STAGES)
-        self._stage = 0  # the stage the pass runs (an exception's)
+        self._at = 0  # the stage the pass runs (an exception's)
         self.host_waits = 0  # passes the host stage has been put off (_others_wait): work pending
         self._ask_due = now_ms  # when the host stage next looks at the players' request (_asking)
         self._asked_at = None  # since when the board asks the players to fix it (None: it does not)
@@ -107,7 +107,7 @@ class Loop:
             try:
                 return self._pass(now_ms)
             except Exception as error:  # noqa: BLE001 - a failing stage must not stop the board
-                self._caught(error, now_ms)  # (the stages not yet run are still due: the next _pass)
+                self._error(error, now_ms)  # (the stages not yet run are still due: the next _pass)
 
     def _pass(self, now_ms):
         # The pass itself, its stages' exceptions left to step and run. Each function a pass
@@ -123,18 +123,18 @@ class Loop:
             if left <= 0:
                 left = _PERIODS[i]
                 self._due[i] = ticks_add(now_ms, left)
-                self._stage = i
+                self._at = i
                 self._stages[i](now_ms)
             if left < wait:
                 wait = left
         return wait
 
-    def _caught(self, error, now_ms):
+    def _error(self, error, now_ms):
         self.errors += 1
         self.last_error = error
         print_exception(error)
         if isinstance(error, OSError):  # its part's I/O: that part is left out, and told
-            self._lost(self._stage, now_ms)
+            self._lost(self._at, now_ms)
 
     def _lost(self, stage, now_ms):
         # The part whose I/O the stage drives failed: dropped, and told once (firmware/faults.py).
@@ -157,7 +157,7 @@ class Loop:
             try:
                 wait = self._pass(now_ms)
             except Exception as error:  # noqa: BLE001 - a failing stage must not stop the board
-                self._caught(error, now_ms)
+                self._error(error, now_ms)
                 wait = 0
             await sleep_ms(wait)
 
@@ -260,39 +260,41 @@ class Loop:
         """Redraw the clock faces if what they show changed (also before the clock starts);
         once a game is over, its result in two short lines; in the sensor check, its step."""
         display = self.hw.display
-        if self.diag is not None:  # the sensor check's step instead of the times
-            self._diag_words(display)
+        if display is not None and display.pending:  # the rest of the last frame: a pass of its own
+            display.finish()
+            self._due[_DISPLAY] = ticks_add(now_ms, _DISPLAY_MS - _HOST_MS)  # (the stage's times as they were)
+        elif self.diag is not None:  # the sensor check's step instead of the times
+            lines = self.diag.lines()
+            if display is not None and lines != self._said:
+                self._said = lines
+                display.words(lines)
+        else:
+            self._results(now_ms, display)
+        if display is not None and display.pending:
+            self._due[_DISPLAY] = ticks_add(now_ms, _HOST_MS)  # ... the next one
+
+    def _results(self, now_ms, display):
+        # A new notice's words, or the times, or once a game is over its result's words.
+        # (The game's result read where it is used: a local more and the frame would be 12 words.)
+        if self.referee.notices != self._told and self._notice(now_ms, display, self.game.result):
             return
-        result = self.game.result
-        if self._notice(now_ms, display, result):
+        if self._said is None and ticks_diff(self._notice_until, now_ms) > 0 and self.game.result is None:
+            return  # a notice's words stand
+        if display is None:
             return
-        if display is not None and result is not self._said:
-            self._result_words(display, result)
-        if display is not None and self.clock is not None and result is None:
+        if self.game.result is not self._said:
+            self._said = self.game.result
+            if self._said is not None:  # (its words' code is loaded for the moment: code costs heap)
+                display.words(call_briefly("firmware.clock.verdict", "result_lines", self._said, later=True))
+            elif self.clock is None:
+                display.words(("NEW GAME", "NO CLOCK"))  # (a clock draws its times over the last result)
+        if self.clock is not None and self.game.result is None:
             self.clock.snapshot(now_ms)
             display.update(self.clock)
 
-    def _diag_words(self, display):
-        lines = self.diag.lines()  # pyright: ignore[reportOptionalMemberAccess]  (in the sensor check)
-        if display is not None and lines != self._said:
-            self._said = lines
-            display.words(lines)
-
-    def _result_words(self, display, result):
-        self._said = result
-        if result is not None:  # (its words' code is loaded for the moment: code costs heap)
-            display.words(call_briefly("firmware.clock.verdict", "result_lines", result, later=True))
-        elif self.clock is None:
-            display.words(("NEW GAME", "NO CLOCK"))  # (a clock draws its times over the last result)
-
     def _notice(self, now_ms, display, result):
         # A new notice of the referee's (a pass, a warning...): a chirp and its words on the
-        # display for _NOTICE_MS, then the times again. True while the words stand.
-        if self.referee.notices != self._told and self._new_notice(now_ms, display, result):
-            return True
-        return self._said is None and ticks_diff(self._notice_until, now_ms) > 0 and result is None
-
-    def _new_notice(self, now_ms, display, result):
+        # display for _NOTICE_MS, then the times again. True if the words are shown.
         referee = self.referee
         self._told = referee.notices
         if result is None and referee.noticed():
@@ -328,9 +330,9 @@ class Loop:
                 self._asked_told = 0
                 link.waiting(0)
             return
-        self._ask(link, now_ms)
+        self._waiting(link, now_ms)
 
-    def _ask(self, link, now_ms):
+    def _waiting(self, link, now_ms):
         if self._asked_at is None:
             self._asked_at = now_ms
         due = self._asked_told + _ASKED_AGAIN_S if self._asked_told else _ASKED_S

@@ -10,7 +10,7 @@ class SimCanvas:
 
     def __init__(self):
         self.pixels = bytearray(WIDTH * HEIGHT)
-        self.flushes = 0  # frames sent, whole or a band of a half (``halves``)
+        self.flushes = 0  # bands sent (``halves``)
         self.halves = []
         self.inverted = 0  # the SSD1306's inverse display (0xA7), as the alert sets it
         self.words = []  # the text drawn since the last fill
@@ -41,10 +41,7 @@ class SimCanvas:
     def pixel(self, x, y):
         return self.pixels[y * WIDTH + x]
 
-    def flush(self):
-        self.flushes += 1
-
-    def flush_half(self, half, first, last):
+    def flush(self, half, first, last):
         """The SSD1306's band of one half's pages: ``halves`` keeps each (half, first, last) sent."""
         self.flushes += 1
         self.halves.append((half, first, last))

@@ -24,22 +24,28 @@ class Part:
 
     def __init__(self, *args, value=None, **_):
         self.level = 1 if value is None else value  # a button's pull-up reads 1 until pressed
+        self.notify = None  # (irq: the press edges' handler)
 
     def value(self, level=None):
         if level is None:
             return self.level
+        if self.notify is not None and self.level and not level:  # a press's falling edge: its IRQ
+            self.notify(self)
         self.level = level
         return None
+
+    def irq(self, handler=None, trigger=IRQ_FALLING):  # (the buttons' only one: their press edges)
+        self.notify = handler
 
     def write_readinto(self, tx, rx):
         if Part.raw is None:  # (no hands: an empty board)
             Part.raw = bytearray(len(rx))
         rx[:] = Part.raw
 
-    def nothing(self, *args):  # I2C.writeto, PWM.freq and duty_u16, Pin.irq (the hands' presses are polled)
+    def nothing(self, *args):  # I2C.writeto, PWM.freq and duty_u16
         pass
 
-    writeto = freq = duty_u16 = irq = nothing
+    writeto = freq = duty_u16 = nothing
 
     def read_u16(self):
         return 32768

@@ -46,9 +46,9 @@ class Cues:
         ``count_ms``. CUE_FLAG once when the flag falls."""
         if self.clock.changes == self._changes and ticks_diff(now_ms, self._due) < 0:
             return CUE_NONE
-        return self._cue(now_ms)
+        return self._check(now_ms)
 
-    def _cue(self, now_ms):
+    def _check(self, now_ms):
         # (apart from cue: a frame this large is taken from the heap at each call, see micro.py)
         clock = self.clock
         self._due = ticks_add(now_ms, 1000)  # nothing runs down: look again in a second

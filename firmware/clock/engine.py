@@ -163,9 +163,9 @@ class Clock:
         elif e < m or not self.overtime_system:
             v.main_ms = m - e
         else:
-            self._overtime(e - m, v)
+            self.overtime(e - m, v)
 
-    def _overtime(self, over, v):
+    def overtime(self, over, v):
         # _view's, ``over`` ms past the main time (apart: a frame over 11 words is taken from the heap
         # at each call, see micro.py).
         s = self.tc.system
@@ -195,16 +195,13 @@ class Clock:
         if not side or self.stopped:
             return False
         budget = self._budget(side)
-        if self._elapsed(now_ms) < budget:
+        if self._elapsed(now_ms) < budget:  # (no local more: 11 words, the frame on the stack, see micro.py)
             return False
-        self._fall(side, budget, now_ms)
-        return True
-
-    def _fall(self, side, budget, now_ms):
         at = ticks_add(self.seg, budget - self.acc) if not self.paused else now_ms
         self.acc = budget
         self.flag = "B" if side == BLACK else "W"
         self._log(EV_FLAG, side, at, budget)
+        return True
 
     # -- play --------------------------------------------------------------
 

@@ -1,25 +1,30 @@
 """What a clock display shows: each side's time as digits (drivers/clock_display.py draws them)."""
 
 from ..micro import const
+from ..rules.position import BLACK
 from .control import CANADIAN
 
 BLANK = const(10)  # a blank digit in digits() output
 
 
 def digits(clock, side, out):
-    """Fill bytearray ``out`` (8 bytes) with what a display shows for ``side`` (after snapshot()):
+    """Fill bytearray ``out`` (11 bytes) with what a display shows for ``side`` (after snapshot()):
     out[0:4] big digits (BLANK = 10), out[4] colon, out[5:7] the small count (byo-yomi periods
     or Canadian stones, BLANK when none), out[7] bit 0: the big digits show a period or delay,
-    bit 1: the LAST period.
+    bit 1: the LAST period; out[8:11] 1 if its clock runs, if the clock is paused, if its flag fell.
     Seconds are rounded up; an hour or more shows H:MM. Allocation-free."""
-    v = clock.snap.sides[side]
+    snap = clock.snap
+    v = snap.sides[side]
     out[7] = (1 if v.overtime else 0) | (2 if clock.in_last_period(v) else 0)
-    _count(clock, v, out)
+    out[8] = 1 if snap.running == side else 0
+    out[9] = 1 if snap.paused else 0
+    out[10] = 1 if snap.flag == ("B" if side == BLACK else "W") else 0
+    _periods(clock, v, out)
     _time(v.period_ms if v.overtime else v.main_ms, out)
     return out
 
 
-def _count(clock, v, out):
+def _periods(clock, v, out):
     # out[5:7]: the periods or stones left, or the delay's seconds. (digits is cut in three: a frame
     # over 11 words is taken from the heap at each call, see micro.py.)
     out[5] = out[6] = BLANK

@@ -1,17 +1,19 @@
 """The clock display: an SSD1306 128x64 OLED on I2C, both players' times side by side.
 
 ``Ssd1306`` is the part: it receives a ``machine.I2C`` object (never pins),
-keeps a 1 KB frame buffer (MicroPython's ``framebuf``) and sends it whole
-(``flush``) or a band of one half's pages (``flush_half``: a second ticking
-on one side is a quarter of the frame, 6 ms on the 400 kHz bus, not 23).
+keeps a 1 KB frame buffer (MicroPython's ``framebuf``) and sends a band of
+one half's pages at a time (``flush``: a second ticking on one side is
+a quarter of the frame, 6 ms on the 400 kHz bus; the whole frame 23 ms).
 ``ClockDisplay`` draws a clock's snapshot on any canvas with ``fill``,
-``fill_rect``, ``text``, ``flush`` and ``flush_half``: big seven-segment digits drawn with rectangles
+``fill_rect``, ``text`` and ``flush``: big seven-segment digits drawn with rectangles
 (no font, no strings, so an update allocates nothing), Black on the left,
 White on the right. Under each time: the byo-yomi periods left, the Canadian
 stones still to play or the delay seconds; a bar over the side whose clock
 runs (dashed while paused); a bar under a side whose flag fell. The frame is
 sent only when what it shows changed, and when one side's did, only the
-pages of that side that changed are drawn again and sent. (Its twin:
+pages of that side that changed are drawn again and sent. A frame that
+changes both halves sends the second in a call of its own (``pending``,
+``finish``): the loop's display stage has a pass for it. (Its twin:
 twins/display.py.)
 """
 
@@ -27,35 +29,34 @@ _SEGMENTS = b"\x3f\x06\x5b\x4f\x66\x6d\x7d\x07\x7f\x6f\x00"
 
 _INIT = (0xAE, 0x20, 0x00, 0x40, 0xA1, 0xA8, HEIGHT - 1, 0xC8, 0xD3, 0x00, 0xDA, 0x12, 0xD5, 0x80,
          0xD9, 0xF1, 0xDB, 0x30, 0x81, 0xFF, 0xA4, 0xA6, 0x8D, 0x14, 0xAF)
-_WINDOW = (0x21, 0, WIDTH - 1, 0x22, 0, HEIGHT // 8 - 1)
 _HALF = const(64)  # a side's columns
-# The pages (8-pixel rows, a bit each) a side's shown byte i (digits(), then running, paused,
-# flag) is drawn in: the big digits and colon y 8-38, the count and marks y 43-57, the bars.
-_PAGES = b"\x1e\x1e\x1e\x1e\x1e\xe0\xe0\xe0\x01\x01\x80"
+_LEFT = const(0x1007)  # ClockDisplay.pending's bands: 0x1000 | half << 8 | first page << 4 | last page
+_RIGHT = const(0x1107)
 
 
 class Ssd1306:
-    """SSD1306 over I2C with a MONO_VLSB frame buffer; canvas interface fill/fill_rect/flush."""
+    """SSD1306 over I2C with a MONO_VLSB frame buffer; canvas interface fill/fill_rect/text/flush."""
 
     def __init__(self, i2c, addr=0x3C):
         import framebuf
 
         self.i2c = i2c
         self.addr = addr
-        self.buf = bytearray(1 + WIDTH * HEIGHT // 8)
-        self.buf[0] = 0x40  # data stream
-        self.fb = framebuf.FrameBuffer(memoryview(self.buf)[1:], WIDTH, HEIGHT, framebuf.MONO_VLSB)
+        self.buf = bytearray(WIDTH * HEIGHT // 8)
+        self.fb = framebuf.FrameBuffer(self.buf, WIDTH, HEIGHT, framebuf.MONO_VLSB)
         self.fill = self.fb.fill  # (the framebuf's own methods: no Python call between)
         self.fill_rect = self.fb.fill_rect
         self.text = self.fb.text  # framebuf's 8x8 font
-        rows = memoryview(self.buf)  # each page's half after a data byte, made once: flush_half allocates nothing
-        self._halves = tuple((b"\x40", rows[1 + _HALF * k:1 + _HALF * (k + 1)]) for k in range(2 * HEIGHT // 8))
+        self._buf = bytearray(1 + _HALF)  # a data byte (0x40) and a half page: one I2C write
+        self._buf[0] = 0x40
+        self._out = framebuf.FrameBuffer(memoryview(self._buf)[1:], _HALF, 8, framebuf.MONO_VLSB)
         self._cmd = bytearray(2)
         self._cmd[0] = 0x80  # one command byte follows
         for c in _INIT:
             self.command(c)
         self.fill(0)
-        self.flush()
+        self.flush(0, 0, 7)
+        self.flush(1, 0, 7)
 
     def command(self, c):
         self._cmd[1] = c
@@ -64,21 +65,17 @@ class Ssd1306:
     def invert(self, on):
         self.command(0xA7 if on else 0xA6)
 
-    def flush(self):
-        for c in _WINDOW:
-            self.command(c)
-        self.i2c.writeto(self.addr, self.buf)
-
-    def flush_half(self, half, first, last):
+    def flush(self, half, first, last):
         """Send pages ``first``..``last`` of one half (0: columns 0-63, 1: 64-127)."""
-        self.command(0x21)
+        self.command(0x21)  # the controller's window: those columns and pages
         self.command(_HALF * half)
         self.command(_HALF * half + _HALF - 1)
         self.command(0x22)
         self.command(first)
         self.command(last)
         for page in range(first, last + 1):
-            self.i2c.writevto(self.addr, self._halves[2 * page + half])
+            self._out.blit(self.fb, -_HALF * half, -8 * page)  # (the half page, copied by framebuf)
+            self.i2c.writeto(self.addr, self._buf)
 
 
 def draw_digit(canvas, x, y, w, h, t, d):
@@ -107,11 +104,12 @@ class ClockDisplay:
 
     def __init__(self, canvas):
         self.canvas = canvas
-        self.digits = bytearray(11)  # a side's 8 digit bytes, then running, paused, flag
+        self.digits = bytearray(11)  # what a side's face shows (clock/face.py digits)
         self.last = bytearray(24)  # per side: 8 digit bytes, running, paused, flag (+1 spare)
         self.last[0] = 0xFF  # nothing shown yet
         self.frames = 0
         self.wordy = False  # words are shown, not the times
+        self.pending = 0  # a band of the last frame left for ``finish`` (_LEFT's form), or 0
 
     def alert(self, on):
         """The whole screen inverse (white on black turns black on white) while the board has
@@ -127,61 +125,68 @@ class ClockDisplay:
         for line in lines:
             c.text(line, (WIDTH - 8 * len(line)) // 2, y, 1)
             y += 18
-        c.flush()
+        self.pending = _LEFT  # a whole frame, a half a call: 12 ms of I2C each, not 23 in one pass
+        self.finish()
+        self.pending = _RIGHT
         self.wordy = True  # the next update draws the times whatever they are
         self.frames += 1
 
+    def finish(self):
+        """Send the band the last frame left for a call of its own (``pending``)."""
+        band = self.pending
+        self.pending = 0
+        self.canvas.flush(band >> 8 & 1, band >> 4 & 15, band & 15)
+
     def update(self, clock):
         """Redraw and send what changed; True if anything was sent. Allocation-free."""
-        wordy = self.wordy
-        self.wordy = False
-        black = self._side_changed(clock, BLACK)  # (both sides looked at: what each shows is kept)
-        white = self._side_changed(clock, WHITE)
-        if not (wordy or black or white):
-            return False
-        c = self.canvas
-        if wordy or (black and white):  # words were shown, or both sides changed (a press): all of it
-            c.fill(0)
+        black = self._check(0, digits(clock, BLACK, self.digits))  # (both sides looked at: what each shows is kept)
+        white = self._check(12, digits(clock, WHITE, self.digits))
+        if self.wordy:  # words were shown: all of it, a half a call
+            self.wordy = False
+            self.canvas.fill(0)
             self._draw_side(BLACK)
             self._draw_side(WHITE)
-            c.flush()
+            self.pending = _LEFT
+            self.finish()
+            self.pending = _RIGHT
+        elif black and white:  # both sides changed (a press): Black's band, White's at finish
+            self.pending = self._paint(BLACK, black)
+            self.finish()
+            self.pending = self._paint(WHITE, white)
+        elif black or white:
+            self.pending = self._paint(WHITE if white else BLACK, white or black)
+            self.finish()
         else:
-            self._redraw(WHITE if white else BLACK, white or black)
+            return False
         self.frames += 1
         return True
 
-    def _redraw(self, side, pages):
-        # The band of ``side``'s pages from the first to the last in ``pages`` cleared, the side
-        # drawn again (what lies outside the band is drawn where it was), the band sent.
+    def _paint(self, side, bits):
+        # The band of ``side``'s pages from the first to the last in ``bits`` cleared and the side
+        # drawn again (what lies outside the band is drawn where it was): the band, as ``pending``.
         first = 0
-        while not pages >> first & 1:
+        while not bits >> first & 1:
             first += 1
         last = 7
-        while not pages >> last & 1:
+        while not bits >> last & 1:
             last -= 1
         half = 0 if side == BLACK else 1
         self.canvas.fill_rect(_HALF * half, 8 * first, _HALF, 8 * (last - first + 1), 0)
         self._draw_side(side)
-        self.canvas.flush_half(half, first, last)
+        return 0x1000 | half << 8 | first << 4 | last
 
-    def _side_changed(self, clock, side):
-        # What ``side``'s face shows, kept in ``last``; the mask of the pages it changed in (0: none).
-        # (Small: a frame over 11 words is taken from the heap at each call, see micro.py.)
-        d = digits(clock, side, self.digits)
-        snap = clock.snap
-        d[8] = 1 if snap.running == side else 0
-        d[9] = 1 if snap.paused else 0
-        d[10] = 1 if snap.flag == ("B" if side == BLACK else "W") else 0
-        return self._keep((side - 1) * 12, d)
-
-    def _keep(self, base, d):
+    def _check(self, at, d):
+        # What a side's face shows (digits()), kept in ``last`` from ``at``; the mask of the pages
+        # it changed in (0: none).
         last = self.last
-        pages = 0
+        bits = 0
         for i in range(11):
-            if last[base + i] != d[i]:
-                pages |= _PAGES[i]
-                last[base + i] = d[i]
-        return pages
+            if last[at + i] != d[i]:
+                # the pages (a bit each) byte i is drawn in: the big digits and colon, the count
+                # and the marks under them, the bar over the side, the bar under it
+                bits |= b"\x1e\x1e\x1e\x1e\x1e\xe0\xe0\xe0\x01\x01\x80"[i]
+                last[at + i] = d[i]
+        return bits
 
     def _draw_side(self, side):
         c = self.canvas

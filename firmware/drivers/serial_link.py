@@ -35,10 +35,10 @@ class UsbCdc:
 
     def read_into(self, buf):
         for _ in self.poller.ipoll(0):  # (ipoll, not poll: poll() makes a list at every call)
-            return self._read(buf)
+            return self._copy(buf)
         return 0  # nothing waits: the link's idle poll
 
-    def _read(self, buf):
+    def _copy(self, buf):
         n = 0
         size = len(buf)
         byte = self._byte

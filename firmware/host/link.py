@@ -11,7 +11,7 @@ penalties, the result, the mode), like the journal does. A host that opens
 the port late says ``hello``, learns the board's next sequence number and
 boot id, and asks ``resend N`` (or ``state`` for a snapshot).
 
-``poll(now_ms)`` never blocks: it reads what the transport has, answers at
+``poll(now_ms)`` never blocks: it i what the transport has, answers at
 most one command per call, and writes at most ``burst`` lines. A transport is
 any object with ``read_into(buf) -> int`` (0 or None: nothing now) and ``write(data)
 -> int`` (drivers/serial_link.py: USB CDC and UART; twins/link.py: the twin).
@@ -197,18 +197,18 @@ class Link:
         n = self.transport.read_into(self._rbuf)
         if not n and self.cursor == self.next and not self.parser.pending():
             return 0  # nothing came, nothing to answer or write: the idle poll
-        return self._poll(n, now_ms)
+        return self._step(n, now_ms)
 
-    def _poll(self, n, now_ms):
+    def _step(self, n, now_ms):
         # (apart from poll: a frame this large is taken from the heap at each call, see micro.py)
         parser = self.parser
-        reads = 1
-        while n:  # (at most 8 reads a pass)
+        i = 1
+        while n:  # (at most 8 i a pass)
             # A full queue drops the rest (counted): never stop reading, or the
             # host's writes would block; it asks again.
             self.dropped += n - parser.feed(memoryview(self._rbuf)[:n])
-            n = self.transport.read_into(self._rbuf) if reads < 8 else 0
-            reads += 1
+            n = self.transport.read_into(self._rbuf) if i < 8 else 0
+            i += 1
         handled = 0
         while handled < 4:
             if self._reply_seq >= self.cursor or self._state_seq >= self.cursor:

@@ -129,10 +129,9 @@ class Recorder:
                 clock.changes == self.clock_changes and ticks_diff(now_ms, self.clock_at) < self.checkpoint_ms)):
             if self._prepare is not None:  # nothing to write: the flash log erases its next sector now
                 self._prepare()
-            if j.failed:
-                self._failed(now_ms)
-            return
-        if self.failing and ticks_diff(now_ms, self._retry_at) < 0:
+            if not j.failed:
+                return  # (a failed erase: _record tells it)
+        elif self.failing and ticks_diff(now_ms, self._retry_at) < 0:
             return
         self._record(now_ms, clock, seq_next)
 
@@ -160,17 +159,13 @@ class Recorder:
         if j.dirty:
             j.flush()
         if j.failed:
-            self._failed(now_ms)
+            j.failed = False
+            self.errors += 1
+            self.stale = True
+            self.failing = True
+            self._retry_at = ticks_add(now_ms, RETRY_MS)
         else:
             self.failing = False
-
-    def _failed(self, now_ms):
-        # The flash failed: the whole game is written again from RETRY_MS on (``stale``).
-        self.journal.failed = False
-        self.errors += 1
-        self.stale = True
-        self.failing = True
-        self._retry_at = ticks_add(now_ms, RETRY_MS)
 
     def _slice(self, now_ms, clock, seq_next):
         """The snapshot's next slice; True once it is committed and renamed over the journal

@@ -129,10 +129,10 @@ class Leds:
         if (marks.version == self._version and marks is self._marks and kinds == self._mode_kinds
                 and phase == self._phase):
             return False
-        self._compose(marks, kinds, now_ms)
+        self._fill(marks, kinds, now_ms)
         return True
 
-    def _compose(self, marks, kinds, now_ms):
+    def _fill(self, marks, kinds, now_ms):
         # (apart from update: a frame this large is taken from the heap at each call, see micro.py)
         self._version = marks.version
         self._marks = marks

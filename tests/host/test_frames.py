@@ -78,7 +78,7 @@ def idle_calls():
 def test_no_function_an_idle_pass_calls_takes_its_frame_from_the_heap():
     calls = idle_calls()
     ran = {name for _, name, _ in calls}
-    assert {"_asking", "_side_changed", "update", "cue", "record", "poll", "follow", "scan"} <= ran, ran
+    assert {"_asking", "_check", "digits", "update", "cue", "record", "poll", "follow", "scan"} <= ran, ran
     files = {path for path, _, _ in calls}
     words = {path: frame_words(path) for path in files}
     sizes = {(path, name, line): words[path].get(name) for path, name, line in calls}
