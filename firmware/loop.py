@@ -260,7 +260,6 @@ class Loop:
         """Redraw the clock faces if what they show changed (also before the clock starts);
         once a game is over, its result in two short lines; in the sensor check, its step."""
         display = self.hw.display
-        frames = -1 if display is None else display.frames
         if display is not None and display.pending:  # the rest of the last frame: a pass of its own
             display.finish()
             self._due[_DISPLAY] = ticks_add(now_ms, _DISPLAY_MS - _HOST_MS)  # (the stage's times as they were)
@@ -273,8 +272,6 @@ class Loop:
             self._results(now_ms, display)
         if display is not None and display.pending:
             self._due[_DISPLAY] = ticks_add(now_ms, _HOST_MS)  # ... the next one
-        if display is not None and display.frames != frames:  # a frame was drawn and (half of it) sent:
-            self._others_wait(now_ms)  # the journal's write and the link in a pass of their own
 
     def _results(self, now_ms, display):
         # A new notice's words, or the times, or once a game is over its result's words.

@@ -90,7 +90,7 @@ def test_a_failing_stage_is_reported_and_the_others_go_on():
     hw, app = board(size=9, time_spec="absolute 10m")
 
     class BrokenDisplay:  # (an OSError, its I/O failing, drops the part instead: test_parts_missing.py)
-        pending = frames = 0
+        pending = 0
 
         def update(self, clock):
             raise ValueError("a bug")  # in the code a stage runs
