@@ -232,16 +232,46 @@ def test_seven_segment_digits_are_drawn():
 
 
 class FakeI2C:
+    """An SSD1306 on the bus: its RAM as the column and page windows (0x21, 0x22) and the data write it."""
+
     def __init__(self):
         self.writes = 0
-        self.last = b""
+        self.ram = bytearray(1024)
+        self.args = []  # a window command's bytes while its arguments come
+        self.cols = [0, 127]
+        self.pages = [0, 7]
+        self.at = [0, 0]  # column, page
 
     def writeto(self, addr, buf):
         self.writes += 1
-        self.last = bytes(buf)
+        if buf[0] == 0x80:  # a command byte
+            self.command(buf[1])
+            return
+        assert buf[0] == 0x40  # data
+        for b in buf[1:]:
+            col, page = self.at
+            self.ram[page * 128 + col] = b
+            if col < self.cols[1]:
+                self.at = [col + 1, page]
+            else:
+                self.at = [self.cols[0], page + 1 if page < self.pages[1] else self.pages[0]]
+
+    def command(self, b):
+        if self.args or b in (0x21, 0x22):
+            self.args.append(b)
+            if len(self.args) == 3:
+                op, lo, hi = self.args
+                if op == 0x21:
+                    self.cols = [lo, hi]
+                else:
+                    self.pages = [lo, hi]
+                self.at = [self.cols[0], self.pages[0]]
+                self.args = []
 
 
 def test_ssd1306_on_micropython_framebuf():
+    """The real driver over framebuf: what the display's RAM holds after each update, bands and
+    halves sent in their passes, is the frame buffer the driver drew."""
     try:
         import framebuf  # noqa: F401  (MicroPython; absent on CPython)
     except ImportError:
@@ -250,14 +280,21 @@ def test_ssd1306_on_micropython_framebuf():
 
     i2c = FakeI2C()
     oled = Ssd1306(i2c)
-    assert i2c.writes > 25 and i2c.last[0] == 0x40 and len(i2c.last) == 1025
-    c = Clock("absolute 8m")
+    assert i2c.writes > 25 and i2c.ram == bytearray(1024)  # initialised, and cleared
+    c = Clock("byoyomi 1m 3x10s")
     d = ClockDisplay(oled)
     c.start(0, BLACK)
-    c.snapshot(0)
-    assert d.update(c)
-    assert i2c.last[0] == 0x40 and sum(1 for x in i2c.last[1:] if x) > 20
-    assert not d.update(c)
+    for t in (0, 1000, 2000, 30500):
+        c.snapshot(t)
+        assert d.update(c)
+        while d.pending:
+            d.finish()
+        assert i2c.ram == oled.buf and sum(1 for x in i2c.ram if x) > 20
+    c.press(BLACK, 31000)  # both halves change: the second in a call of its own
+    c.snapshot(31000)
+    assert d.update(c) and d.pending and i2c.ram != oled.buf
+    d.finish()
+    assert i2c.ram == oled.buf and not d.update(c)
 
 
 def test_buzzer_plays_cues_and_is_silent_when_quiet():
