@@ -125,11 +125,15 @@ class ClockDisplay:
         for line in lines:
             c.text(line, (WIDTH - 8 * len(line)) // 2, y, 1)
             y += 18
-        self.pending = _LEFT  # a whole frame, a half a call: 12 ms of I2C each, not 23 in one pass
-        self.finish()
-        self.pending = _RIGHT
+        self._write()
         self.wordy = True  # the next update draws the times whatever they are
         self.frames += 1
+
+    def _write(self):
+        # The whole frame, a half a call: 12 ms of I2C each, not 23 in one pass.
+        self.pending = _LEFT
+        self.finish()
+        self.pending = _RIGHT
 
     def finish(self):
         """Send the band the last frame left for a call of its own (``pending``)."""
@@ -146,9 +150,7 @@ class ClockDisplay:
             self.canvas.fill(0)
             self._draw_side(BLACK)
             self._draw_side(WHITE)
-            self.pending = _LEFT
-            self.finish()
-            self.pending = _RIGHT
+            self._write()
         elif black and white:  # both sides changed (a press): Black's band, White's at finish
             self.pending = self._paint(BLACK, black)
             self.finish()

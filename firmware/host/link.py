@@ -11,7 +11,7 @@ penalties, the result, the mode), like the journal does. A host that opens
 the port late says ``hello``, learns the board's next sequence number and
 boot id, and asks ``resend N`` (or ``state`` for a snapshot).
 
-``poll(now_ms)`` never blocks: it i what the transport has, answers at
+``poll(now_ms)`` never blocks: it reads what the transport has, answers at
 most one command per call, and writes at most ``burst`` lines. A transport is
 any object with ``read_into(buf) -> int`` (0 or None: nothing now) and ``write(data)
 -> int`` (drivers/serial_link.py: USB CDC and UART; twins/link.py: the twin).
@@ -203,7 +203,7 @@ class Link:
         # (apart from poll: a frame this large is taken from the heap at each call, see micro.py)
         parser = self.parser
         i = 1
-        while n:  # (at most 8 i a pass)
+        while n:  # (at most 8 reads a pass)
             # A full queue drops the rest (counted): never stop reading, or the
             # host's writes would block; it asks again.
             self.dropped += n - parser.feed(memoryview(self._rbuf)[:n])

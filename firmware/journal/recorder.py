@@ -123,20 +123,20 @@ class Recorder:
         due, one flush.
         ``clock``: the game's clock or None; ``seq_next``: the link's next sequence number.
         After a failure (``failing``) the whole game is tried again every RETRY_MS."""
-        j = self.journal
-        if not (self.stale or self.failing or self.compacting or j.dirty or j.size > self.limit
-                or seq_next + _SEQ_MARGIN > self.seq_mark) and (clock is None or (
-                clock.changes == self.clock_changes and ticks_diff(now_ms, self.clock_at) < self.checkpoint_ms)):
+        due = clock is not None and (clock.changes != self.clock_changes
+                                     or ticks_diff(now_ms, self.clock_at) >= self.checkpoint_ms)
+        if not (due or self.stale or self.failing or self.compacting or self.journal.dirty
+                or self.journal.size > self.limit or seq_next + _SEQ_MARGIN > self.seq_mark):
             if self._prepare is not None:  # nothing to write: the flash log erases its next sector now
                 self._prepare()
-            if not j.failed:
-                return  # (a failed erase: _record tells it)
-        elif self.failing and ticks_diff(now_ms, self._retry_at) < 0:
             return
-        self._record(now_ms, clock, seq_next)
+        if self.failing and ticks_diff(now_ms, self._retry_at) < 0:
+            return
+        self._record(now_ms, clock, seq_next, due)
 
-    def _record(self, now_ms, clock, seq_next):
+    def _record(self, now_ms, clock, seq_next, due):
         # (apart from record: a frame this large is taken from the heap at each call, see micro.py)
+        # ``due``: the clock's state to write (it changed, or a checkpoint is due)
         j = self.journal
         if self.stale:
             self.compacting = 0
@@ -146,8 +146,7 @@ class Recorder:
         else:  # each part only when it has something to write: an idle board's stage ends here
             told = j.dirty  # a change the follower told (a move, an undo...): no slice in its pass
             written = j.written
-            if clock is not None and (clock.changes != self.clock_changes
-                                      or ticks_diff(now_ms, self.clock_at) >= self.checkpoint_ms):
+            if due:
                 self._clock_state(now_ms, clock)
             if seq_next + _SEQ_MARGIN > self.seq_mark:
                 self._seq(seq_next)  # (before a slice: a reservation it makes is in the journal too)
@@ -155,7 +154,7 @@ class Recorder:
                 self._slice_ms = now_ms
                 self._slice(now_ms, clock, seq_next)
             if j.written == written and self._prepare is not None:
-                self._prepare()  # a pass that wrote nothing: the flash log erases its next sector now
+                self._prepare()  # a pass that wrote nothing: as in record
         if j.dirty:
             j.flush()
         if j.failed:
