@@ -43,16 +43,19 @@ def main(filters):
     started = time.monotonic()
     passed = 0
     failed = []
+    reports = []  # a failing module's whole output, printed again after the summary (a log's tail shows it)
     with concurrent.futures.ThreadPoolExecutor(2) as pool:
         for name, ok, bad, output in pool.map(lambda name: run_module(name, bundle), names):
             print(output, flush=True)
             passed += ok
             if bad:
                 failed.append(name)
+                reports.append("\n".join(line for line in output.splitlines() if not line.startswith("PASS ")))
     print("\nMicroPython unix port (heap %s, the firmware from %s): %d passed, %d modules failing in %.1f s"
           % (HEAP, "the device bundle (build/named)" if bundle else "source", passed, len(failed),
              time.monotonic() - started))
     if failed:
+        print("\n".join(reports))
         print("failing: " + ", ".join(failed))
         return 1
     if passed == 0:
