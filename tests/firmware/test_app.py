@@ -1,9 +1,8 @@
 """The assembled board: the App on simulated hardware with simulated time, driven by hands, buttons and a host."""
 
-import sys
 
 from harness import board, host_says, linked, point, press, run
-from support import not_loaded
+from support import let_go, not_loaded
 
 from firmware.app import App
 from firmware.referee.states import OVER as OVER_STATE
@@ -172,7 +171,7 @@ def test_games_are_made_without_keeping_the_setup_code():
     rules, time = app.game.rules, app.clock.tc
     app.new_game(Settings(size=13, rules="aga", time_spec="fischer 5m +10s"))  # the next game like the last
     assert app.game.rules is rules and app.clock.tc is time  # not read again
-    loaded = [name for name in setup if name in sys.modules]
+    loaded = [name for name in setup if not let_go(name)]
     assert not loaded, loaded
 
 
@@ -182,7 +181,7 @@ def test_the_result_is_said_without_keeping_its_words_code():
     app.control("resign_black", 0)
     run(app, hw, 0, 200)
     assert hw.display.said() == "WHITE WINS / BY RESIGNATION"
-    assert "firmware.clock.verdict" not in sys.modules
+    assert let_go("firmware.clock.verdict")
 
 
 def test_no_clock():

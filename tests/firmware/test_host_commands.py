@@ -3,10 +3,9 @@
 each field once, the time control included.
 """
 
-import sys
 
 from harness import host_says, linked, point, press, run
-from support import not_loaded
+from support import let_go, not_loaded
 
 from firmware.drivers.buttons import B_BLACK, B_WHITE
 from firmware.rules.position import BLACK, WHITE
@@ -60,4 +59,4 @@ def test_the_commands_code_is_let_go_after_each_command():
     run(app, hw, 0, 100)
     assert _reply(host_says(hw, pipe, app, "new size=13", 100))[0] == "OK" and app.game.size == 13
     assert _reply(host_says(hw, pipe, app, "mode blitz", 200))[0] == "ERR"
-    assert "firmware.host.commands" not in sys.modules and "firmware.host.arguments" not in sys.modules
+    assert let_go("firmware.host.commands") and let_go("firmware.host.arguments")

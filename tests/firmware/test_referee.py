@@ -1,8 +1,7 @@
 """The referee, driven by settled frames: moves, captures, mistakes, modes, handicap, counting."""
 
-import sys
 
-from support import not_loaded
+from support import let_go, not_loaded
 
 from firmware.event_log import first, slot
 from firmware.events import EV_ILLEGAL, EV_MOVE
@@ -143,7 +142,7 @@ def test_illegal_placements_by_mode():
     not_loaded("firmware.referee.fouls")
     t.place("D4")
     assert t.ref.state == REJECT and t.ref.reason == "ko" and t.marked(mk.ERROR) == ["D4"]
-    assert "firmware.referee.fouls" not in sys.modules
+    assert let_go("firmware.referee.fouls")
     ev = t.ref.events
     assert ev.kind[slot(ev, ev.count - 1)] == EV_ILLEGAL  # (told as every refusal is)
     assert t.game.phase == 0 and t.moves().endswith("BE4")

@@ -287,7 +287,7 @@ def test_the_viper_sweep_classifies_each_step_while_the_next_one_settles():
     """Where the port has viper code, the points sampled at a step are
     classified before the samples of the step after it are taken (during its
     settling time), not after the sweep: the read costs no more than its
-    settling (bench/device_time.py counts on it)."""
+    settling."""
     board = Stones(361)
     bus = SimHallBus(board, noise=0)
     driver = bus.driver(on=ON, off=OFF)
