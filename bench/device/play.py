@@ -271,7 +271,7 @@ def main():
     byoyomi = snap is not None and snap.black.overtime and snap.white.overtime
     t0 = time.ticks_us()
     gc.collect()
-    collect_us = time.ticks_diff(time.ticks_us(), t0)  # (a collection of this heap: device_time.py's)
+    collect_us = time.ticks_diff(time.ticks_us(), t0)  # (a collection of this heap)
     data = gc.mem_alloc() - BARE - harness - code
     ok = app.errors == 0 and host.errors == 0
     if part.startswith("until"):  # the game goes on when the power is cut

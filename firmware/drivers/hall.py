@@ -37,9 +37,8 @@ sampled at the step before while the muxes settle (timed with
 time.ticks_us), then samples; the lines and ADCs are called without a
 Python loop around them. Elsewhere (CPython, the WebAssembly port) the
 Python loops sweep, sleeping ``settle_us`` a step, then classify. Both
-give the same readings and baselines. RP2040 estimate
-(bench/device_time.py, with HALL_SETTLE_US = 20 us): a viper read within
-7.9 ms (a bound), 3.84 of them settling; the Python path about 23 ms.
+give the same readings and baselines. On the emulated Pico (docs/device.md):
+a viper read takes 7.1 ms, the Python path 30.6 ms.
 
 The calibration is kept on flash (``save(path)``, ``load(path)``): after a
 power cut the stones of the game are still on the board, and calibrating

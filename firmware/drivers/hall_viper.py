@@ -18,14 +18,8 @@ reads and writes that point's sample, baseline and state only: the order
 does not change the readings (the held points are listed in sweep order;
 their nudge is the same).
 
-bench/device_time.py bounds this code's own time from its Thumb code
-(mpy-cross -march=armv6m): the ``# <name>`` ... ``# </name>`` comment lines
-mark the parts it counts apart: a sweep ``step``; within it the loop over
-the points sampled at the step before (``points``: its test runs once more
-than its body, ``point``) and the settling ``wait``; the bodies of the
-loops over ``buf`` (``clear``) and over the held points (``held``). ptr32 zero-extends on a
-64-bit port: a baseline is sign-extended by hand (top + top wraps to 0 on a
-32-bit one).
+ptr32 zero-extends on a 64-bit port: a baseline is sign-extended by hand (top + top wraps to 0
+on a 32-bit one).
 """
 
 SOURCE = """
@@ -54,10 +48,8 @@ def sweep(self, buf, judge: int):
     n = int(self.nbytes) * judge
     i = 0
     while i < n:
-        # <clear>
         out[i] = 0
         i += 1
-        # </clear>
     nheld = 0
     total = 0
     ntracked = 0
@@ -66,15 +58,12 @@ def sweep(self, buf, judge: int):
     last = points
     k = 0
     while k <= %(steps)d:
-        # <step>
         if k < %(steps)d:
             c = code[k]
             lines[c & 7](c >> 3)
             t0 = int(clock())
         p = last
-        # <points>
         while p < judged:
-            # <point>
             x = int(samples[p])
             if x <= %(low)d or x >= %(high)d:
                 v = 3
@@ -106,14 +95,10 @@ def sweep(self, buf, judge: int):
             if v:
                 out[p >> 2] |= v << ((p & 3) << 1)
             p += %(steps)d
-            # </point>
-        # </points>
         if k == %(steps)d:
             break
-        # <wait>
         while (int(clock()) - t0) & 0x3FFFFFFF < settle:
             pass
-        # </wait>
         p = int(chan[k])
         last = p
         if p < points:
@@ -121,7 +106,6 @@ def sweep(self, buf, judge: int):
             p += %(steps)d
             if p < points:
                 samples[p] = int(read1())
-        # </step>
         k += 1
     if judge:
         sums = ptr32(self._sums)
@@ -136,11 +120,9 @@ def nudge(base_arr, held_arr, n: int, step: int):
     held = ptr16(held_arr)
     i = 0
     while i < n:
-        # <held>
         p = held[i]
         base[p] = int(base[p]) + step
         i += 1
-        # </held>
 """
 
 

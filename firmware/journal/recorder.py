@@ -49,7 +49,7 @@ from .store import MAIN, NEXT
 
 CHECKPOINT_MS = const(10000)  # the most thinking time a power cut can give back
 _LIMIT = const(16384)  # journal bytes that trigger a compaction
-_SLICE = const(384)  # snapshot bytes a slice writes (each costs CRC time: see bench/device_time.py)
+_SLICE = const(384)  # snapshot bytes a slice writes (each costs CRC time)
 _SEQ_BLOCK = const(256)
 _SEQ_MARGIN = const(64)  # more lines than one link poll can add
 RETRY_MS = const(5000)  # a failing flash is tried again this often (not at every host stage: wear, time)

