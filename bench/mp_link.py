@@ -13,8 +13,8 @@ from link_harness import attach, link_on
 from mp_referee import _longest_record
 
 from firmware import protocol as pr
-from firmware import protocol_host as ph
 from firmware.rules.game import Game
+from host_tools.board import protocol as ph
 
 
 class _Sink:

@@ -30,7 +30,7 @@ from concurrent.futures import ThreadPoolExecutor
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from firmware import protocol_host as ph  # noqa: E402
+from host_tools.board import protocol as ph  # noqa: E402
 from host_tools.venue.archive import Archive  # noqa: E402
 from host_tools.venue.service import Venue  # noqa: E402
 from host_tools.venue.web import Site, serve  # noqa: E402

@@ -33,8 +33,8 @@ import paho.mqtt.client as mqtt  # noqa: E402
 import sgfmill.sgf as sgfmill_sgf  # noqa: E402
 from paho.mqtt.enums import CallbackAPIVersion  # noqa: E402
 
-from firmware import protocol_host as ph  # noqa: E402
 from firmware.settings import Settings  # noqa: E402
+from host_tools.board import protocol as ph  # noqa: E402
 from host_tools.records import digests, final, seal_header, verify_sgf  # noqa: E402
 from host_tools.venue.archive import Archive  # noqa: E402
 from host_tools.venue.broker import Access, Broker  # noqa: E402

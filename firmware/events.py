@@ -7,7 +7,7 @@ an event allocates nothing. Event number n (``count`` is how many were ever
 added) lies at ``n % capacity`` in the arrays ``kind``, ``colour``,
 ``point`` (a game point, 0 when none), ``value`` and ``at`` (ticks ms). The
 board itself only writes its ring: reading it back (the simulator's page and
-log, the tests) is event_log.py's. 32 events are ample for the simulators,
+log, the tests) is host_tools/board/event_log.py's. 32 events are ample for the simulators,
 which read the new ones after every loop pass (a pass adds a few at most).
 """
 

@@ -1,5 +1,5 @@
 """The serial protocol between the board and a host: what the board needs of it, which the host
-uses too (firmware/protocol_host.py is the host's alone: reading the board's lines).
+uses too (host_tools/board/protocol.py is the host's alone: reading the board's lines).
 
 Line based, ASCII, readable in a terminal. docs/protocol.md is the reference.
 

@@ -20,8 +20,8 @@ ING = const(9)  # Ing overtime: main time, then N blocks carried over, each cost
 
 
 class TimeControl:
-    """A parsed spec: ``system`` and its figures in ms (0 when unused); canonical.py's
-    ``canonical(tc)`` gives its text (host side)."""
+    """A parsed spec: ``system`` and its figures in ms (0 when unused); the host's
+    ``canonical(tc)`` gives its text (host_tools/board/clock_spec.py)."""
 
     def __init__(self, system, main_ms=0, periods=0, period_ms=0, stones=0, increment_ms=0, cap_ms=0,
                  delay_ms=0):

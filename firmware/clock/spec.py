@@ -25,7 +25,7 @@ SYSTEM_NAMES = ("none", "absolute", "byoyomi", "canadian", "fischer", "delay", "
 
 _MAX_MS = const(360000000)  # 100 h: any duration beyond is a spec error
 
-# Preset names (sorted) and the specs they stand for, a line each (canonical.py's presets(): a dict).
+# Preset names (sorted) and the specs they stand for, a line each (host_tools/board/clock_spec.py's presets(): a dict).
 PRESETS = """
 aga: canadian 60m 20/5m
 blitz: fischer 3m +2s max 5m

@@ -3,7 +3,7 @@
 
 Loaded only while one is put into words (the loop's show_clock, call_briefly:
 code costs a Pico's heap); the page and the record say it in full
-(firmware/referee/words.py, messages.py).
+(host_tools/board/words.py, messages.py).
 """
 
 from ..events import EV_PASS, EV_PENALTY, EV_REFEREE, EV_RESUME_PLAY

@@ -1,6 +1,6 @@
 """What the board asks the players to fix, in a few words: the host's ``ALERT waiting=`` line
 (firmware/loop.py ``_asking``, firmware/host/link.py ``waiting``), so the venue sees a stuck table.
-The short form of firmware/referee/messages.py's request; loaded for the line only.
+The short form of host_tools/board/messages.py's request; loaded for the line only.
 """
 
 from ..rules.coords import vertex

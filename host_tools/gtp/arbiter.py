@@ -22,12 +22,12 @@ from firmware.rules.coords import MAX_SIZE, MIN_SIZE, PASS, parse_vertex, point,
 from firmware.rules.game import COUNTING, GAME_OVER, PLACE_REMOVE, Game, IllegalMove
 from firmware.rules.handicap import fixed_points, max_fixed
 from firmware.rules.history import LOST_TURN, move_colour, move_point
-from firmware.rules.host import all_points, diagram, fixed_handicap, parse_colour
 from firmware.rules.position import BLACK, WHITE
 from firmware.rules.rulesets import by_name
 from firmware.rules.scoring import DAME, DEAD, KIND, OWNER, SEKI, TERRITORY
 from firmware.version import NAME, VERSION
 from host_tools import sgf
+from host_tools.board.rules import all_points, diagram, fixed_handicap, parse_colour
 
 
 class GtpError(Exception):

@@ -20,7 +20,7 @@ import time
 from sgfmill import sgf as sgfmill
 
 from firmware import protocol as pr
-from firmware.protocol_host import decode
+from host_tools.board.protocol import decode
 from host_tools.logger.connection import BoardConnection
 from host_tools.logger.games import GameLog
 

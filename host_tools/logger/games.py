@@ -12,7 +12,6 @@ from sgfmill import sgf as sgfmill
 from firmware import protocol as pr
 from firmware.clock.control import BYOYOMI, CANADIAN, FISCHER, ING, SIMPLE, TV
 from firmware.clock.spec import parse as parse_spec
-from firmware.referee.words import result_words
 from firmware.rules.coords import PASS, check_size, point, vertex
 from firmware.rules.ending import PENALTY_KINDS, komi2_of
 from firmware.rules.game import COUNTING, Game
@@ -25,6 +24,7 @@ from firmware.rules.scoring import DEAD, KIND, OWNER, TERRITORY
 from firmware.settings import is_pair
 from firmware.version import VERSION
 from host_tools import sgf
+from host_tools.board.words import result_words
 from host_tools.records import sgf_seal
 
 

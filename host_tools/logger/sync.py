@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from firmware import protocol as pr
-from firmware.protocol_host import decode
+from host_tools.board.protocol import decode
 
 RESEND_WAIT_S = 0.3  # ask again if a resend brought nothing
 SILENT_S = 5.0  # a board this long silent is reported offline (MQTT)

@@ -42,11 +42,11 @@ import webbrowser
 from pathlib import Path
 
 from firmware.modes import NAMES as MODE_NAMES
-from firmware.referee.messages import message
 from firmware.rules.catalog import ALL
 from firmware.rules.coords import MAX_SIZE, MIN_SIZE
 from firmware.rules.rulesets import by_name
 from firmware.settings import Settings
+from host_tools.board.messages import message
 from twins.storage import SimStorage
 
 from .headless import Simulation

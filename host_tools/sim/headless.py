@@ -27,7 +27,6 @@ from __future__ import annotations
 
 from firmware import protocol as pr
 from firmware.app import App
-from firmware.event_log import NAMES, first, slot
 from firmware.events import EV_END, EV_ILLEGAL, EV_PENALTY, EV_REFEREE, EV_WARNING
 from firmware.micro import ticks_diff
 from firmware.modes import CASUAL
@@ -35,6 +34,7 @@ from firmware.referee.machine import REASONS
 from firmware.rules.coords import PASS, vertex
 from firmware.rules.ending import PENALTY_KINDS
 from firmware.rules.rulesets import ILLEGAL_LOSS, ILLEGAL_WARN
+from host_tools.board.event_log import NAMES, first, slot
 from host_tools.logger.games import Games
 from host_tools.logger.sync import LinkSync
 from twins.hardware import simulated

@@ -19,7 +19,7 @@ left out) as ``(name, t_ms, detail)``. The invariants:
 - ``penalty``: a penalty the board charges (a foul, a warning, a lost turn, a result by
   foul) goes to a player whose hands acted just before (``acted``: during a player's turn
   the hands on the board are that player's); a referee's (the host's) to the player named.
-- ``message``: the board's request in words (referee/messages.py ``message``), a result's
+- ``message``: the board's request in words (host_tools/board/messages.py ``message``), a result's
   words and the clock display's lines never raise, never say "None", never leave a name
   out (": has not pressed", "; presses", ", press your clock"), name only points on
   the game's board, and say dame are open only while one is lit.
@@ -41,13 +41,13 @@ import re
 from sgfmill import sgf as sgfmill
 
 from firmware.leds.marks import DAME, ERROR, LIFT, PUT_BACK
-from firmware.referee.messages import message
 from firmware.referee.states import SETUP
-from firmware.referee.words import game_result_words
 from firmware.rules.coords import PASS, parse_vertex, vertex
 from firmware.rules.ending import PENALTY_KINDS
 from firmware.rules.game import OVER, PLAYING
 from firmware.rules.history import LOST_TURN, move_colour, move_point
+from host_tools.board.messages import message
+from host_tools.board.words import game_result_words
 
 INVARIANTS = ("stage_error", "clock", "penalty", "message", "leds", "result", "record")
 AFTER_CLOCK = "[the clock had gone wrong before]"  # a violation that may follow from a clock's

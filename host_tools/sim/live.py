@@ -17,23 +17,23 @@ import time
 from collections import deque
 
 from firmware.app import App
-from firmware.clock.canonical import canonical
 from firmware.drivers.buttons import B_BLACK, B_MENU, B_PAUSE, B_WHITE
 from firmware.drivers.storage import FileStorage
-from firmware.event_log import NAMES as EVENT_NAMES
-from firmware.event_log import first, slot
 from firmware.faults import missing
 from firmware.leds.tables import KINDS, NAMES
 from firmware.modes import NAMES as MODE_NAMES
 from firmware.protocol import fields_dict, quote
 from firmware.referee.machine import REASONS
-from firmware.referee.messages import message
 from firmware.referee.states import NAMES as STATE_NAMES
-from firmware.referee.words import game_result_words
 from firmware.rules.coords import vertex
 from firmware.rules.game import COUNTING, OVER
 from firmware.rules.result import SCORE
 from firmware.settings import from_fields
+from host_tools.board.clock_spec import canonical
+from host_tools.board.event_log import NAMES as EVENT_NAMES
+from host_tools.board.event_log import first, slot
+from host_tools.board.messages import message
+from host_tools.board.words import game_result_words
 from twins.hardware import simulated
 from twins.storage import SimStorage
 

@@ -23,9 +23,9 @@ import json
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from firmware.clock.canonical import presets
 from firmware.modes import NAMES as MODE_NAMES
 from firmware.rules.catalog import ALL
+from host_tools.board.clock_spec import presets
 
 STATIC = Path(__file__).with_name("web")
 FILES = {"/": ("index.html", "text/html; charset=utf-8"),

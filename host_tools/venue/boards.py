@@ -10,10 +10,10 @@ clock runs with no move for ``stall_s`` is a board a referee should look at. No 
 from __future__ import annotations
 
 from firmware import protocol as pr
-from firmware.protocol_host import decode
 from firmware.rules.coords import PASS, col_row, point
 from firmware.rules.game import COUNTING, Game
 from firmware.rules.position import BLACK
+from host_tools.board.protocol import decode
 from host_tools.logger.games import GameLog, Games
 from host_tools.records import Checker
 from host_tools.venue.intake import unchanged

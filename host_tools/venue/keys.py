@@ -26,7 +26,7 @@ import time
 
 from firmware import protocol as pr
 from firmware.host.signing import E_DENIED, signed
-from firmware.protocol_host import decode
+from host_tools.board.protocol import decode
 from host_tools.records import board_key, verify_sgf
 
 DEFAULT_KEY_FILE = "venue/venue.key"

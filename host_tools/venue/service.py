@@ -39,7 +39,7 @@ import paho.mqtt.client as mqtt
 import sqlalchemy as sa
 from paho.mqtt.enums import CallbackAPIVersion
 
-from firmware.protocol_host import decode
+from host_tools.board.protocol import decode
 from host_tools.records import board_key
 from host_tools.venue import feed
 from host_tools.venue.archive import Archive

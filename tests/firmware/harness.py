@@ -59,7 +59,7 @@ def linked(storage=None, **options):
 def host_says(hw, pipe, app, command, t):
     """The host sends ``command`` at t; the board's lines in the next 40 ms, decoded (kind, fields)."""
     from firmware.protocol import encode_command
-    from firmware.protocol_host import decode
+    from host_tools.board.protocol import decode
 
     pipe.send(encode_command(command))
     run(app, hw, t, t + 40)
@@ -142,7 +142,7 @@ class Table:
     def check(self, t):
         app = self.app
         assert app.errors == 0, "a stage failed at %d ms: %r" % (t, app.last_error)
-        from firmware.referee.messages import message
+        from host_tools.board.messages import message
 
         said = message(app.referee, app.clock)
         for bad in _GARBLED:

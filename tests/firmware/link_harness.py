@@ -6,9 +6,9 @@ from firmware.follower import Follower
 from firmware.host.link import Link
 from firmware.modes import NAMES as MODE_NAMES
 from firmware.rules.game import PLAYING, Game
-from firmware.rules.host import fixed_handicap
 from firmware.rules.result import RESIGN, Result
 from firmware.settings import Settings
+from host_tools.board.rules import fixed_handicap
 
 
 def link_on(transport, **options):

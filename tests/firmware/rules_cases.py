@@ -9,9 +9,9 @@ import json
 
 from firmware.rules.coords import PASS, parse_vertex
 from firmware.rules.game import COUNTING, Game, IllegalMove
-from firmware.rules.host import diagram, parse_colour
 from firmware.rules.position import BLACK, WHITE
 from firmware.rules.rulesets import ILLEGAL_LOSS, ILLEGAL_WARN, by_name
+from host_tools.board.rules import diagram, parse_colour
 
 PENALTIES = {"loss": ILLEGAL_LOSS, "lose_turn+warning": ILLEGAL_WARN}
 

@@ -7,9 +7,9 @@ from support import let_go, not_loaded
 from firmware.app import App
 from firmware.referee.states import OVER as OVER_STATE
 from firmware.referee.states import PLAY
-from firmware.rules.host import diagram
 from firmware.rules.position import BLACK
 from firmware.settings import Settings
+from host_tools.board.rules import diagram
 from twins.hardware import simulated
 
 

@@ -2,17 +2,17 @@
 
 from support import TICKS_PERIOD, check
 
-from firmware.clock.canonical import canonical, presets
 from firmware.clock.clauses import Clauses, replay
 from firmware.clock.control import BYOYOMI, CANADIAN, FISCHER, TimeControl
 from firmware.clock.cues import CUE_COUNT, CUE_FLAG, CUE_LAST, CUE_NONE, CUE_PERIOD, CUE_TEN, Cues
 from firmware.clock.engine import Clock
 from firmware.clock.face import BLANK, digits
 from firmware.clock.spec import SpecError, parse, parse_duration
-from firmware.event_log import entries
 from firmware.events import Events
 from firmware.rules.position import BLACK, WHITE
 from firmware.rules.rulesets import CAPTURE_ALWAYS, CAPTURE_NEVER, CAPTURE_THAI
+from host_tools.board.clock_spec import canonical, presets
+from host_tools.board.event_log import entries
 
 S = 1000
 M = 60 * S
@@ -115,7 +115,8 @@ def test_presets_are_valid_specs():
 
 
 def test_every_event_kind_is_named_for_the_rings_readers():
-    from firmware import event_log, events
+    from firmware import events
+    from host_tools.board import event_log
 
     kinds = {getattr(events, name): name[3:].lower() for name in dir(events) if name.startswith("EV_")}
     assert len(kinds) == len(event_log.NAMES) - 1

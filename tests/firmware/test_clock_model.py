@@ -12,7 +12,6 @@ import sys
 from diagrams import Lcg
 from support import TICKS_PERIOD, check
 
-from firmware.clock.canonical import canonical
 from firmware.clock.control import (
     ABSOLUTE,
     BRONSTEIN,
@@ -28,6 +27,7 @@ from firmware.clock.control import (
 )
 from firmware.clock.engine import Clock
 from firmware.rules.position import BLACK, WHITE
+from host_tools.board.clock_spec import canonical
 
 MICRO = sys.implementation.name == "micropython"
 

@@ -11,8 +11,8 @@ from diagrams import Lcg, at, game
 from firmware.rules.coords import PASS
 from firmware.rules.dead import propose
 from firmware.rules.game import Game, IllegalMove
-from firmware.rules.host import all_points
 from firmware.rules.position import BLACK, EMPTY, WHITE
+from host_tools.board.rules import all_points
 
 
 def plain_proposal(g):

@@ -7,9 +7,9 @@ from support import let_go, not_loaded
 from firmware.rules.catalog import ALL
 from firmware.rules.coords import PASS, point
 from firmware.rules.game import COUNTING, OVER, PLAYING, Game, IllegalMove
-from firmware.rules.host import all_points, diagram, fixed_handicap
 from firmware.rules.position import BLACK, EMPTY, WHITE
 from firmware.rules.rulesets import ILLEGAL_LOSS, ILLEGAL_WARN, by_name
+from host_tools.board.rules import all_points, diagram, fixed_handicap
 
 
 def snapshot(g):

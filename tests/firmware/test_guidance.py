@@ -7,12 +7,12 @@ from test_referee import Table
 from firmware.clock.verdict import result_lines
 from firmware.leds import marks as mk
 from firmware.modes import TEACHING, TOURNAMENT
-from firmware.referee.messages import message
 from firmware.referee.states import COUNTING, OVER, PLAY, SETUP
-from firmware.referee.words import result_words
 from firmware.rules.coords import parse_vertex
 from firmware.rules.position import BLACK, WHITE
 from firmware.rules.result import FOUL, RESIGN, SCORE, TIME, Result
+from host_tools.board.messages import message
+from host_tools.board.words import result_words
 
 
 def marked(app, kind):

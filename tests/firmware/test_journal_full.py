@@ -8,8 +8,8 @@ everyone is told, and a power cut then loses nothing.
 
 from harness import host_says, linked, point, power_up, run
 
-from firmware.event_log import entries
 from firmware.journal.recorder import RETRY_MS
+from host_tools.board.event_log import entries
 from twins.storage import SimStorage
 
 # 32 moves, Black and White in turn, that capture nothing (column 2 and row 8 stay empty).

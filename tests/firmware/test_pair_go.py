@@ -6,8 +6,8 @@ messages, a wrong order the referee upholds (the host's ``referee order``) costi
 from harness import host_says, linked, point, power_up, run
 
 from firmware.modes import TOURNAMENT
-from firmware.referee.messages import message
 from firmware.rules.position import BLACK, WHITE
+from host_tools.board.messages import message
 from twins.storage import SimStorage
 
 

@@ -11,10 +11,10 @@ is missing says so for as long as it runs and plays nothing.
 from harness import host_says, point, press, run
 
 from firmware.app import App
-from firmware.event_log import entries
 from firmware.faults import F_BUZZER, F_DISPLAY, F_SENSOR, SHOW_MS, NoSensor
 from firmware.leds.marks import ERROR
 from firmware.settings import Settings
+from host_tools.board.event_log import entries
 from twins.hardware import simulated
 from twins.link import Pipe
 
@@ -39,7 +39,7 @@ def linked_board(faults=0, **settings):
 
 def said(pipe):
     """The board's lines since the last look: (kind, fields) each."""
-    from firmware.protocol_host import decode
+    from host_tools.board.protocol import decode
 
     out = []
     for raw in pipe.take().split(b"\n"):

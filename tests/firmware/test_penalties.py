@@ -9,10 +9,10 @@ from harness import host_says, linked, point, power_up, run
 from test_tournament import walls
 
 from firmware.modes import TOURNAMENT
-from firmware.protocol_host import decode
 from firmware.rules.ending import CAUTION, POINTS, WARNING
 from firmware.rules.position import BLACK
 from firmware.rules.result import BOTH_LOSE
+from host_tools.board.protocol import decode
 from twins.storage import SimStorage
 
 

@@ -2,8 +2,8 @@
 
 from diagrams import Lcg, at, position
 
-from firmware.rules.host import all_points, diagram
 from firmware.rules.position import BLACK, EMPTY, WHITE, Position, stone_key
+from host_tools.board.rules import all_points, diagram
 
 
 def recomputed_hash(pos):

@@ -10,7 +10,7 @@ from pro_games import load_games, replay
 from support import check, data_path
 
 from firmware.rules.coords import vertex
-from firmware.rules.host import diagram
+from host_tools.board.rules import diagram
 
 RULE_COLUMNS = (("japanese", "replay_japanese"), ("tromp-taylor", "replay_tromp_taylor"))
 

@@ -12,11 +12,11 @@ from pro_games import games
 from support import check, data_path, let_go, not_loaded
 
 from firmware import protocol as pr
-from firmware import protocol_host as ph
 from firmware.host import arguments
 from firmware.rules.coords import PASS, parse_vertex
 from firmware.rules.game import Game
 from firmware.rules.result import RESIGN, Result
+from host_tools.board import protocol as ph
 from twins.link import Pipe
 
 MP = sys.implementation.name == "micropython"

@@ -12,9 +12,9 @@ from firmware.journal.recorder import CHECKPOINT_MS
 from firmware.leds.marks import PUT_BACK
 from firmware.modes import TOURNAMENT
 from firmware.protocol import encode_command
-from firmware.protocol_host import decode
 from firmware.referee.states import PLAY, SYNC
-from firmware.rules.host import diagram
+from host_tools.board.protocol import decode
+from host_tools.board.rules import diagram
 from twins.storage import SimStorage
 
 

@@ -3,13 +3,11 @@
 
 from support import let_go, not_loaded
 
-from firmware.event_log import first, slot
 from firmware.events import EV_ILLEGAL, EV_MOVE
 from firmware.leds import marks as mk
 from firmware.leds.marks import Marks
 from firmware.modes import CASUAL, TOURNAMENT
 from firmware.referee.machine import Referee
-from firmware.referee.messages import message
 from firmware.referee.region import Region
 from firmware.referee.states import COUNTING as COUNTING_STATE
 from firmware.referee.states import OVER as OVER_STATE
@@ -17,6 +15,8 @@ from firmware.referee.states import PLAY, REJECT, SETUP, SYNC
 from firmware.rules.coords import parse_vertex, vertex
 from firmware.rules.game import Game
 from firmware.rules.position import BLACK, WHITE
+from host_tools.board.event_log import first, slot
+from host_tools.board.messages import message
 
 UNKNOWN = 3
 

@@ -5,11 +5,11 @@ from support import check
 
 from firmware.rules.coords import PASS
 from firmware.rules.game import COUNTING, OVER, Game, IllegalMove
-from firmware.rules.host import all_points, fixed_handicap
 from firmware.rules.position import BLACK, EMPTY, WHITE
 from firmware.rules.result import BOTH_LOSE, DRAW, FOUL, RESIGN, SCORE, TIME, Result
 from firmware.rules.result_sgf import parse_sgf
 from firmware.rules.scoring import DAME, KIND, OWNER, SEKI, STONE, TERRITORY
+from host_tools.board.rules import all_points, fixed_handicap
 
 TERRITORY_RULES = ("korean", "japanese", "thai")
 AREA_RULES = ("chinese", "aga", "nz", "tromp-taylor")

@@ -8,8 +8,8 @@ from harness import host_says, linked, point, power_up, run
 
 from firmware.host.signing import hmac_sha256, signed
 from firmware.protocol import fields_dict, unquote
-from firmware.protocol_host import decode
 from firmware.rules.position import BLACK, WHITE
+from host_tools.board.protocol import decode
 from twins.storage import SimStorage
 
 KEY = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"

@@ -5,8 +5,8 @@ lasts, and ``waiting=0`` once fixed; looking costs the idle pass a time compared
 from harness import host_says, linked, point, run
 
 from firmware.protocol import fields_dict, unquote
-from firmware.protocol_host import decode
 from firmware.rules.position import BLACK, WHITE
+from host_tools.board.protocol import decode
 
 
 def _lines(pipe):

@@ -8,8 +8,8 @@ from harness import Table
 
 from firmware.drivers.buttons import B_MENU
 from firmware.modes import TOURNAMENT
-from firmware.referee.messages import message
 from firmware.rules.position import BLACK, WHITE
+from host_tools.board.messages import message
 
 TIME = "byoyomi 10m 3x30s"
 
@@ -112,8 +112,8 @@ def test_play_resumed_after_two_passes_starts_with_the_first_passer_and_costs_no
 
 
 def test_words_that_say_what_happened():
-    from firmware.referee.words import result_words
     from firmware.rules.result_sgf import parse_sgf
+    from host_tools.board.words import result_words
 
     # OP: a count with no points for either side, and White moving first.
     table = Table("op", "none", mode=TOURNAMENT, sensors="polarity")

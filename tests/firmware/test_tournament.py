@@ -8,10 +8,10 @@ from harness import Table, board, point, power_up, press, run
 
 from firmware.leds.marks import DAME as DAME_MARK
 from firmware.modes import CASUAL, TOURNAMENT
-from firmware.referee.messages import message
 from firmware.referee.states import COUNTING, PLAY
 from firmware.rules.history import DAME_FILL, move_colour
 from firmware.rules.position import BLACK, WHITE
+from host_tools.board.messages import message
 from twins.storage import SimStorage
 
 

@@ -10,9 +10,9 @@ from support import data_path
 from firmware.drivers.buttons import B_BLACK, B_MENU, B_PAUSE, B_WHITE
 from firmware.events import EV_CALL_PAUSE
 from firmware.modes import CASUAL, TOURNAMENT
-from firmware.referee.messages import message
 from firmware.rules.coords import parse_vertex
 from firmware.rules.position import BLACK, WHITE
+from host_tools.board.messages import message
 
 M = 60000
 

@@ -5,7 +5,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_clock_model import Model
 
-from firmware.clock.canonical import canonical
 from firmware.clock.control import (
     ABSOLUTE,
     BRONSTEIN,
@@ -22,6 +21,7 @@ from firmware.clock.control import (
 from firmware.clock.engine import Clock
 from firmware.clock.spec import SpecError, parse
 from firmware.rules.position import BLACK, WHITE
+from host_tools.board.clock_spec import canonical
 
 
 @st.composite

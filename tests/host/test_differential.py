@@ -4,8 +4,8 @@ import pytest
 from sgfmill import sgf, sgf_moves
 
 from firmware.rules.game import Game
-from firmware.rules.host import diagram
 from firmware.rules.position import BLACK, WHITE
+from host_tools.board.rules import diagram
 from host_tools.sgf import from_sgfmill
 from tests.tools import make_fixtures
 

@@ -2,10 +2,10 @@
 device's own paths, the journal included."""
 
 from firmware.app import App
-from firmware.clock.canonical import canonical
 from firmware.modes import TOURNAMENT
 from firmware.rules.coords import parse_vertex
 from firmware.settings import Settings
+from host_tools.board.clock_spec import canonical
 from host_tools.sim.live import LiveBoard
 
 

@@ -1,7 +1,7 @@
-"""The logger's sync core without a port: board lines (firmware.protocol_host.encode) in,
+"""The logger's sync core without a port: board lines (host_tools.board.protocol.encode) in,
 commands and accepted lines out, time given as a number."""
 
-from firmware import protocol_host as ph
+from host_tools.board import protocol as ph
 from host_tools.logger.sync import HEARTBEAT_S, RESEND_WAIT_S, SILENT_S, LinkSync
 
 

@@ -12,10 +12,10 @@ import zlib
 import pytest
 
 from firmware import protocol as pr
-from firmware import protocol_host as ph
 from firmware.rules.handicap import fixed_points
 from firmware.settings import Settings
 from host_tools import sgf
+from host_tools.board import protocol as ph
 from host_tools.records import board_key, verify_sgf
 from host_tools.sim.headless import Simulation
 from host_tools.sim.physical import script_lines

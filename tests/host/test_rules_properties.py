@@ -12,8 +12,8 @@ from sgfmill import boards
 from firmware.rules.catalog import ALL
 from firmware.rules.coords import PASS, col_row, point
 from firmware.rules.game import Game, IllegalMove
-from firmware.rules.host import diagram
 from firmware.rules.position import BLACK, WHITE, stone_key
+from host_tools.board.rules import diagram
 
 
 def state(game):

@@ -4,7 +4,7 @@ order of lines (held, resynced, doubled, edited), the pairing file, the referee'
 import pytest
 
 from firmware import protocol as pr
-from firmware import protocol_host as ph
+from host_tools.board import protocol as ph
 from host_tools.venue import pairings
 from host_tools.venue.archive import Archive
 from host_tools.venue.service import Venue

@@ -5,9 +5,9 @@ desk registers a board again, its own or, with MENU held on it, one holding anot
 import json
 
 from firmware import protocol as pr
-from firmware import protocol_host as ph
 from firmware.drivers.buttons import B_MENU
 from firmware.settings import Settings
+from host_tools.board import protocol as ph
 from host_tools.records import board_key
 from host_tools.venue.archive import Archive
 from host_tools.venue.keys import Refused, clock_counter, register, signed_command

@@ -10,7 +10,7 @@ import pytest
 import sqlalchemy as sa
 from paho.mqtt.enums import CallbackAPIVersion
 
-from firmware import protocol_host as ph
+from host_tools.board import protocol as ph
 from host_tools.venue import feed
 from host_tools.venue.archive import Archive
 from host_tools.venue.broker import Access, Broker, mosquitto_path

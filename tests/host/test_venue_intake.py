@@ -8,8 +8,8 @@ kept; a forged restart from 0 is undone by the board's own numbering."""
 
 import json
 
-from firmware import protocol_host as ph
 from firmware.settings import Settings
+from host_tools.board import protocol as ph
 from host_tools.records import digests, final, seal_header
 from host_tools.venue.exports import results_csv
 

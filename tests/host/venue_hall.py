@@ -15,10 +15,10 @@ import time
 import types
 
 from firmware import protocol as pr
-from firmware import protocol_host as ph
 from firmware.rules.game import Game, IllegalMove
 from firmware.rules.handicap import fixed_points
 from firmware.settings import Settings
+from host_tools.board import protocol as ph
 from host_tools.logger.cli import Logger
 from host_tools.logger.connection import BoardConnection
 from host_tools.logger.mqtt import ON_BROKER, MqttOut

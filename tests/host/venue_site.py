@@ -9,7 +9,7 @@ import json
 import threading
 import time
 
-from firmware import protocol_host as ph
+from host_tools.board import protocol as ph
 from host_tools.records import fold, head_of
 from host_tools.venue.archive import Archive
 from host_tools.venue.service import Venue

@@ -1,11 +1,10 @@
-"""The rules core's host half: what host tools and tests ask of a game that the board never
-does (text diagrams, every point, colour names, GTP's fixed handicap). Never imported on the
-board, where code costs heap; CPython and MicroPython alike (the firmware tests run on both).
+"""The rules core's (firmware/rules/) host half: what host tools and tests ask of a game that
+the board never does (text diagrams, every point, colour names, GTP's fixed handicap).
 """
 
-from .coords import point
-from .handicap import fixed_points
-from .position import BLACK, WHITE
+from firmware.rules.coords import point
+from firmware.rules.handicap import fixed_points
+from firmware.rules.position import BLACK, WHITE
 
 
 def diagram(pos):

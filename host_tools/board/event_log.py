@@ -3,7 +3,7 @@
 Readers keep their own cursor: events number ``first(ring) .. ring.count - 1``
 are kept, ``slot(ring, n)`` is where event n lies in the ring's arrays,
 ``NAMES[kind]`` names its kind. The board only writes its ring, so this
-stays out of events.py, which it keeps loaded (the names cost ~1 KB of heap).
+stays out of events.py, which it keeps loaded (the names would cost ~1 KB of heap).
 """
 
 NAMES = ("", "move", "pass", "undo", "illegal", "penalty", "handicap", "counting", "dead", "resume_play", "end",  # by kind:

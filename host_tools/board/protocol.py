@@ -1,10 +1,9 @@
 """The host's half of the serial protocol (docs/protocol.md): reading the board's lines, and
-writing them as the board does (for tests and benches). Never imported on the board, where
-code costs heap; firmware/protocol.py is what both sides share. CPython and MicroPython alike
-(the firmware tests run on both).
+writing them as the board does (for tests and benches). firmware/protocol.py is what both
+sides share.
 """
 
-from .protocol import MAX_LINE, Writer, check_crc
+from firmware.protocol import MAX_LINE, Writer, check_crc
 
 
 def encode(seq, kind, fields=()):

@@ -2,20 +2,29 @@
 
 Every message says what the LEDs show and where, in GTP names ("lift the
 stones at D4, E4"), whose turn it is and who must press, and why a stone or a
-control was refused. Results are said by words.py. Nothing here runs on the
-device's hot path (the device has no screen for sentences: its LEDs and clock
-display say the short forms).
+control was refused. Results are said by words.py. The device never loads this
+(it has no screen for sentences: its LEDs, its clock display and its ALERT
+waiting= line say the short forms, firmware/referee/asks.py and clock/verdict.py).
 """
 
-from ..events import EV_AWAY_PAUSE, EV_CALL_PAUSE, EV_PASS, EV_PENALTY, EV_REFEREE, EV_REFEREE_STOP, EV_RESUME_PLAY
-from ..modes import TOURNAMENT
-from ..rules.coords import vertex
-from ..rules.history import is_pass
-from ..rules.result import DRAW, half_points
-from ..rules.rulesets import CAPTURE_ALWAYS, CYCLE_DRAW, SCORE_AREA, SCORE_OP, SCORE_TERRITORY
-from .machine import REASONS
-from .region import NONE
-from .states import COUNTING, OVER, PLAY, REJECT, SETUP, SYNC
+from firmware.events import (
+    EV_AWAY_PAUSE,
+    EV_CALL_PAUSE,
+    EV_PASS,
+    EV_PENALTY,
+    EV_REFEREE,
+    EV_REFEREE_STOP,
+    EV_RESUME_PLAY,
+)
+from firmware.modes import TOURNAMENT
+from firmware.referee.machine import REASONS
+from firmware.referee.region import NONE
+from firmware.referee.states import COUNTING, OVER, PLAY, REJECT, SETUP, SYNC
+from firmware.rules.coords import vertex
+from firmware.rules.history import is_pass
+from firmware.rules.result import DRAW, half_points
+from firmware.rules.rulesets import CAPTURE_ALWAYS, CYCLE_DRAW, SCORE_AREA, SCORE_OP, SCORE_TERRITORY
+
 from .words import foul_words, game_result_words, result_words
 
 _SHOWN = 6  # points named in a list before "and N more"
@@ -144,7 +153,7 @@ def _turn(referee):
     game = referee.game
     side = ("black", "white")[game.to_move - 1]
     if referee.pair:
-        from ..rules.pair import next_partner
+        from firmware.rules.pair import next_partner
 
         return "%s (%s%d)" % (side, side[0].upper(), next_partner(game))
     return side

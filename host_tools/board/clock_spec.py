@@ -1,11 +1,12 @@
-"""A time control written back as the grammar's text (spec.py reads it): for host tools and tests.
+"""A time control written back as the grammar's text (firmware/clock/spec.py reads it): for host
+tools and tests.
 
 The board only reads specs, so this is kept out of spec.py, which it loads
-while the last game is still held (the device never loads this module).
+while the last game is still held.
 """
 
-from .control import BRONSTEIN, BYOYOMI, CANADIAN, DELAY, FISCHER, ING, NONE, TV
-from .spec import PRESETS, SYSTEM_NAMES
+from firmware.clock.control import BRONSTEIN, BYOYOMI, CANADIAN, DELAY, FISCHER, ING, NONE, TV
+from firmware.clock.spec import PRESETS, SYSTEM_NAMES
 
 
 def canonical(tc):

@@ -6,7 +6,7 @@ time", "Black loses by a foul: immediate ko retake (Korean regulations
 display's two short lines are firmware/clock/verdict.py's).
 """
 
-from ..rules.result import BOTH_LOSE, CYCLE, DRAW, FOUL, NO_POINTS, RESIGN, SCORE, TIME, half_points
+from firmware.rules.result import BOTH_LOSE, CYCLE, DRAW, FOUL, NO_POINTS, RESIGN, SCORE, TIME, half_points
 
 # A foul's reason (rules/ending.py ``foul`` detail) -> what the player did.
 FOULS = {
