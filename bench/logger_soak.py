@@ -24,16 +24,13 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from sgfmill import sgf as sgfmill  # noqa: E402
-
-from firmware.rules.game import Game, IllegalMove  # noqa: E402
-from firmware.rules.history import move_colour, move_point  # noqa: E402
 from firmware.settings import Settings  # noqa: E402
+from host_tools import sgf  # noqa: E402
 from host_tools.logger.cli import Logger  # noqa: E402
 from host_tools.logger.connection import BoardConnection  # noqa: E402
-from host_tools.sgf import from_sgfmill  # noqa: E402
 from host_tools.sim.headless import Simulation  # noqa: E402
-from host_tools.sim.physical import script_lines  # noqa: E402
+from host_tools.sim.physical import random_moves, resigned  # noqa: E402
+from host_tools.sim.played import moves_of  # noqa: E402
 from host_tools.sim.script import parse  # noqa: E402
 from twins.link import HostSerial, Pipe  # noqa: E402
 from twins.storage import SimStorage  # noqa: E402
@@ -45,21 +42,6 @@ UNPLUG_S = (0.3, 3.0)  # ... for this long
 CUT_EVERY_S = 60.0  # a board's power goes once in this long on average
 CUT_AT_END = 0.3  # the share of games whose board loses power just after the game ends ...
 CUT_AT_END_MS = (50, 300)  # ... at once (its last lines unread), or this long after
-
-
-def random_moves(size: int, count: int, rng: random.Random) -> list[tuple[int, int]]:
-    """A random legal game of ``count`` moves (colour, point), no pass (two end the play)."""
-    game = Game(size)
-    moves = []
-    while len(moves) < count:
-        pt = rng.randrange(1, len(game.pos.cells))
-        colour = game.to_move
-        try:
-            game.play(colour, pt)
-        except (IllegalMove, ValueError, IndexError):
-            continue
-        moves.append((colour, pt))
-    return moves
 
 
 class Table:
@@ -96,17 +78,12 @@ class Table:
             self.power_cut(now, at_end=self.end_cut)
         if not self.events and self.games_left and now >= self.next_game:
             self.start_game(now, conn)
-        while self.events and self.events[0].t_ms <= now:
-            event = self.events.pop(0)
-            sim.advance(event.t_ms)
-            sim.apply(event)
+        for event in sim.play_due(self.events, now):
             if event.action == "button":
-                self.finished(event.t_ms, now)
+                self.finished(now)
         if not self.events and sim.game.result is None and sim.game.move_number:
             # (a power cut took the resignation before the board recorded it: the player resigns again)
             self.events = parse(["%d button resign_black" % (now + 500)], 9)[0]
-        sim._dirty = True  # (the link is polled every step: the headless sim skips idle time)
-        sim.advance(now)
 
     def power_cut(self, now: float, at_end: bool = False) -> None:
         self.end_cut = False
@@ -129,29 +106,19 @@ class Table:
                 self.asked_new = now
             return
         moves = random_moves(9, self.rng.randint(10, 40), self.rng)
-        lines, _expected = script_lines(9, moves, seed=self.rng.randrange(1 << 30))
-        events, errors = parse(lines, 9)
-        assert not errors, errors
-        for event in events:
-            event.t_ms += int(now) + 300
-        end = events[-1].t_ms + 1500
-        events += parse(["%d button resign_%s" % (end, "white" if len(moves) % 2 else "black")], 9)[0]
-        self.events = events
+        self.events = resigned(9, moves, int(now), self.rng.randrange(1 << 30), first_ms=300, resign_ms=1500)
         self.games_left -= 1
 
-    def finished(self, at: int, now: float) -> None:
-        """The game resigned at ``at``: what the board recorded (on its flash and its cable, one host
+    def finished(self, now: float) -> None:
+        """The game resigned: what the board recorded (on its flash and its cable, one host
         stage later), and maybe the power gone then, before the logger read it."""
         app = self.sim.app
         if app.game.result is None:
             return  # (the board did not take it: the players resign again, Table.step)
         while app.follower.result is None:  # (its host stage may wait a pass or two after a decision)
-            self.sim._dirty = True
-            self.sim.advance(self.sim.now + HOST_MS)
+            self.sim.play_due([], self.sim.now + HOST_MS)
         at = self.sim.now
-        hist = app.game.hist
-        moves = [(move_colour(hist.moves[k]), move_point(hist.moves[k])) for k in range(1, hist.length)]
-        self.played.append((app.follower.game_boot, app.follower.gid, moves, app.game.result.sgf()))
+        self.played.append((app.follower.game_boot, app.follower.gid, moves_of(app.game), app.game.result.sgf()))
         self.sim.hw.stones.clear()  # (the players clear the board)
         self.next_game = now + self.rng.uniform(0.5, 3.0) * 1000
         if self.rng.random() < CUT_AT_END:  # the power goes before the logger read the end, or soon after
@@ -162,11 +129,8 @@ class Table:
 
 
 def on_file(path: pathlib.Path) -> tuple[list, str | None]:
-    record = sgfmill.Sgf_game.from_bytes(path.read_bytes())
-    root = record.get_root()
-    moves = [(1 if node.get_move()[0] == "b" else 2, from_sgfmill(9, node.get_move()[1]))
-             for node in record.get_main_sequence()[1:]]
-    return moves, (root.get("RE") if root.has_property("RE") else None)
+    record = sgf.read(path.read_bytes())
+    return record.moves, record.root.get("RE")
 
 
 def compare(out: pathlib.Path, tables: list[Table]) -> dict:

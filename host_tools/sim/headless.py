@@ -212,6 +212,20 @@ class Simulation:
             elif running:
                 yield max(ticks_diff(recorder.clock_at, now) + recorder.checkpoint_ms, 0)
 
+    def play_due(self, events, now_ms):
+        """Carry out the events of a script (``events``, in time order) due by ``now_ms``, taken
+        from its front, then run to ``now_ms`` with a pass then (a host on the cable is heard every
+        call, not only when something can happen). Returns the events carried out."""
+        done = []
+        while events and events[0].t_ms <= now_ms:
+            event = events.pop(0)
+            self.advance(event.t_ms)
+            self.apply(event)
+            done.append(event)
+        self._dirty = True
+        self.advance(now_ms)
+        return done
+
     def run(self, events, tail_ms=1000):
         """Play a whole script, then let the board settle for ``tail_ms`` after the last event (and
         after the last finger is lifted), and the recording catch up."""

@@ -12,8 +12,11 @@ from __future__ import annotations
 import random
 
 from firmware.rules.coords import PASS, col_row, point, vertex
-from firmware.rules.game import COUNTING, Game
+from firmware.rules.game import COUNTING, Game, IllegalMove
+from firmware.rules.handicap import fixed_points
 from firmware.rules.position import BLACK
+
+from .script import parse
 
 _NAMES = {1: "black", 2: "white"}
 
@@ -112,6 +115,37 @@ def script_lines(size, moves, handicap=(), rules="japanese", seed=1, polarity=Fa
         add(t + 500, f"lift {vertex(size, pending_late)}")
     timed.sort()
     return [f"{at} {text}" for at, _order, text in timed], expected
+
+
+def random_moves(size, count, rng, handicap=0):
+    """A random legal game of ``count`` moves (colour, point) after ``handicap`` fixed stones,
+    no pass (two would end the play); ``rng``: a random.Random."""
+    game = Game(size)
+    if handicap:
+        game.place_handicap(fixed_points(size, handicap))
+    moves = []
+    while len(moves) < count:
+        pt = rng.randrange(1, len(game.pos.cells))  # (0 is PASS)
+        colour = game.to_move
+        try:
+            game.play(colour, pt)
+        except (IllegalMove, ValueError, IndexError):
+            continue
+        moves.append((colour, pt))
+    return moves
+
+
+def resigned(size, moves, start_ms, seed, handicap=(), first_ms=500, resign_ms=3000):
+    """The script events (script.py) of hands playing ``moves`` after the ``handicap`` stones,
+    the first ``first_ms`` after ``start_ms``, then the player to move resigning (its button)
+    ``resign_ms`` after the last."""
+    lines, _expected = script_lines(size, moves, handicap, seed=seed)
+    events, errors = parse(lines, size)
+    assert not errors, errors
+    for event in events:
+        event.t_ms += start_ms + first_ms
+    end = events[-1].t_ms + resign_ms
+    return events + parse(["%d button resign_%s" % (end, "white" if len(moves) % 2 else "black")], size)[0]
 
 
 def main(argv=None):

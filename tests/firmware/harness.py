@@ -4,6 +4,15 @@
     hw.stones.place(point(app, 4, 4), BLACK)
     run(app, hw, 0, 400)                 # app.step every 10 ms, the stones' clock with it
     press(app, hw, B_BLACK, 400)         # a finger on Black's clock button for 60 ms
+
+or, with every pass checked as players see it, a ``Table``:
+
+    table = Table("japanese", "none", size=19, cable=True)
+    table.place(BLACK, "Q16")            # a hand puts a stone down; the board reads it
+    table.says("state")                  # the host asks over the cable: the board's lines
+
+Every firmware test builds its board here (CPython and MicroPython alike: no
+CPython-only module).
 """
 
 from firmware.app import App
@@ -12,9 +21,10 @@ from firmware.settings import Settings
 from twins.hardware import simulated
 
 
-def board(storage=None, transport=None, mode=CASUAL, boot=0, now_ms=0, sensors="presence", **settings):
+def board(storage=None, transport=None, mode=CASUAL, boot=0, now_ms=0, sensors="presence", board_id="board",
+          **settings):
     """(hw, app): a new board on twins; ``settings``: firmware.settings.Settings fields."""
-    hw = simulated(sensors, transport, storage)
+    hw = simulated(sensors, transport, storage, board_id=board_id)
     return hw, App(hw, Settings(**settings), mode, boot=boot, now_ms=now_ms)
 
 
@@ -56,20 +66,52 @@ def linked(storage=None, **options):
     return hw, pipe, app
 
 
-def host_says(hw, pipe, app, command, t):
-    """The host sends ``command`` at t; the board's lines in the next 40 ms, decoded (kind, fields)."""
-    from firmware.protocol import encode_command
+def said(data, numbered=False):
+    """The board's lines in ``data`` (bytes, or a Pipe: what the host takes from it now), decoded:
+    (kind, fields) each, or (seq, kind, fields) if ``numbered``."""
     from host_tools.board.protocol import decode
 
-    pipe.send(encode_command(command))
-    run(app, hw, t, t + 40)
+    if not isinstance(data, (bytes, bytearray)):
+        data = data.take()
     lines = []
-    for raw in pipe.take().split(b"\n"):
+    for raw in data.split(b"\n"):
         if raw:
             decoded = decode(raw)
             assert decoded is not None, raw
-            lines.append(decoded[1:])
+            lines.append(decoded if numbered else decoded[1:])
     return lines
+
+
+def host_says(hw, pipe, app, command, t):
+    """The host sends ``command`` at t; the board's lines in the next 40 ms, decoded (kind, fields)."""
+    from firmware.protocol import encode_command
+
+    pipe.send(encode_command(command))
+    run(app, hw, t, t + 40)
+    return said(pipe)
+
+
+def moves(game):
+    """The game's moves as GTP text: "BQ16 WD4 Wpass B-lost-turn"."""
+    from firmware.rules.coords import vertex
+    from firmware.rules.history import LOST_TURN, move_colour, move_point
+
+    hist = game.hist
+    out = []
+    for k in range(1, hist.length):
+        r = hist.moves[k]
+        where = "-lost-turn" if r & LOST_TURN else vertex(game.size, move_point(r))
+        out.append("BW"[move_colour(r) - 1] + where)
+    return " ".join(out)
+
+
+def marked(app, kind):
+    """GTP names of the game's points the LEDs' marks show ``kind`` at."""
+    from firmware.rules.coords import vertex
+
+    region, bits = app.referee.region, app.marks.bits
+    return sorted(vertex(app.game.size, region.game_of[p]) for p in range(361)
+                  if bits[p] & kind and region.game_of[p] != 0xFFFF)
 
 
 # Words a message may never hold: a player or point left out ("Black has not pressed" said
@@ -82,26 +124,68 @@ class Table:
 
     Every loop pass is checked as players would see it: no stage error, the referee's message
     is whole words, and the clock runs for the side the board waits for (``clock_side``).
+    ``cable``: a host on a cable (``pipe``, ``says``); ``storage``: a flash (``power_up``);
+    the other options are ``board()``'s.
     """
 
-    def __init__(self, rules="japanese", time_spec="byoyomi 10m 3x30s", size=9, mode=CASUAL, **settings):
-        self.hw, self.app = board(size=size, rules=rules, time_spec=time_spec, mode=mode, **settings)
+    def __init__(self, rules="japanese", time_spec="byoyomi 10m 3x30s", size=9, mode=CASUAL, cable=False,
+                 storage=None, **options):
+        transport = None
+        self.pipe = None
+        if cable:
+            from twins.link import Pipe
+
+            self.pipe = Pipe()
+            transport = self.pipe.board
+        self.hw, self.app = board(storage, transport, size=size, rules=rules, time_spec=time_spec, mode=mode,
+                                  **options)
         self.t = 0
 
     @property
     def game(self):
         return self.app.game
 
-    def at(self, col, row):
-        return point(self.app, col, row)
+    def at(self, where, row=None):
+        """The physical point of ``where``: a GTP vertex ("Q16"), a game point, or a column with ``row``."""
+        if row is not None:
+            return point(self.app, where, row)
+        if isinstance(where, str):
+            from firmware.rules.coords import parse_vertex
 
-    def place(self, colour, col, row, ms=300):
-        self.hw.stones.place(self.at(col, row), colour)
+            where = parse_vertex(self.game.size, where)
+        return self.app.referee.region.phys_of[where]
+
+    def place(self, colour, where, row=None, ms=300):
+        self.hw.stones.place(self.at(where, row), colour)
         self.wait(ms)
 
-    def lift(self, col, row, ms=300):
-        self.hw.stones.lift(self.at(col, row))
+    def lift(self, where, row=None, ms=300):
+        self.hw.stones.lift(self.at(where, row))
         self.wait(ms)
+
+    def tidy(self, ms=300):
+        """The players' hands make the stones what the game says (captures lifted, stones taken
+        back lifted, stones to put back put back), then the board reads them."""
+        game, stones = self.game, self.hw.stones
+        phys_of, cells, size = self.app.referee.region.phys_of, game.pos.cells, game.size
+        for row in range(size):
+            for col in range(size):
+                pt = (row + 1) * (size + 2) + col + 1
+                stones.place(phys_of[pt], cells[pt])
+        self.wait(ms)
+
+    def play(self, colour, where, row=None):
+        """``colour`` plays ``where`` (press its clock, if any), and the captured stones are lifted."""
+        if self.app.clock is None:
+            self.place(colour, where, row)
+        else:
+            self.move(colour, where, row)
+        self.tidy()
+
+    def in_turn(self, *where):
+        """A stone at each of ``where`` (vertices), Black's and White's in turn from the side to move."""
+        for v in where:
+            self.place(self.game.to_move, v)
 
     def button(self, index):
         """A finger on button ``index`` (drivers/buttons.py order) for 60 ms, then 60 ms more."""
@@ -114,8 +198,8 @@ class Table:
         """``colour``'s clock button."""
         self.button(colour - 1)
 
-    def move(self, colour, col, row):
-        self.place(colour, col, row)
+    def move(self, colour, where, row=None):
+        self.place(colour, where, row)
         self.press(colour)
 
     def control(self, name):
@@ -129,6 +213,21 @@ class Table:
         said = self.app.command(words[0], list(words[1:]), self.t)
         self.wait(20)
         return said
+
+    def says(self, command, ms=40):
+        """The host sends ``command`` over the cable: the board's lines after it, decoded
+        (kind, fields); what the board said before is taken first."""
+        from firmware.protocol import encode_command
+
+        self.pipe.take()
+        self.pipe.send(encode_command(command))
+        self.wait(ms)
+        return said(self.pipe)
+
+    def power_up(self, mode=CASUAL, boot=0, **settings):
+        """The power goes and comes back now: the same stones, cable and flash, a new App."""
+        self.app = power_up(self.hw, mode, boot, self.t, **settings)
+        self.wait(10)
 
     def wait(self, ms):
         """Step the board every 10 ms for ``ms``, checking each pass."""
@@ -149,6 +248,12 @@ class Table:
             assert bad not in said and not said.startswith(":"), "at %d ms the board says %r" % (t, said)
         side, runs = clock_side(app), clock_running(app)
         assert side == runs, "at %d ms the clock runs for %d, the board waits for %d (%s)" % (t, runs, side, said)
+
+    def moves(self):
+        return moves(self.game)
+
+    def marked(self, kind):
+        return marked(self.app, kind)
 
     def left(self, colour):
         return self.app.clock.snapshot(self.t).sides[colour]

@@ -1,8 +1,7 @@
 """What the board tells the people at the table: handicap guidance, counting with a proposal and an
 agreement, results and fouls in words, messages that name the points, teaching's warnings."""
 
-from harness import board, press, run
-from test_referee import Table
+from harness import Table, board, marked, press, run
 
 from firmware.clock.verdict import result_lines
 from firmware.leds import marks as mk
@@ -13,14 +12,6 @@ from firmware.rules.position import BLACK, WHITE
 from firmware.rules.result import FOUL, RESIGN, SCORE, TIME, Result
 from host_tools.board.messages import message
 from host_tools.board.words import result_words
-
-
-def marked(app, kind):
-    """GTP names of the points the app's marks show ``kind`` at (a 19x19 game)."""
-    from firmware.rules.coords import vertex
-
-    region = app.referee.region
-    return sorted(vertex(19, region.game_of[p]) for p in range(361) if app.marks.bits[p] & kind)
 
 
 def test_handicap_points_lit_stones_accepted_as_they_come_and_whites_clock_starts():
@@ -61,14 +52,15 @@ def test_a_one_stone_handicap_places_nothing_and_black_plays_first_without_komi(
 
 def walls(rules="japanese"):
     """9x9: Black's wall on D, White's on F, a black stone at H5 inside White's area, two passes."""
-    t = Table(size=9, rules=rules)
+    t = Table(rules, "none", size=9)
     for row in range(1, 10):
-        t.place("D%d" % row)
-        t.place("F%d" % row)
-    t.place("H5")
-    t.ref.button("pass", t.now)
-    t.ref.button("pass", t.now)
-    assert t.ref.state == COUNTING
+        t.place(BLACK, "D%d" % row)
+        t.place(WHITE, "F%d" % row)
+    t.place(BLACK, "H5")
+    t.control("pass")
+    t.control("pass")
+    t.wait(200)  # (the board counts over a few loop passes)
+    assert t.app.referee.state == COUNTING
     return t
 
 
@@ -76,23 +68,25 @@ def test_counting_proposes_the_dead_stone_shows_the_score_and_ends_when_both_pre
     t = walls()
     assert t.marked(mk.LIFT) == ["H5"]  # proposed dead: lit to lift
     assert t.game.counter().dead[parse_vertex(9, "H5")] == 1
-    assert message(t.ref) == ("counting: Black 27, White 28 + komi 6.5: White leads by 7.5. The lit stones look "
-                              "dead: lift them to agree, or lift and put back a chain to keep it alive. Both press "
-                              "your clock to agree (or MENU)")
+    assert message(t.app.referee) == (
+        "counting: Black 27, White 28 + komi 6.5: White leads by 7.5. The lit stones look dead: lift them to agree, "
+        "or lift and put back a chain to keep it alive. Both press your clock to agree (or MENU)")
     assert "E5" in t.marked(mk.DAME) and "A1" in t.marked(mk.TERRITORY)
     t.press(BLACK)
-    assert t.ref.state == COUNTING and message(t.ref).endswith("Black agreed: White, press your clock to agree")
+    said = message(t.app.referee)
+    assert t.app.referee.state == COUNTING and said.endswith("Black agreed: White, press your clock to agree")
     t.lift("H5")  # the board changed: the agreement so far is void
-    assert t.ref.votes == 0 and t.marked(mk.LIFT) == []
+    assert t.app.referee.votes == 0 and t.marked(mk.LIFT) == []
     t.press(WHITE)
-    assert t.ref.state == COUNTING
+    assert t.app.referee.state == COUNTING
     t.press(BLACK)
-    assert t.ref.state == OVER and t.game.result.sgf() == "W+7.5"
-    assert message(t.ref) == "Game over: White wins by 7.5 points"
+    assert t.app.referee.state == OVER and t.game.result.sgf() == "W+7.5"
+    assert message(t.app.referee) == "Game over: White wins by 7.5 points"
     # the final count stays lit; the dead stone lifted is not asked back
     assert t.marked(mk.PUT_BACK) == [] and "A1" in t.marked(mk.TERRITORY) and "H5" in t.marked(mk.TERRITORY)
-    t.lift("D5", "F5")  # the players clear the board: nothing asks for the stones back
-    assert t.marked(mk.PUT_BACK) == [] and message(t.ref) == "Game over: White wins by 7.5 points"
+    t.lift("D5")  # the players clear the board: nothing asks for the stones back
+    t.lift("F5")
+    assert t.marked(mk.PUT_BACK) == [] and message(t.app.referee) == "Game over: White wins by 7.5 points"
 
 
 def test_a_proposal_left_on_the_board_is_accepted_by_the_agreement():
@@ -105,13 +99,12 @@ def test_a_proposal_left_on_the_board_is_accepted_by_the_agreement():
 
 
 def test_a_foul_is_said_with_its_rule():
-    t = Table(size=9, rules="korean", mode=TOURNAMENT)
-    for v in ("D5", "E5", "C4", "D4", "D3", "F4", "A9", "E3", "E4"):
-        t.place(v)
+    t = Table("korean", "none", size=9, mode=TOURNAMENT)
+    t.in_turn("D5", "E5", "C4", "D4", "D3", "F4", "A9", "E3", "E4")
     t.lift("D4")
-    t.place("D4", WHITE)  # White retakes the ko at once
+    t.place(WHITE, "D4")  # White retakes the ko at once
     assert t.game.result.sgf() == "B+F"
-    assert message(t.ref) == "Game over: White loses by a foul: immediate ko retake (Korean regulations 19-1-5)"
+    assert message(t.app.referee) == "Game over: White loses by a foul: immediate ko retake (Korean regulations 19-1-5)"
     assert result_lines(t.game.result) == ("WHITE FOUL", "KO RETAKE")
 
 
@@ -130,29 +123,28 @@ def test_results_in_words_and_in_two_display_lines():
 
 
 def test_messages_say_who_presses_and_where_to_lift_or_put_back():
-    t = Table(size=9, clock=True)
-    t.place("E5")
-    assert message(t.ref) == "Black: press your clock to end the move (white next)"
-    t.place("C3")  # before Black pressed: a presence board waits for the press
-    assert message(t.ref) == ("not accepted at C3: Black has not pressed the clock yet "
-                              "(lift it; Black presses, then White plays)")
-    t = Table(size=9, mode=TOURNAMENT)
-    t.place("E5")
-    assert not t.ref.button("undo", t.now)
-    assert message(t.ref) == "no takebacks in tournament mode: the referee decides"
-    t = Table(size=9)
-    for v in ("D5", "E5", "C4", "D4", "D3", "F4", "A9", "E3", "E4"):
-        t.place(v)
-    assert message(t.ref) == "remove the captured stones at D4 (lit)"
+    t = Table("japanese", "byoyomi 10m 3x30s", size=9)
+    t.place(BLACK, "E5")
+    assert message(t.app.referee) == "Black: press your clock to end the move (white next)"
+    t.place(WHITE, "C3")  # before Black pressed: a presence board waits for the press
+    assert message(t.app.referee) == (
+        "not accepted at C3: Black has not pressed the clock yet (lift it; Black presses, then White plays)")
+    t = Table("japanese", "none", size=9, mode=TOURNAMENT)
+    t.place(BLACK, "E5")
+    assert not t.control("undo")
+    assert message(t.app.referee) == "no takebacks in tournament mode: the referee decides"
+    t = Table("japanese", "none", size=9)
+    t.in_turn("D5", "E5", "C4", "D4", "D3", "F4", "A9", "E3", "E4")
+    assert message(t.app.referee) == "remove the captured stones at D4 (lit)"
     t.lift("D4")
-    assert t.ref.button("undo", t.now)  # E4 taken back: its stone to lift, the capture to put back
-    assert message(t.ref) == "taken back: lift the stone at E4; put back the stone at D4 (lit)"
+    assert t.control("undo")  # E4 taken back: its stone to lift, the capture to put back
+    assert message(t.app.referee) == "taken back: lift the stone at E4; put back the stone at D4 (lit)"
     t.lift("E4")
-    t.place("D4")
-    assert message(t.ref) == "black to play"
+    t.place(WHITE, "D4")
+    assert message(t.app.referee) == "black to play"
     t.lift("A9")
-    t.place("A8")
-    assert message(t.ref) == "a stone moved from A9 to A8: put it back on A9"
+    t.place(BLACK, "A8")
+    assert message(t.app.referee) == "a stone moved from A9 to A8: put it back on A9"
 
 
 def test_a_paused_clock_says_so():
@@ -172,21 +164,18 @@ def test_atari_and_error_differ_in_a_still_frame():
 
 
 def test_teaching_lights_atari_of_either_colour_and_a_one_stone_self_atari():
-    t = Table(size=9, mode=TEACHING)
-    for v in ("E5", "D5", "A1", "E4", "D6", "F4", "C5"):  # Black C5: White D5 in atari
-        t.place(v)
+    t = Table("japanese", "none", size=9, mode=TEACHING)
+    t.in_turn("E5", "D5", "A1", "E4", "D6", "F4", "C5")  # Black C5: White D5 in atari
     assert t.marked(mk.ATARI) == ["D5"] and t.marked(mk.LAST_MOVE) == ["C5"]
-    t = Table(size=9, mode=TEACHING)
-    for v in ("B2", "E5", "C1", "E6", "J9", "B1"):  # White B1: a one-stone self-atari
-        t.place(v)
+    t = Table("japanese", "none", size=9, mode=TEACHING)
+    t.in_turn("B2", "E5", "C1", "E6", "J9", "B1")  # White B1: a one-stone self-atari
     assert t.marked(mk.ATARI) == ["B1"]
-    t = Table(size=9, mode=TEACHING)
-    for v in ("E5", "D5", "A1", "E4", "D6", "F4", "C5", "J9"):  # a move later, D5 still in atari
-        t.place(v)
+    t = Table("japanese", "none", size=9, mode=TEACHING)
+    t.in_turn("E5", "D5", "A1", "E4", "D6", "F4", "C5", "J9")  # a move later, D5 still in atari
     assert t.marked(mk.ATARI) == ["D5"] and t.marked(mk.LAST_MOVE) == ["J9"]
-    t.place("A9")  # and two moves later (Black A9, far away)
+    t.place(BLACK, "A9")  # and two moves later (Black A9, far away)
     assert t.marked(mk.ATARI) == ["D5"]
-    t.place("D4")  # White escapes: dark again
+    t.place(WHITE, "D4")  # White escapes: dark again
     assert t.marked(mk.ATARI) == []
     t.lift("D4")  # taken back (casual teaching): in atari again
     assert t.game.move_number == 9 and t.marked(mk.ATARI) == ["D5"]
@@ -195,9 +184,9 @@ def test_teaching_lights_atari_of_either_colour_and_a_one_stone_self_atari():
     assert t.marked(mk.ATARI) == ["D5"]
     t.lift("C5")  # the move that made it taken back: dark
     assert t.game.move_number == 6 and t.marked(mk.ATARI) == []
-    t = Table(size=9, mode=TEACHING)
-    t.place("E5")
-    t.ref.preview([t.p("C3")], 1, t.now)  # White's hand over C3: the liberties it would have
+    t = Table("japanese", "none", size=9, mode=TEACHING)
+    t.place(BLACK, "E5")
+    t.app.referee.preview([t.at("C3")], 1, t.t)  # White's hand over C3: the liberties it would have
     assert {"B3", "C2", "C4", "D3"} <= set(t.marked(mk.LIBERTY)) and t.game.move_number == 1
 
 

@@ -8,7 +8,7 @@ is not touched, and the failure is counted and told once, not at every pass. A b
 is missing says so for as long as it runs and plays nothing.
 """
 
-from harness import host_says, point, press, run
+from harness import host_says, point, press, run, said
 
 from firmware.app import App
 from firmware.faults import F_BUZZER, F_DISPLAY, F_SENSOR, SHOW_MS, NoSensor
@@ -35,19 +35,6 @@ def linked_board(faults=0, **settings):
     hw.faults = faults
     settings.setdefault("size", 9)
     return hw, pipe, App(hw, Settings(**settings))
-
-
-def said(pipe):
-    """The board's lines since the last look: (kind, fields) each."""
-    from host_tools.board.protocol import decode
-
-    out = []
-    for raw in pipe.take().split(b"\n"):
-        if raw:
-            line = decode(raw)
-            assert line is not None, raw
-            out.append((line[1], line[2]))
-    return out
 
 
 def alerts(lines):

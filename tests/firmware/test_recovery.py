@@ -5,7 +5,7 @@ flash, cable and stones, as at power-up.
 """
 
 
-from harness import board, linked, point, power_up, press, run
+from harness import board, linked, point, power_up, press, run, said
 from support import let_go, not_loaded
 
 from firmware.journal.recorder import CHECKPOINT_MS
@@ -13,7 +13,6 @@ from firmware.leds.marks import PUT_BACK
 from firmware.modes import TOURNAMENT
 from firmware.protocol import encode_command
 from firmware.referee.states import PLAY, SYNC
-from host_tools.board.protocol import decode
 from host_tools.board.rules import diagram
 from twins.storage import SimStorage
 
@@ -99,27 +98,17 @@ def test_a_stone_knocked_off_during_the_cut_is_shown_and_play_waits_for_it():
     assert not again.timekeeper.held and not again.clock.paused
 
 
-def _lines(pipe):
-    out = []
-    for raw in pipe.take().split(b"\n"):
-        if raw:
-            msg = decode(raw)
-            assert msg is not None, raw
-            out.append(msg)
-    return out
-
-
 def test_the_link_numbers_on_after_a_recovery():
     hw, pipe, app = linked(SimStorage(), boot=7)
     run(app, hw, 0, 100)
     hw.stones.place(point(app, 4, 4), 1)
     run(app, hw, 100, 500)
-    seen = _lines(pipe)
+    seen = said(pipe, numbered=True)
     assert [m[1] for m in seen] == ["HELLO", "GAME", "MOVE"]
     del app
     again = power_up(hw, boot=1, now_ms=0)  # the journal's count wins: power-up 8, numbering on
     run(again, hw, 0, 300)
-    lines = _lines(pipe)
+    lines = said(pipe, numbered=True)
     assert lines[0][1] == "HELLO" and "boot=8" in lines[0][2] and lines[0][0] > seen[-1][0]
     assert [m[1] for m in lines[1:]] == ["GAME", "MOVE"] and lines[1][2][0] == "1"  # the same game, again
     assert "boot=7" in lines[1][2] and "boot=7" in seen[1][2]  # named by the power-up it began in
@@ -134,7 +123,7 @@ def _finished_then_power_up(boot):
     run(app, hw, 100, 500)
     app.referee.button("resign_white", 500)
     run(app, hw, 500, 600)
-    last = _lines(pipe)[-1]
+    last = said(pipe, numbered=True)[-1]
     assert last[1] == "END"
     del app
     hw.stones.clear()
@@ -144,7 +133,7 @@ def _finished_then_power_up(boot):
 def test_a_finished_game_is_told_again_then_the_next_one_is_numbered_after_it():
     hw, pipe, again, last = _finished_then_power_up(5)
     run(again, hw, 0, 100)  # the finished game first: its host may not have read its end before the cut
-    lines = _lines(pipe)
+    lines = said(pipe, numbered=True)
     assert [m[1] for m in lines] == ["HELLO", "GAME", "MOVE", "END"] and lines[0][0] > last[0]
     assert "boot=6" in lines[0][2] and lines[1][2][0] == "1" and lines[3][2][1] == "re=B+R"
     t = 100
@@ -154,7 +143,7 @@ def test_a_finished_game_is_told_again_then_the_next_one_is_numbered_after_it():
         t += 100
     assert again.game.size == 13 and again.game.move_number == 0 and again.game.result is None
     run(again, hw, t, t + 100)
-    lines = _lines(pipe)
+    lines = said(pipe, numbered=True)
     assert [m[1] for m in lines] == ["HELLO", "HELLO", "GAME"] and "boot=6" in lines[-1][2]
     assert lines[-1][2][0] == "2"  # game 2: the host keeps game 1 as it was
 
@@ -187,4 +176,4 @@ def test_a_full_flash_does_not_stop_the_game_or_the_link():
         hw.stones.place(point(app, col, row), 1 + i % 2)
         run(app, hw, 100 + 300 * i, 400 + 300 * i)
     assert app.game.move_number == 8 and app.recorder.errors > 0
-    assert [m[1] for m in _lines(pipe)].count("MOVE") == 8
+    assert [m[1] for m in said(pipe, numbered=True)].count("MOVE") == 8

@@ -4,12 +4,11 @@ host's ``key``), kept on flash across a power cut, and the game's result signed 
 import hashlib
 from binascii import hexlify, unhexlify
 
-from harness import host_says, linked, point, power_up, run
+from harness import host_says, linked, point, power_up, run, said
 
 from firmware.host.signing import hmac_sha256, signed
 from firmware.protocol import fields_dict, unquote
 from firmware.rules.position import BLACK, WHITE
-from host_tools.board.protocol import decode
 from twins.storage import SimStorage
 
 KEY = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"
@@ -42,7 +41,7 @@ def test_a_registered_board_signs_its_result_and_keeps_its_key_through_a_power_c
     pipe.take()
     hw.stones.place(point(app, 6, 6), WHITE)
     run(app, hw, 800, 1200)
-    moves = _fields(_decoded(pipe.take()), "MOVE")
+    moves = _fields(said(pipe.take()), "MOVE")
     assert [m[:3] for m in moves] == [["2", "W", "gg"]], moves
     end = fields_dict(_fields(host_says(hw, pipe, app, _signed("end B+R", 1), 1200), "END")[0])
     final = unhexlify(end["hash"])
@@ -76,10 +75,6 @@ def test_a_registered_board_tells_its_mqtt_password_once_and_an_unregistered_one
     assert _fields(host_says(hw, pipe, app, "mqtt", 400), "OK") == [["mqtt", password]]
     reply_seq = app.link.next - 1
     assert _fields(host_says(hw, pipe, app, "resend %d" % reply_seq, 500), "SKIP") == [[]]  # written once
-
-
-def _decoded(data):
-    return [decode(raw)[1:] for raw in data.split(b"\n") if raw]
 
 
 def _game_fields(app):

@@ -2,15 +2,10 @@
 or lift) for 30 s says so on its line, ``ALERT ... waiting=30 what=...``, again every 60 s while it
 lasts, and ``waiting=0`` once fixed; looking costs the idle pass a time compared, no more."""
 
-from harness import host_says, linked, point, run
+from harness import host_says, linked, point, run, said
 
 from firmware.protocol import fields_dict, unquote
 from firmware.rules.position import BLACK, WHITE
-from host_tools.board.protocol import decode
-
-
-def _lines(pipe):
-    return [decode(raw)[1:] for raw in pipe.take().split(b"\n") if raw]
 
 
 def _waiting(lines):
@@ -54,19 +49,19 @@ def test_a_board_waiting_for_its_players_says_so_every_minute_and_when_fixed():
     hw.stones.place(point(app, 4, 4), BLACK)
     start = t
     _wait(app, hw, t, start + 29_000)
-    assert app.referee.state == 2 and _waiting(_lines(pipe)) == []  # SYNC, not yet told
+    assert app.referee.state == 2 and _waiting(said(pipe)) == []  # SYNC, not yet told
     _wait(app, hw, start + 29_000, start + 31_000)
-    told = _waiting(_lines(pipe))
+    told = _waiting(said(pipe))
     assert told == [{"journal": "ok", "waiting": "30", "what": "lift E5; put back C7,G7"}], told
     _wait(app, hw, start + 31_000, start + 89_000)
-    assert _waiting(_lines(pipe)) == []
+    assert _waiting(said(pipe)) == []
     _wait(app, hw, start + 89_000, start + 91_000)
-    assert [w["waiting"] for w in _waiting(_lines(pipe))] == ["90"]
+    assert [w["waiting"] for w in _waiting(said(pipe))] == ["90"]
     hw.stones.lift(point(app, 4, 4))  # fixed
     hw.stones.place(point(app, 2, 2), BLACK)
     hw.stones.place(point(app, 6, 2), WHITE)
     _wait(app, hw, start + 91_000, start + 93_000)
-    assert _waiting(_lines(pipe)) == [{"journal": "ok", "waiting": "0"}]
+    assert _waiting(said(pipe)) == [{"journal": "ok", "waiting": "0"}]
     # A host that asks again gets the end (the requests before it are over: SKIP).
     resent = host_says(hw, pipe, app, "resend 0", start + 93_000)
     assert _waiting(resent) == [{"journal": "ok", "waiting": "0"}], resent
@@ -78,7 +73,7 @@ def test_a_refused_stone_left_on_the_board_is_told_too():
     hw.stones.place(point(app, 0, 0), BLACK)
     _wait(app, hw, t, t + 31_000)
     assert app.referee.state == 3  # REJECT
-    assert [(w["waiting"], w["what"]) for w in _waiting(_lines(pipe))] == [("30", "lift A9")]
+    assert [(w["waiting"], w["what"]) for w in _waiting(said(pipe))] == [("30", "lift A9")]
 
 
 def test_looking_for_a_stuck_board_is_once_a_second_not_every_pass():

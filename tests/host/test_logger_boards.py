@@ -17,18 +17,15 @@ import random
 import zlib
 
 from pro_games import load_games
-from sgfmill import sgf as sgfmill
 
-from firmware.rules.game import Game, IllegalMove
 from firmware.rules.handicap import fixed_points
-from firmware.rules.history import move_colour, move_point
 from firmware.settings import Settings
+from host_tools import sgf
 from host_tools.logger.cli import Logger
 from host_tools.logger.connection import BoardConnection
-from host_tools.sgf import from_sgfmill
 from host_tools.sim.headless import Simulation
-from host_tools.sim.physical import script_lines
-from host_tools.sim.script import parse
+from host_tools.sim.physical import random_moves, resigned
+from host_tools.sim.played import moves_of
 from twins.link import HostSerial, Pipe
 from twins.storage import SimStorage
 
@@ -36,23 +33,6 @@ from .conftest import DATA
 
 GAMES = [g for g in load_games(str(DATA / "pro_games.txt")) if g.size == 19 and not g.black and not g.white]
 STEP_MS = 50  # how often the logger reads its ports
-
-
-def random_moves(size, count, rng, handicap=0):
-    """A random legal game of ``count`` moves (colour, point) after ``handicap`` fixed stones."""
-    game = Game(size)
-    if handicap:
-        game.place_handicap(fixed_points(size, handicap))
-    moves = []
-    while len(moves) < count:
-        pt = rng.randrange(len(game.pos.cells))
-        colour = game.to_move
-        try:
-            game.play(colour, pt)
-        except (IllegalMove, ValueError, IndexError):
-            continue
-        moves.append((colour, pt))
-    return moves
 
 
 class Table:
@@ -80,35 +60,19 @@ class Table:
             sim.hw.stones.clear()
             sim.app.new_game(settings)
         handicap = fixed_points(settings.size, settings.handicap) if settings.handicap else ()
-        lines, _expected = script_lines(settings.size, moves, handicap, seed=self.rng.randrange(1 << 30))
-        events, errors = parse(lines, settings.size)
-        assert not errors
-        for event in events:
-            event.t_ms += at + 500
-        end = events[-1].t_ms + 3000
-        events.append(parse(["%d button resign_%s" % (end, "white" if len(moves) % 2 else "black")],
-                            settings.size)[0][0])
-        self.events = events
-        return end + 1000
+        self.events = resigned(settings.size, moves, at, self.rng.randrange(1 << 30), handicap)
+        return self.events[-1].t_ms + 1000
 
     def step(self, now):
-        sim = self.sim
-        while self.events and self.events[0].t_ms <= now:
-            event = self.events.pop(0)
-            sim.advance(event.t_ms)
-            sim.apply(event)
+        for event in self.sim.play_due(self.events, now):
             if event.action == "button":
                 self.played.append(self.finished())
-        sim._dirty = True  # the link is polled every step (the headless sim skips idle time)
-        sim.advance(now)
 
     def finished(self):
         app = self.sim.app
         game = app.game
-        hist = game.hist
-        moves = [(move_colour(hist.moves[k]), move_point(hist.moves[k])) for k in range(1, hist.length)]
         return (self.board_id, app.follower.game_boot, app.follower.gid, game.size,
-                sorted(game.setup_stones[0]), moves, game.result.sgf())
+                sorted(game.setup_stones[0]), moves_of(game), game.result.sgf())
 
 
 class Venue:
@@ -158,14 +122,8 @@ class Venue:
 
 def on_file(path):
     """(size, black setup, moves, result) of an SGF file, in the board's terms."""
-    record = sgfmill.Sgf_game.from_bytes(path.read_bytes())
-    size = record.get_size()
-    root = record.get_root()
-
-    moves = [(1 if node.get_move()[0] == "b" else 2, from_sgfmill(size, node.get_move()[1]))
-             for node in record.get_main_sequence()[1:]]
-    result = root.get("RE") if root.has_property("RE") else None
-    return size, sorted(from_sgfmill(size, rc) for rc in root.get_setup_stones()[0]), moves, result
+    record = sgf.read(path.read_bytes())
+    return record.size, sorted(record.black), record.moves, record.root.get("RE")
 
 
 def assert_one_file_per_game(out, tables):

@@ -157,8 +157,7 @@ def test_a_flood_of_lines_costs_the_logger_no_more_a_move_late_in_a_game_than_ea
 
     from firmware.rules.coords import PASS
     from firmware.rules.game import Game
-
-    from .test_logger_boards import random_moves
+    from host_tools.sim.physical import random_moves
 
     moves = random_moves(19, 300, random.Random(1))
     bodies = [HELLO, "GAME 1 rules=japanese size=19 komi=6.5 handicap=0"] + [

@@ -18,7 +18,7 @@ from host_tools import sgf
 from host_tools.board import protocol as ph
 from host_tools.records import board_key, verify_sgf
 from host_tools.sim.headless import Simulation
-from host_tools.sim.physical import script_lines
+from host_tools.sim.physical import random_moves, script_lines
 from host_tools.sim.script import parse
 from host_tools.venue.archive import Archive
 from host_tools.venue.demo import GAMES, legal_prefix
@@ -28,7 +28,6 @@ from host_tools.venue.service import Venue
 from twins.link import Pipe
 
 from .conftest import ROOT
-from .test_logger_boards import random_moves
 
 VENUE_KEY = bytes(range(32))
 RECORD = sorted(GAMES.glob("*.sgf"))[1]
