@@ -1,7 +1,9 @@
 """Serial link figures under MicroPython: lines per second through the
-protocol parser (``LineParser`` + ``decode``), and the bytes the board
-allocates writing one move line (``Link._write``; exact inside one runPython
-call, where the GC frees nothing).
+protocol parser (``LineParser`` + ``decode``), commands per second the board's
+link answers, and the bytes the board allocates writing one move line
+(``Link._write``; exact inside one runPython call, where the GC frees nothing).
+The board is the assembled one (tests/firmware/harness.py: the App on twins),
+its link on a cable that only counts bytes.
 
 bench/mp_bench.mjs runs each ``STEPS`` snippet in its own runPython call.
 """
@@ -9,11 +11,10 @@ bench/mp_bench.mjs runs each ``STEPS`` snippet in its own runPython call.
 import gc
 import time
 
-from link_harness import attach, link_on
+from harness import board
 from mp_referee import _longest_record
 
 from firmware import protocol as pr
-from firmware.rules.game import Game
 from host_tools.board import protocol as ph
 
 
@@ -50,9 +51,6 @@ def parser_rate(lines=2000):
 
 def command_rate(commands=1000):
     sink = _Sink()
-    link = link_on(sink, capacity=64)
-    attach(link, Game(19))
-    link.poll(0)
     queue = bytearray()
 
     class _In:
@@ -65,7 +63,9 @@ def command_rate(commands=1000):
         def write(self, data):
             return sink.write(data)
 
-    link.transport = _In()
+    _hw, app = board(transport=_In(), size=19)
+    link = app.link
+    link.poll(0)
     t0 = time.ticks_ms()
     for i in range(commands):
         queue.extend(b"hello\n" if i % 2 else b"frob 1 2\n")
@@ -75,10 +75,9 @@ def command_rate(commands=1000):
 
 
 def move_alloc(moves=100):
-    sink = _Sink()
-    link = link_on(sink)
-    game = Game(19)
-    attach(link, game)
+    # (the record's moves played on the board's game, as its referee plays them, no loop pass run)
+    _hw, app = board(transport=_Sink(), size=19)
+    link, game = app.link, app.game
     link.poll(0)
     total = 0
     t_us = 0

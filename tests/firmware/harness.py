@@ -165,14 +165,18 @@ class Table:
 
     def tidy(self, ms=300):
         """The players' hands make the stones what the game says (captures lifted, stones taken
-        back lifted, stones to put back put back), then the board reads them."""
+        back lifted, stones to put back put back), then the board reads them (if any moved)."""
         game, stones = self.game, self.hw.stones
         phys_of, cells, size = self.app.referee.region.phys_of, game.pos.cells, game.size
+        moved = False
         for row in range(size):
             for col in range(size):
                 pt = (row + 1) * (size + 2) + col + 1
-                stones.place(phys_of[pt], cells[pt])
-        self.wait(ms)
+                if stones.colour[phys_of[pt]] != cells[pt]:
+                    stones.place(phys_of[pt], cells[pt])
+                    moved = True
+        if moved:
+            self.wait(ms)
 
     def play(self, colour, where, row=None):
         """``colour`` plays ``where`` (press its clock, if any), and the captured stones are lifted."""
@@ -214,15 +218,15 @@ class Table:
         self.wait(20)
         return said
 
-    def says(self, command, ms=40):
+    def says(self, command, ms=40, numbered=False):
         """The host sends ``command`` over the cable: the board's lines after it, decoded
-        (kind, fields); what the board said before is taken first."""
+        (``said``); what the board said before is taken first."""
         from firmware.protocol import encode_command
 
         self.pipe.take()
         self.pipe.send(encode_command(command))
         self.wait(ms)
-        return said(self.pipe)
+        return said(self.pipe, numbered)
 
     def power_up(self, mode=CASUAL, boot=0, **settings):
         """The power goes and comes back now: the same stones, cable and flash, a new App."""

@@ -1,61 +1,33 @@
 """The logger's SGF from a board's lines: handicap, players, time, clock figures per move, result."""
 
-from link_harness import GameControl, attach, link_on
+from harness import Table
 from sgfmill import sgf as sgfmill
 
 from firmware import protocol as pr
-from firmware.clock.spec import parse
-from firmware.rules.coords import parse_vertex
+from firmware.rules.position import BLACK, WHITE
 from host_tools.logger.cli import Logger
 from host_tools.logger.connection import BoardConnection
-from twins.link import HostSerial, Pipe
-
-
-class FakeClock:
-    """What the follower reads of a clock: each side's figures in ``snap.sides``."""
-
-    class Side:
-        def __init__(self, ms, periods):  # periods: in byo-yomi, ms left in the period
-            self.overtime = periods > 0
-            self.main_ms, self.period_ms, self.periods = (0, ms, periods) if periods else (ms, 0, 0)
-
-    def __init__(self, figures):
-        self.figures = figures
-        self.tc = parse("byoyomi 10m 3x30s")
-
-    @property
-    def snap(self):
-        return self
-
-    @property
-    def sides(self):
-        return (None, self.Side(*self.figures[1]), self.Side(*self.figures[2]))
+from twins.link import HostSerial
 
 
 def board_lines():
-    pipe = Pipe()
-    link = link_on(pipe.board, board_id="b2", sensor="polarity", boot=9)
-    link.control = GameControl(link)
-    clocks = {1: (600000, 0), 2: (595000, 0)}
-    pipe.send(pr.encode_command("new rules=chinese size=13 komi=0.5 handicap=2 pb=Ann pw=Bo%20Li ev=Cup ro=2 "
-                                "dt=2026-11-21 time=byoyomi%2010m%203x30s"))
-    out = bytearray()
-    for _ in range(5):
-        link.poll(0)
-    out += pipe.take()
-    follower = link.follower
-    follower.clock = FakeClock(clocks)
-    game = follower.game
-    for v in ("C3", "E5", "L12"):
-        clocks[game.to_move] = (clocks[game.to_move][0] - 7000, 3 if game.to_move == 2 else 0)
-        game.play(game.to_move, parse_vertex(13, v))
-        follower.follow()
-        link.poll(0)
-    pipe.send(b"end B+R\n")
-    for _ in range(5):
-        link.poll(0)
-    out += pipe.take()
-    return bytes(out)
+    """A host's 13x13 handicap game with players, event and time control on board b2 (polarity
+    sensors, its 9th power-up): White's main time set to 5 s, White thinks 12 s (byo-yomi), Black
+    7 s, White 7 s; the host ends it B+R. Every line the board sent (game 1: the power-up's)."""
+    table = Table("japanese", "none", cable=True, board_id="b2", boot=9, sensors="polarity")
+    table.wait(20)
+    table.pipe.send(pr.encode_command("new rules=chinese size=13 komi=0.5 handicap=2 pb=Ann pw=Bo%20Li ev=Cup "
+                                      "ro=2 dt=2026-11-21 time=byoyomi%2010m%203x30s"))
+    table.wait(40)
+    table.pipe.send(pr.encode_command("time 600000 5000"))
+    table.place(BLACK, "D4")  # the handicap stones: White's clock starts
+    table.place(BLACK, "K10")
+    for colour, v, ms in ((WHITE, "C3", 12000), (BLACK, "E5", 7000), (WHITE, "L12", 7000)):
+        table.wait(ms)
+        table.move(colour, v)
+    table.pipe.send(pr.encode_command("end B+R"))
+    table.wait(40)
+    return table.pipe.take()
 
 
 def test_sgf_has_every_property(tmp_path):
@@ -63,7 +35,7 @@ def test_sgf_has_every_property(tmp_path):
     board = BoardConnection("twin", logger)
     board.sync.feed(board_lines(), 0.0)
     board.flush()  # (the SGF is written at most every SAVE_S: now)
-    data = (tmp_path / "b2-9-g1.sgf").read_bytes()
+    data = (tmp_path / "b2-9-g2.sgf").read_bytes()
     game = sgfmill.Sgf_game.from_bytes(data)
     root = game.get_root()
     assert root.get("RU") == "Chinese" and root.get("SZ") == 13 and root.get("KM") == 0.5
@@ -74,33 +46,32 @@ def test_sgf_has_every_property(tmp_path):
     assert root.get("RE") == "B+R"
     nodes = game.get_main_sequence()[1:]
     assert [n.get_move()[0] for n in nodes] == ["w", "b", "w"]
-    assert nodes[0].get("WL") == 588 and nodes[0].get("OW") == 3 and nodes[1].get("BL") == 593
+    # White: 5 s of main time, then 12 s and the stone's settling and press, in a 30 s period
+    assert 22 < nodes[0].get("WL") < 23 and nodes[0].get("OW") == 3 and 592 < nodes[1].get("BL") < 593
     assert not nodes[1].has_property("OB")  # Black is still in main time: no overtime figure
     logger.audit_file.close()
 
 
 def test_snapshot_when_the_board_no_longer_has_the_lines(tmp_path):
-    """A logger arriving after the board's resend window has passed recovers the
-    game from a STATE snapshot (too_old, then state)."""
-    from firmware.rules.game import Game
-
-    pipe = Pipe()
-    link = link_on(pipe.board, board_id="b3", capacity=16)
-    game = Game(9)
-    attach(link, game)
+    """A logger arriving after the board's resend window has passed (a game, then more lines
+    than the board keeps, no one listening) recovers the game from a STATE snapshot (too_old,
+    then state)."""
+    table = Table("japanese", "none", cable=True, board_id="b3", boot=1)
     moves = ("E5", "C3", "G7", "C7", "G3", "E3", "E7", "C5", "G5", "D4", "F6", "D6", "F4", "B4", "H6", "B6",
              "H4", "J5")
     for v in moves:
-        game.play(game.to_move, parse_vertex(9, v))
-        link.follower.follow()
-        link.poll(0)
-    pipe.take()  # nobody listened
+        table.play(table.game.to_move, v)
+    link = table.app.link
+    while link.next <= link.capacity:  # a host asking hello, hearing nothing of the game
+        table.pipe.send(b"hello\n" * 50)
+        table.wait(600)
+    table.pipe.take()  # nobody listened
     logger = Logger([], str(tmp_path), quiet=True)
     board = BoardConnection("twin", logger)
-    board.attach(HostSerial(pipe), 0.0)
-    for i in range(200):
-        link.poll(i)
-        board.step(i * 0.01)
+    board.attach(HostSerial(table.pipe), table.t / 1000)
+    for _ in range(200):
+        table.wait(10)
+        board.step(table.t / 1000)
     board.flush()
     logger.audit_file.close()
     data = (tmp_path / "b3-1-g1.sgf").read_bytes()
