@@ -22,6 +22,7 @@ import os
 import pathlib
 import secrets
 import sys
+import threading
 import time
 
 from firmware import protocol as pr
@@ -49,9 +50,19 @@ def signed_command(secret: bytes, text: str, counter: int) -> str:
     return "%s ~%d:%s" % (text, counter, signed(secret, counter, text))
 
 
+_counter = [0]  # the last counter handed out in this process
+_counter_lock = threading.Lock()
+
+
 def clock_counter() -> int:
-    """A signed command's counter: the time in ms, so it grows across restarts and machines."""
-    return int(time.time() * 1000)
+    """A signed command's counter: the time in ms, so it grows across restarts and machines, and
+    above the last one handed out here (two commands in one millisecond: the board takes only a
+    counter above the last it took)."""
+    with _counter_lock:
+        _counter[0] = max(int(time.time() * 1000), _counter[0] + 1)
+        return _counter[0]
+
+
 DEFAULT_DB = "venue/venue.db"
 
 

@@ -99,7 +99,6 @@ class Venue:
         is listed under Needing attention."""
         self.archive = archive
         self.key = key
-        self._counter = 0  # the last signed command's
         self.sent: dict[str, collections.deque] = {}  # board -> the commands sent it, not answered yet
         self.root = root
         self.delay = delay
@@ -629,10 +628,7 @@ class Venue:
         ms, so it grows across the venue's restarts (and the board keeps the last on flash)."""
         if self.key is None:
             return text
-        with self.lock:
-            self._counter = max(clock_counter(), self._counter + 1)
-            n = self._counter
-        return signed_command(board_key(self.key, board), text, n)
+        return signed_command(board_key(self.key, board), text, clock_counter())
 
     def _answered(self, board, view, seq, raw):
         # The board's answer to a command (``OK <name>``, ``ERR``): the venue's command it
