@@ -24,14 +24,15 @@ NODE_READY := node_modules/.ready
 STUBS_READY := $(BUILD)/typings_rp2/.ready
 ADAFRUIT_READY := $(BUILD)/adafruit/.ready
 
-.PHONY: help setup test test-host test-mp test-pico mpy typecheck lint bench sim demo venue clean hardware deploy dev
+.PHONY: help setup check test test-host test-mp test-pico mpy typecheck lint bench sim demo venue clean hardware deploy dev
 
 help:
 	@echo "make sim        the board simulated in the browser, logging games to games/ (ARGS=\"--size 9 --time korean-amateur ...\")"
 	@echo "make demo       a bundled professional game played by simulated hands; its SGF lands in games/"
 	@echo "make venue      the venue service: every board live, archived (ARGS=\"--demo-boards 24\": with a broker,"
 	@echo "               simulated boards and their logger on this machine; see docs/venue.md)"
-	@echo "make test       all tests: host (pytest), firmware under MicroPython, mpy-cross, type check"
+	@echo "make check      the fast first stage (~1-2 min): lint, type check, the unix-port tier, the quick pytest"
+	@echo "make test       all tests: make check, then the slow pytest, the WebAssembly tier, the device bundle, the emulated Pico"
 	@echo "make test-host  host tests only (pytest: host tools + firmware tests on CPython)"
 	@echo "make test-mp    firmware tests under real MicroPython (WebAssembly port under node, unix port)"
 	@echo "make test-pico  the deployed firmware on an emulated Pico (stock MicroPython 1.27 on rp2040js): a game played"
@@ -71,19 +72,27 @@ $(ADAFRUIT_READY): requirements-adafruit.txt | $(PY_READY)
 setup: $(PY_READY) $(NODE_READY) $(STUBS_READY) $(ADAFRUIT_READY)
 	@scripts/ensure-system.sh mosquitto openssl postgresql kicad-symbols chromium
 
+# The fast first stage: what breaks most often, in about a minute and a half.
+check: $(PY_READY) $(NODE_READY) $(STUBS_READY) $(ADAFRUIT_READY)
+	@start=$$(date +%s); \
+	echo "== check 1/4 lint (ruff)" && $(PY) -m ruff check . && \
+	echo "== check 2/4 type check of firmware/ against MicroPython stubs" && $(PYRIGHT) -p pyrightconfig.json && \
+	echo "== check 3/4 firmware tests under MicroPython's unix port (fixed heap)" && $(PY) tests/mp/run_unix.py && \
+	echo "== check 4/4 the quick pytest (tests/host/conftest.py SLOW: left to make test)" && \
+	$(PY) -m pytest -m "not slow"; status=$$?; \
+	echo "make check: $$(( $$(date +%s) - start )) s"; exit $$status
+
 test: setup
-	@echo "== 1/6 host tests (pytest on CPython)"
-	$(PY) -m pytest
-	@echo "== 2/6 firmware tests under real MicroPython (WebAssembly port)"
+	@$(MAKE) --no-print-directory check
+	@echo "== 1/5 the slow host tests (processes, browsers, brokers, databases, whole games)"
+	$(PY) -m pytest -m slow
+	@echo "== 2/5 firmware tests under real MicroPython (WebAssembly port: 32-bit, as the device)"
 	node tests/mp/run_tests.mjs
-	@echo "== 3/6 firmware tests under MicroPython's unix port (fixed heap), on the source, then on the device bundle's code"
-	$(PY) tests/mp/run_unix.py
+	@echo "== 3/5 firmware tests under MicroPython's unix port on the device bundle's code"
 	$(PY) tests/mp/run_unix.py --bundle
-	@echo "== 4/6 mpy-cross on every firmware file"
+	@echo "== 4/5 mpy-cross on every firmware file"
 	@$(MAKE) --no-print-directory mpy
-	@echo "== 5/6 type check of firmware/ against MicroPython stubs"
-	@$(MAKE) --no-print-directory typecheck
-	@echo "== 6/6 the deployed firmware on an emulated Pico (stock MicroPython 1.27, rp2040js)"
+	@echo "== 5/5 the deployed firmware on an emulated Pico (stock MicroPython 1.27, rp2040js)"
 	@$(MAKE) --no-print-directory test-pico
 
 test-host: $(PY_READY) $(ADAFRUIT_READY)

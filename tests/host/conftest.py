@@ -7,6 +7,23 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"
 
+# Modules whose tests start processes, browsers, brokers or databases, or play at length: `make check`
+# (pytest -m "not slow") leaves them to `make test`.
+SLOW = {
+    "test_broker_access", "test_browser_guidance", "test_browser_sim", "test_browser_walk", "test_deploy",
+    "test_device_fit", "test_flashlog_crash", "test_hardware", "test_journal_crash", "test_live_board",
+    "test_logger_boards", "test_logger_e2e", "test_logger_mqtt", "test_logger_robust", "test_main_boot",
+    "test_mpy_bundle", "test_pg_server", "test_players", "test_rules_speed", "test_sim_agrees_with_gtp",
+    "test_sim_cli", "test_sim_power_cut", "test_venue", "test_venue_console_page", "test_venue_e2e",
+    "test_venue_feed", "test_venue_http", "test_venue_intake", "test_venue_logins",
+}
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if item.module is not None and item.module.__name__.rpartition(".")[2] in SLOW:
+            item.add_marker(pytest.mark.slow)
+
 
 @pytest.fixture
 def gtp():
