@@ -7,8 +7,8 @@ hardware interface (firmware/hardware.py): the Pico's drivers
     sensor -> Scanner -> Referee -> Game      sense    every SCAN_MS
     buttons -> Controls -> Timekeeper, Clock  tick     every _TICK_MS (+ buzzer cues, a flag)
     Marks -> Leds -> strip                    render   every _LED_MS, sent only when changed
-    Clock -> display                          faces    every _DISPLAY_MS
-    Game -> Follower -> Recorder, Link        host     every _HOST_MS: the journal, then the host
+    Clock -> display                          show_clock every _DISPLAY_MS
+    Game -> Follower -> Recorder, Link        sync_host every _HOST_MS: the journal, then the host
 
 Data flows one way: the referee and the host's commands change the game; the
 timekeeper brings the clock in line with it; the follower tells the recorder

@@ -7,7 +7,7 @@ While the code loads and the app builds its buffers, the heap is collected
 every 4 KB allocated (``gc.threshold``): the loader's garbage (dict tables
 outgrown, paths) is then reused at once instead of staying as small holes
 between the code, where the app's long-lived buffers would not fit. On the
-device-fit game this lowers the heap the board needs by ~32 KB (README,
+device-fit game this lowers the heap the board needs by ~32 KB (docs/device.md,
 "Memory on the device"). Then the threshold is off again: a game allocates
 little, and a collection costs scanning time.
 """

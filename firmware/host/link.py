@@ -1,7 +1,7 @@
 """The board's end of the serial link: stream the game to a host, answer commands.
 
 Every board-to-host line gets the next sequence number and is remembered as
-a small index entry (kind and move number or game id: 3 bytes), not as text:
+a small index entry (kind and move number or game id: 2 bytes), not as text:
 a line is written again from its entry and the game's history (the
 follower's moves and clock figures), so ``resend N`` can replay the whole
 game. A MOVE line of an earlier game or of a move taken back is resent as
@@ -53,7 +53,7 @@ _K_PENALTY = const(9)  # arg: its place in the game's penalty log
 _K_ALERT = const(10)  # arg bit 0: the journal cannot write; bits 1-7: the parts missing (``parts``)
 _K_WAIT = const(11)  # arg: the seconds the players were asked to fix the board, / 30 (0: fixed)
 
-_FOLDS = const(32)  # the seal's folds a pass at most (~0.7 ms each on the RP2040 estimate)
+_FOLDS = const(32)  # the seal's folds a pass at most (each a SHA-256 of a few bytes)
 _BUFFER = const(96)  # the line buffer: a MOVE line fits whole (the seal hashes its fields there)
 
 

@@ -134,7 +134,7 @@ def test_counting_begins_over_passes_each_with_one_long_job():
     # The second clock press stops play. The dead stones the board proposes, the count
     # (the board labelled, then its seki search and tally) and its map each take tens of
     # ms on a Pico: each comes in a pass of its own, after the pass that took the press
-    # (README, the device's time budget), with the host's stage (the journal, the link) in
+    # (docs/device.md, the loop's times), with the host's stage (the journal, the link) in
     # a pass between two. The proposal's code comes and goes before the count's is loaded
     # (the Counter made, in a pass of its own before the count's): never both in the heap.
     from firmware.leds import marks as mk

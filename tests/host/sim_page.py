@@ -23,7 +23,7 @@ CHROMIUM = "/usr/bin/chromium"
 HAVE_CHROMIUM = os.path.exists(CHROMIUM)
 NO_CHROMIUM = "Debian chromium is not installed (make test installs it)"
 ARTIFACTS = ROOT / "build" / "artifacts"
-# Chromium as root in a sandbox with no network (see README "Tests").
+# Chromium headless as root (no sandbox: root may not have one), nothing fetched from the network.
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 # An event-log line the simulator writes when a stage of the board (or the page's own step) raised:

@@ -2,7 +2,7 @@
 
 The device modules from the make mpy bundle, built by drivers/pico.py on
 machine/rp2 stand-ins, play through App.run(): hands, an undo, byo-yomi,
-counting, a host on the UART, the journal on a file, and a power cut near
+counting, a host on the UART, the journal on the flash log, and a power cut near
 move 300 after which the board boots again and recovers the game from its
 journal. A change that makes the application need more heap than HEAP_KB
 fails here.
