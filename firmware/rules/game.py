@@ -18,7 +18,7 @@ from array import array
 from .const import call_briefly
 from .coords import PASS
 from .ending import COUNTING, OVER, PLAYING, Ending  # noqa: F401  (the phases, also game.COUNTING...)
-from .history import SELF_CAPTURE, History, encode, is_pass, move_colour, move_point
+from .history import COLOUR_SHIFT, SELF_CAPTURE, History, encode, is_pass, move_colour, move_point
 from .illegal import (  # noqa: F401  (also game.IllegalMove, game.OCCUPIED...)
     GAME_OVER,
     KO,
@@ -145,7 +145,8 @@ class Game(Ending):
             raise IllegalMove(GAME_OVER, pt)
         if colour != self.to_move and (self.strict or colour != 3 - self.to_move):
             raise IllegalMove(OUT_OF_TURN, pt)
-        if self.op is not None and colour == WHITE and self.hist.length == 1:
+        op = self.op
+        if op is not None and colour == WHITE and self.hist.length == 1:
             # OP, commentary to Art.2: Black moves first; White moving first loses by foul.
             self.end(Result(BLACK, FOUL, 0, "white_first"))
             return 0
@@ -158,7 +159,6 @@ class Game(Ending):
             raise IllegalMove(OFF_BOARD, pt)
         if cells[pt] != EMPTY:
             raise IllegalMove(OCCUPIED, pt)
-        op = self.op
         if op is not None and op.supply[colour] == 0:
             raise IllegalMove(NO_STONES, pt)
         if pt == self.ko and colour == self.to_move:
@@ -177,7 +177,7 @@ class Game(Ending):
         ko = 0
         if n == 1 and not flags and op is None and self._single_with_one_liberty(pt, colour):
             ko = pos.removed[0]
-        seen = self.hist.push(pos.hash, encode(pt, colour, flags), pos.removed, 0, n)
+        seen = self.hist.push(pos.hash, pt | colour << COLOUR_SHIFT | flags, pos.removed, 0, n)  # (encode, inline)
         if seen:  # (rare: only then is a repetition possible)
             rule = self.rules.ko
             if (rule == KO_POSITIONAL or rule == KO_SITUATIONAL) and self._repeats_earlier(rule == KO_SITUATIONAL, 0, 1):

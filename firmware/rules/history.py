@@ -18,7 +18,7 @@ from .position import EMPTY
 
 # Move encoding: point (9 bits, 0 = pass), colour (2 bits), flags.
 _PT_MASK = const(0x1FF)
-_COLOUR_SHIFT = const(9)
+COLOUR_SHIFT = const(9)  # a record: the point, then the colour from this bit
 SELF_CAPTURE = const(0x800)  # the move removed its own chain
 LOST_TURN = const(0x1000)  # no move: the player lost the turn (Thai penalty)
 DAME_FILL = const(0x2000)  # a stone filling a dame while counting: play stays stopped
@@ -26,7 +26,7 @@ DAME_FILL = const(0x2000)  # a stone filling a dame while counting: play stays s
 
 def encode(pt, colour, flags=0):
     """Pack a move record."""
-    return pt | (colour << _COLOUR_SHIFT) | flags
+    return pt | (colour << COLOUR_SHIFT) | flags
 
 
 def move_point(record):
@@ -41,7 +41,7 @@ def is_pass(record):
 
 def move_colour(record):
     """Colour that made the move (or passed, or lost the turn)."""
-    return (record >> _COLOUR_SHIFT) & 3
+    return (record >> COLOUR_SHIFT) & 3
 
 
 class History:
@@ -68,11 +68,12 @@ class History:
 
     def start(self, board_hash):
         """Record position 0 (the board before the first move)."""
+        if self.length:  # a spent game's history: its entries go (the table is empty when no position is)
+            table = self.table
+            for i in range(len(table)):
+                table[i] = 0
         self.length = 0
         self.nremoved = 0
-        table = self.table
-        for i in range(len(table)):
-            table[i] = 0
         self.push(board_hash, 0, None, 0, 0)
 
     def push(self, board_hash, record, removed, start, n):
@@ -187,7 +188,7 @@ class History:
             pt = record & _PT_MASK
             if pt and not was[pt]:
                 was[pt] = EMPTY + 1
-            colour = (record >> _COLOUR_SHIFT) & 3
+            colour = (record >> COLOUR_SHIFT) & 3
             gone = colour if record & SELF_CAPTURE else 3 - colour
             for i in range(self.removed_start(m), self.removed_end[m]):
                 p = log[i]

@@ -95,11 +95,14 @@ class Position:
         """Remove every stone."""
         cells = self.cells
         stride = self.stride
-        for i in range(len(cells)):
+        n = len(cells)
+        for i in range(stride):  # the rows above and below the board
             cells[i] = EDGE
-        for row in range(self.size):
-            start = (row + 1) * stride + 1
-            for i in range(start, start + self.size):
+            cells[n - 1 - i] = EDGE
+        for start in range(stride, n - stride, stride):  # each row's two edges and its points
+            cells[start] = EDGE
+            cells[start + stride - 1] = EDGE
+            for i in range(start + 1, start + stride - 1):
                 cells[i] = EMPTY
         self.hash = 0
         self.count[1] = 0
@@ -342,22 +345,23 @@ class Position:
         self.count[colour] += 1
         self.nremoved = 0
         self.nchains = 0
+        # An opponent's chain beside it with a free neighbour has a liberty: no search (the common case).
         q = pt - w
-        if cells[q] == opp and not self.has_liberty(q):
+        if cells[q] == opp and cells[q - w] and cells[q - 1] and cells[q + 1] and cells[q + w] and not self.has_liberty(q):
             self._remove_chain(q)
         q = pt - 1
-        if cells[q] == opp and not self.has_liberty(q):
+        if cells[q] == opp and cells[q - w] and cells[q - 1] and cells[q + 1] and cells[q + w] and not self.has_liberty(q):
             self._remove_chain(q)
         q = pt + 1
-        if cells[q] == opp and not self.has_liberty(q):
+        if cells[q] == opp and cells[q - w] and cells[q - 1] and cells[q + 1] and cells[q + w] and not self.has_liberty(q):
             self._remove_chain(q)
         q = pt + w
-        if cells[q] == opp and not self.has_liberty(q):
+        if cells[q] == opp and cells[q - w] and cells[q - 1] and cells[q + 1] and cells[q + w] and not self.has_liberty(q):
             self._remove_chain(q)
         n = self.nremoved
         if n:
             return n
-        if cells[pt - w] and cells[pt - 1] and cells[pt + 1] and cells[pt + w]:
+        if cells[pt - w] and cells[pt - 1] and cells[pt + 1] and cells[pt + w]:  # (a free neighbour: a liberty)
             if not self.has_liberty(pt):
                 return -1
         return 0
