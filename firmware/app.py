@@ -98,7 +98,7 @@ class App(Loop):
         self.follower = follower = Follower(boot)
         self.diag = None  # a Diagnostics while in diagnostics mode
         self.errors = 0  # stage failures reported and survived
-        self._said = None  # what the clock display says instead of the times (a result, the sensor check)
+        self.said = None  # what the clock display says instead of the times (a result, the sensor check)
         self._told = 0  # the referee's notices shown (loop.py _notice)
         self._previewed = False  # teaching's preview of a stone under a hand is on the LEDs (loop.py sense)
         self._notice_until = 0  # a notice's words on the display until then

@@ -88,7 +88,7 @@ class Unplugged:
 
 class Shown(Marks):
     """The parts missing, told: while it lasts its ``render`` and ``show_clock`` are the loop's
-    (``app._stages``; the ones it stands in for come back after SHOW_MS, never while the
+    (``app.stages``; the ones it stands in for come back after SHOW_MS, never while the
     sensor is missing). The LEDs show its marks instead of the game's: point i of the top
     row, for part i (PARTS), in the error colour; the clock display its ``lines``."""
 
@@ -103,11 +103,11 @@ class Shown(Marks):
         self.app = app
         self.said = False
         last = getattr(app, "fault", None)  # (told already, and still showing: the game's stages are that one's)
-        self.stages = stages = app._stages if last is None else last.stages
+        self.stages = stages = app.stages if last is None else last.stages
         shown = list(stages)
         shown[_RENDER] = self.render
         shown[_SHOW_CLOCK] = self.show_clock
-        app._stages = tuple(shown)
+        app.stages = tuple(shown)
         app.fault = self
 
     def render(self, now_ms):
@@ -119,7 +119,7 @@ class Shown(Marks):
     def show_clock(self, now_ms):
         app = self.app
         if ticks_diff(now_ms, self.until) >= 0 and not app.hw.faults & F_SENSOR:
-            app._stages = self.stages  # told: the game's marks and times again
+            app.stages = self.stages  # told: the game's marks and times again
             app.fault = None
             self.stages[_SHOW_CLOCK](now_ms)
             return
@@ -128,7 +128,7 @@ class Shown(Marks):
             display.finish()
         elif display is not None and not self.said:
             self.said = True
-            app._said = self  # (so the game's show_clock draws its own again after)
+            app.said = self  # (so the game's show_clock draws its own again after)
             display.words(self.lines)
 
 

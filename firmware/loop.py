@@ -90,7 +90,7 @@ class Loop:
 
     def _schedule(self, now_ms):
         """The stages, each due first at now_ms."""
-        self._stages = (self.sense, self.tick, self.render, self.show_clock, self.sync_host)
+        self.stages = (self.sense, self.tick, self.render, self.show_clock, self.sync_host)
         self._due = array("i", [now_ms] * _STAGES)
         self._at = 0  # the stage the pass runs (an exception's)
         self.host_waits = 0  # passes the host stage has been put off (_others_wait): work pending
@@ -124,7 +124,7 @@ class Loop:
                 left = _PERIODS[i]
                 self._due[i] = ticks_add(now_ms, left)
                 self._at = i
-                self._stages[i](now_ms)
+                self.stages[i](now_ms)
             if left < wait:
                 wait = left
         return wait
@@ -265,8 +265,8 @@ class Loop:
             self._due[_DISPLAY] = ticks_add(now_ms, _DISPLAY_MS - _HOST_MS)  # (the stage's times as they were)
         elif self.diag is not None:  # the sensor check's step instead of the times
             lines = self.diag.lines()
-            if display is not None and lines != self._said:
-                self._said = lines
+            if display is not None and lines != self.said:
+                self.said = lines
                 display.words(lines)
         else:
             self._results(now_ms, display)
@@ -278,14 +278,14 @@ class Loop:
         # (The game's result read where it is used: a local more and the frame would be 12 words.)
         if self.referee.notices != self._told and self._notice(now_ms, display, self.game.result):
             return
-        if self._said is None and ticks_diff(self._notice_until, now_ms) > 0 and self.game.result is None:
+        if self.said is None and ticks_diff(self._notice_until, now_ms) > 0 and self.game.result is None:
             return  # a notice's words stand
         if display is None:
             return
-        if self.game.result is not self._said:
-            self._said = self.game.result
-            if self._said is not None:  # (its words' code is loaded for the moment: code costs heap)
-                display.words(call_briefly("firmware.clock.verdict", "result_lines", self._said, later=True))
+        if self.game.result is not self.said:
+            self.said = self.game.result
+            if self.said is not None:  # (its words' code is loaded for the moment: code costs heap)
+                display.words(call_briefly("firmware.clock.verdict", "result_lines", self.said, later=True))
             elif self.clock is None:
                 display.words(("NEW GAME", "NO CLOCK"))  # (a clock draws its times over the last result)
         if self.clock is not None and self.game.result is None:
@@ -304,7 +304,7 @@ class Loop:
             if display is not None:
                 display.words(call_briefly("firmware.clock.verdict", "notice_lines", referee, later=True))
                 self._notice_until = ticks_add(now_ms, _NOTICE_MS)
-                self._said = None
+                self.said = None
                 return True
         return False
 

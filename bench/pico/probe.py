@@ -66,7 +66,7 @@ class Probe:
             return run
 
         if stages:  # (~25 us a stage: the timing runs go without, the stages run told by their dues)
-            app._stages = tuple(timed_stage(i, fn) for i, fn in enumerate(app._stages))
+            app.stages = tuple(timed_stage(i, fn) for i, fn in enumerate(app.stages))
         due = app._due
         before = self.due_before = array("i", due)
 

@@ -38,19 +38,19 @@ class Clauses:
         Returns True if the clock paused; a refusal is logged (``log``). Finish with press() or
         resume()."""
         side = clock.turn
-        if not side or clock.paused or clock.stopped or clock._check_flag(now_ms):
+        if not side or clock.paused or clock.stopped or clock.check_flag(now_ms):
             return False
         ok = self.capture_policy == CAPTURE_ALWAYS and stones > 0
         if self.capture_policy == CAPTURE_THAI:
             v = clock.snap.sides[side]
-            clock._view(side, clock._elapsed(now_ms), v)
+            clock.view(side, clock.elapsed(now_ms), v)
             if clock.tc.has_overtime() or clock.tc.system == SIMPLE:
                 ok = in_byoyomi(clock, v) and stones >= self.capture_min_stones
             else:
                 ok = clock.tc.system != NONE and v.main_ms + v.delay_ms <= self.capture_last_ms
         if not ok:
             if log:
-                clock._log(EV_CAPTURE_REFUSED, side, now_ms, stones)
+                clock.log(EV_CAPTURE_REFUSED, side, now_ms, stones)
             return False
         return clock.pause(now_ms, EV_CAPTURE_PAUSE, side, stones)
 
@@ -60,13 +60,13 @@ class Clauses:
         game): the opponent may play on (Thai 19), and its press leaves the clock stopped until
         resume(). Returns True if paused; a refusal is logged."""
         running = clock.turn
-        if not running or clock.paused or clock.stopped or clock._check_flag(now_ms):
+        if not running or clock.paused or clock.stopped or clock.check_flag(now_ms):
             return False
         v = clock.snap.sides[side]
-        clock._view(side, 0, v)
+        clock.view(side, 0, v)
         ok = running != side and in_byoyomi(clock, v) and clock.away_used[side] < self.away_pauses
         if not ok:
-            clock._log(EV_AWAY_REFUSED, side, now_ms, 0)
+            clock.log(EV_AWAY_REFUSED, side, now_ms, 0)
             return False
         clock.away_used[side] += 1
         return clock.pause(now_ms, EV_AWAY_PAUSE, side, 0)
@@ -78,7 +78,7 @@ class Clauses:
         if clock.flag is not None and (clock.flag == "B") == (side == BLACK):
             return clock.tc.periods * self.ing_points
         v = clock.snap.sides[side]
-        clock._view(side, clock._elapsed(now_ms) if side == clock.turn else 0, v)
+        clock.view(side, clock.elapsed(now_ms) if side == clock.turn else 0, v)
         if not v.overtime:
             return 0
         return (clock.tc.periods - v.periods + 1) * self.ing_points
@@ -87,13 +87,13 @@ class Clauses:
         """Thai 14: ``side`` arrived ``late_ms`` late. Up to ``late_limit_ms`` the lateness comes off
         its main time (True); beyond, the game is lost (False: the referee records it)."""
         if late_ms > self.late_limit_ms:
-            clock._log(EV_LATE_FORFEIT, side, now_ms, late_ms)
+            clock.log(EV_LATE_FORFEIT, side, now_ms, late_ms)
             return False
         if clock.tc.system != NONE:
             cut = late_ms if late_ms < clock.main[side] else clock.main[side]
             clock.main[side] -= cut
             late_ms = cut
-        clock._log(EV_LATE, side, now_ms, late_ms)
+        clock.log(EV_LATE, side, now_ms, late_ms)
         return True
 
 
@@ -107,13 +107,13 @@ def replay(clock, now_ms, other=None):
     """Korean Art.21-4: a drawn game is replayed with each player's remaining time. ``other``
     (default: a new Clock), not yet started, with this clock's time control, is set to this
     clock's times (periods, stones, blocks) as of now_ms and returned."""
-    clock._check_flag(now_ms)
-    e = clock._elapsed(now_ms)
+    clock.check_flag(now_ms)
+    e = clock.elapsed(now_ms)
     if other is None:
         other = Clock(clock.tc, clock.events)
     v = other.snap.black
     for side in (BLACK, WHITE):
-        clock._view(side, e if side == clock.turn else 0, v)
+        clock.view(side, e if side == clock.turn else 0, v)
         other.main[side] = v.main_ms if clock.tc.system != NONE else 0
         other.periods[side] = v.periods
         other.period_ms[side] = v.period_ms

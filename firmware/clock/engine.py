@@ -116,13 +116,13 @@ class Clock:
         self.moves = 0
         self.changes = 0  # events written: the journal saves the clock when this moves
 
-    def _log(self, kind, side, at, value):
+    def log(self, kind, side, at, value):
         self.changes += 1
         self.events.add(kind, side, 0, value, at)
 
     # -- time arithmetic ---------------------------------------------------
 
-    def _elapsed(self, now_ms):
+    def elapsed(self, now_ms):
         if self.paused or self.stopped or self.flag is not None:
             return self.acc
         return self.acc + ticks_diff(now_ms, self.seg)
@@ -145,7 +145,7 @@ class Clock:
             return m + tc.delay_ms
         return m
 
-    def _view(self, side, e, v):
+    def view(self, side, e, v):
         """Fill SideView v with ``side``'s clock after e ms of its turn (e below its budget)."""
         s = self.tc.system
         m = self.main[side]
@@ -166,7 +166,7 @@ class Clock:
             self.overtime(e - m, v)
 
     def overtime(self, over, v):
-        # _view's, ``over`` ms past the main time (apart: a frame over 11 words is taken from the heap
+        # view's, ``over`` ms past the main time (apart: a frame over 11 words is taken from the heap
         # at each call, see micro.py).
         s = self.tc.system
         p = self.tc.period_ms
@@ -187,7 +187,7 @@ class Clock:
         else:
             v.period_ms -= over
 
-    def _check_flag(self, now_ms):
+    def check_flag(self, now_ms):
         """Set the flag if the running side's time is out at now_ms; True if flagged."""
         if self.flag is not None:
             return True
@@ -195,12 +195,12 @@ class Clock:
         if not side or self.stopped:
             return False
         budget = self._budget(side)
-        if self._elapsed(now_ms) < budget:  # (no local more: 11 words, the frame on the stack, see micro.py)
+        if self.elapsed(now_ms) < budget:  # (no local more: 11 words, the frame on the stack, see micro.py)
             return False
         at = ticks_add(self.seg, budget - self.acc) if not self.paused else now_ms
         self.acc = budget
         self.flag = "B" if side == BLACK else "W"
-        self._log(EV_FLAG, side, at, budget)
+        self.log(EV_FLAG, side, at, budget)
         return True
 
     # -- play --------------------------------------------------------------
@@ -212,7 +212,7 @@ class Clock:
         self.turn = side
         self.acc = 0
         self.seg = now_ms
-        self._log(EV_START, side, now_ms, 0)
+        self.log(EV_START, side, now_ms, 0)
         return True
 
     def press(self, side, now_ms, stones_left=0):
@@ -220,12 +220,12 @@ class Clock:
         (not that side's turn, not started, stopped, or flagged, which this press may discover).
         ``stones_left``: captured stones the referee sees still on the board (Korean Art.18-1-4,
         Thai 24): logged for the referee; the clock switches all the same."""
-        if side != self.turn or self.stopped or self._check_flag(now_ms):
+        if side != self.turn or self.stopped or self.check_flag(now_ms):
             return False
         e = self._end_turn(side, now_ms, True)
-        self._log(EV_PRESS, side, now_ms, e)
+        self.log(EV_PRESS, side, now_ms, e)
         if stones_left:
-            self._log(EV_STONES_LEFT, side, now_ms, stones_left)
+            self.log(EV_STONES_LEFT, side, now_ms, stones_left)
         # a press ends a pause, except an away pause (Thai 31: the clock waits for the absent
         # player's return) and the referee's stop (Korean regulations 11-4: the referee restarts it)
         self.paused = self.paused and (self.pause_kind == EV_AWAY_PAUSE or self.pause_kind == EV_REFEREE_STOP)
@@ -236,20 +236,20 @@ class Clock:
         from a control): the time the other side ran is theirs, with nothing a move earns (no
         increment, no Canadian stone); a pause stays. False if ``side``'s time already runs,
         or the clock is not started, stopped or flagged."""
-        if not self.turn or side == self.turn or self.stopped or self._check_flag(now_ms):
+        if not self.turn or side == self.turn or self.stopped or self.check_flag(now_ms):
             return False
         e = self._end_turn(self.turn, now_ms, False)
-        self._log(EV_HAND_OVER, side, now_ms, e)
+        self.log(EV_HAND_OVER, side, now_ms, e)
         return True
 
     def _end_turn(self, side, now_ms, moved):
         # ``side``'s turn ends now (``moved``: by a move, which earns what the system gives):
         # its time is charged, the other side's starts. Returns the ms the turn took.
-        e = self._elapsed(now_ms)
+        e = self.elapsed(now_ms)
         tc = self.tc
         s = tc.system
         v = self.snap.sides[side]
-        self._view(side, e, v)
+        self.view(side, e, v)
         self.main[side] = v.main_ms
         self.periods[side] = v.periods
         if s == _NONE:
@@ -286,13 +286,13 @@ class Clock:
 
     def pause(self, now_ms, kind=EV_PAUSE, side=0, value=0):
         """Stop the running clock (Korean Art.14-2, Thai 12.2 before counting...). False if not running."""
-        if not self.turn or self.paused or self.stopped or self._check_flag(now_ms):
+        if not self.turn or self.paused or self.stopped or self.check_flag(now_ms):
             return False
-        self.acc = self._elapsed(now_ms)
+        self.acc = self.elapsed(now_ms)
         self.paused = True
         self.pause_at = now_ms
         self.pause_kind = kind
-        self._log(kind, side or self.turn, now_ms, value)
+        self.log(kind, side or self.turn, now_ms, value)
         return True
 
     def resume(self, now_ms):
@@ -301,16 +301,16 @@ class Clock:
             return False
         self.paused = False
         self.seg = now_ms
-        self._log(EV_RESUME, self.turn, now_ms, ticks_diff(now_ms, self.pause_at))
+        self.log(EV_RESUME, self.turn, now_ms, ticks_diff(now_ms, self.pause_at))
         return True
 
     def stop(self, now_ms):
         """The game is over (result known, or counting starts): the clock stops for good."""
-        if self.stopped or self._check_flag(now_ms):
+        if self.stopped or self.check_flag(now_ms):
             return False
-        self.acc = self._elapsed(now_ms)
+        self.acc = self.elapsed(now_ms)
         self.stopped = True
-        self._log(EV_STOP, self.turn, now_ms, self.acc)
+        self.log(EV_STOP, self.turn, now_ms, self.acc)
         return True
 
     def adjust(self, side, delta_ms, now_ms):
@@ -319,19 +319,19 @@ class Clock:
             return False
         m = self.main[side] + delta_ms
         self.main[side] = m if m > 0 else 0
-        self._log(EV_ADJUST, side, now_ms, delta_ms)
+        self.log(EV_ADJUST, side, now_ms, delta_ms)
         return True
 
     # -- what is shown -----------------------------------------------------
 
     def snapshot(self, now_ms):
         """Both clocks as of now_ms, in the preallocated ``self.snap`` (returned). Allocation-free."""
-        self._check_flag(now_ms)
+        self.check_flag(now_ms)
         snap = self.snap
         turn = self.turn
-        e = self._elapsed(now_ms)
-        self._view(BLACK, e if turn == BLACK else 0, snap.black)
-        self._view(WHITE, e if turn == WHITE else 0, snap.white)
+        e = self.elapsed(now_ms)
+        self.view(BLACK, e if turn == BLACK else 0, snap.black)
+        self.view(WHITE, e if turn == WHITE else 0, snap.white)
         if self.flag is not None:
             v = snap.black if self.flag == "B" else snap.white
             v.main_ms = v.period_ms = v.delay_ms = 0
@@ -361,10 +361,10 @@ class Clock:
 
     def save_into(self, out, now_ms):
         """save() into a preallocated array("i", SAVED ints): no allocation (firmware/journal/recorder.py)."""
-        self._check_flag(now_ms)
+        self.check_flag(now_ms)
         out[0] = 1
         out[1] = self.turn
-        out[2] = self._elapsed(now_ms)
+        out[2] = self.elapsed(now_ms)
         out[3] = 1 if self.paused else 0
         out[4] = 1 if self.stopped else 0
         out[5] = 0 if self.flag is None else (BLACK if self.flag == "B" else WHITE)

@@ -20,7 +20,7 @@ def game(link):
         if stones:
             points = bytearray(2 * len(stones))
             for i in range(len(stones)):
-                link._sgf(points, 2 * i, stones[i])
+                link.sgf(points, 2 * i, stones[i])
             out.append(key + points.decode())
     settings = f.settings
     if settings.time_spec != "none":
@@ -54,7 +54,7 @@ def result(link):
         n += 6
         for p in range(len(dead)):
             if dead[p]:
-                link._sgf(out, n, p)
+                link.sgf(out, n, p)
                 n += 2
     out[n:] = tail
     return out

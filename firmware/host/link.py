@@ -175,7 +175,7 @@ class Link:
         self._asked = (self.next, pr.quote(what))
         self._add(_K_WAIT, seconds // 30)
 
-    def _sgf(self, out, n, pt):
+    def sgf(self, out, n, pt):
         # Point ``pt`` as SGF letters, written into ``out`` at ``n``.
         col, row = col_row(self.follower.game.size, pt)
         out[n] = 97 + col

@@ -78,8 +78,8 @@ class Leds:
         self.idle_ma = idle_ma
         self.palette = palette  # None: tables.py PALETTE
         self.brightness = brightness
-        self._lut = bytearray(_KINDS * 2 * 3)  # kind, stone -> 3 wire bytes
-        self._lut_sum = array("H", bytes(2 * _KINDS * 2))
+        self.lut = bytearray(_KINDS * 2 * 3)  # kind, stone -> 3 wire bytes
+        self.lut_sum = array("H", bytes(2 * _KINDS * 2))
         self._scaled = bytearray(_KINDS * 2 * 3)  # the table scaled to the budget (limiter)
         self._scaled_sum = array("H", bytes(2 * _KINDS * 2))
         # (each LED's byte offset in the frame and the blink rates; the colour table filled)
@@ -138,7 +138,7 @@ class Leds:
         self._marks = marks
         self._mode_kinds = kinds
         count = self.count
-        load = self._paint(marks, kinds, now_ms, self._lut, self._lut_sum)
+        load = self._paint(marks, kinds, now_ms, self.lut, self.lut_sum)
         allowed = (self.budget_ma - count * self.idle_ma) * 255 // self.channel_ma
         if allowed < 0:
             allowed = 0
@@ -146,7 +146,7 @@ class Leds:
             # Every frame byte comes from the colour table: scaling its 84
             # bytes (floor) and painting again equals scaling each frame byte
             # (what tables.limit() does), at a fraction of the cost.
-            lut = self._lut
+            lut = self.lut
             scaled = self._scaled
             sums = self._scaled_sum
             for i in range(len(lut)):

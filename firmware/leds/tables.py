@@ -193,7 +193,7 @@ def colours(leds):
     palette = PALETTE if leds.palette is None else leds.palette
     gamma = gamma_table()
     brightness = leds.brightness
-    lut = leds._lut
+    lut = leds.lut
     o0, o1 = (1, 0) if leds.order == "GRB" else (0, 1)
     for k in range(_KINDS):
         for s in range(2):
@@ -202,4 +202,4 @@ def colours(leds):
             lut[i + o0] = gamma[rgb[0] * brightness // 255]
             lut[i + o1] = gamma[rgb[1] * brightness // 255]
             lut[i + 2] = gamma[rgb[2] * brightness // 255]
-            leds._lut_sum[2 * k + s] = lut[i] + lut[i + 1] + lut[i + 2]
+            leds.lut_sum[2 * k + s] = lut[i] + lut[i + 1] + lut[i + 2]

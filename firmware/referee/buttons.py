@@ -21,7 +21,7 @@ def button(referee, name, now_ms):
     game = referee.game
     if name == "pass":
         if referee.state == PLAY and not referee.awaiting_press:
-            referee._pass(game.to_move, now_ms)
+            referee.pass_turn(game.to_move, now_ms)
             return True
         return False
     if name == "undo":
@@ -38,7 +38,7 @@ def button(referee, name, now_ms):
         colour = 1 if name == "resign_black" else 2
         game.resign(colour)
         referee.events.add(EV_RESIGN, colour, PASS, 0, now_ms)
-        referee._after_game_change(now_ms)
+        referee.after_game_change(now_ms)
         return True
     if name == "ok" and referee.state == COUNTING:
         # The count shown is the board's as it stands (button() did the work owed first): the
@@ -48,10 +48,10 @@ def button(referee, name, now_ms):
         counter = game.counter()
         if game.rules.fill_dame and counter.unfilled_dame(referee.seen.missing):
             referee.reason = "dame_open"
-            referee._compare()
+            referee.compare()
             return False
         game.finish(counter.score)
-        referee._after_game_change(now_ms)
+        referee.after_game_change(now_ms)
         return True
     if name == "draw" and game.cycle and referee.state == PLAY:
         # Thai 11.1: after a repetition, a draw if both agree: MENU offers it, each player's
@@ -66,6 +66,6 @@ def button(referee, name, now_ms):
         referee.awaiting_press = 0
         referee.events.add(EV_RESUME_PLAY, game.to_move, PASS, 0, now_ms)
         referee.notify(EV_RESUME_PLAY, game.to_move)
-        referee._after_game_change(now_ms)
+        referee.after_game_change(now_ms)
         return True
     return False

@@ -45,7 +45,7 @@ def penalise(referee, p, colour, reason, now_ms):
     if penalty == ILLEGAL_WARN:
         # Thai 28, 29: the turn is lost; the offender's press hands the clock over.
         referee.awaiting_press = colour if referee.timed else 0
-    referee._after_game_change(now_ms)
+    referee.after_game_change(now_ms)
 
 
 def pressed(referee, colour, now_ms):
@@ -89,7 +89,7 @@ def charge(referee, colour, reason, loss, now_ms):
         referee.events.add(EV_WARNING, colour, PASS, reason_index(reason), now_ms)
         referee.notify(EV_WARNING, colour, reason_index(reason))
         game.warn(colour, reason)
-    referee._after_game_change(now_ms)
+    referee.after_game_change(now_ms)
 
 
 def removed(referee, now_ms):
@@ -108,7 +108,7 @@ def removed(referee, now_ms):
     placed = move_point(last)
     if (seen.nmissing == 1 and placed and not last & (LOST_TURN | SELF_CAPTURE | DAME_FILL)
             and game_of[seen.missing[0]] == placed and (not referee.timed or referee.awaiting_press == mover)):
-        referee._removal_charged = True
+        referee.removal_charged = True
         charge(referee, mover, "took_back", False, now_ms)
         return True
     actor = referee.awaiting_press or game.to_move
@@ -116,7 +116,7 @@ def removed(referee, now_ms):
     for i in range(seen.nmissing):
         if cells[game_of[seen.missing[i]]] == actor:
             return False  # its own stone: put back, no clause
-    referee._removal_charged = True
+    referee.removal_charged = True
     charge(referee, actor, "removed_stone", game.rules.illegal == ILLEGAL_LOSS, now_ms)
     return True
 

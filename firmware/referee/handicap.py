@@ -42,7 +42,7 @@ def judge(referee, now_ms):
             game.place_handicap(points)
             referee.events.add(EV_HANDICAP, 1, PASS, stones, now_ms)
             referee.state = PLAY
-            referee._after_game_change(now_ms)
+            referee.after_game_change(now_ms)
             return True
     referee.reason = "handicap"
     referee.paint()

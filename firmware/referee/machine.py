@@ -79,7 +79,7 @@ class Referee(Phases):
         self.rejected = NONE  # physical point of a refused stone (state REJECT)
         # The stones missing now have cost their remover (a recovered game: what went while the
         # board was off costs nobody, until the board has matched the game once).
-        self._removal_charged = game.move_number > 0
+        self.removal_charged = game.move_number > 0
         self._recovered = game.move_number > 0  # a game found at power-up: its last captures may lie there
         self.reason = ""  # why the board waits (for messages)
         self.awaiting_press = 0  # colour whose move's turn ends with its clock press
@@ -125,7 +125,7 @@ class Referee(Phases):
         """The game changed from outside (a flag fell, a host command): look
         again, record the end if it ended, and update the marks."""
         self._settle()
-        self._after_game_change(now_ms)
+        self.after_game_change(now_ms)
 
     def press(self, colour, now_ms, together=False):
         """``colour`` pressed its clock button (``together``: while the stone it ends was
@@ -150,7 +150,7 @@ class Referee(Phases):
             self.draw_votes |= colour
             if self.draw_votes == 3:
                 game.agree_draw()
-                self._after_game_change(now_ms)
+                self.after_game_change(now_ms)
             return False
         if self.awaiting_press == colour:
             if self._clauses():  # (fouls.py)
@@ -168,7 +168,7 @@ class Referee(Phases):
                 self._reconcile(now_ms)
             return True
         if game.to_move == colour and self.state == PLAY and self.awaiting_press == 0:
-            self._pass(colour, now_ms)  # a press with no stone placed is a pass
+            self.pass_turn(colour, now_ms)  # a press with no stone placed is a pass
             return True
         return False
 
@@ -204,7 +204,7 @@ class Referee(Phases):
     # -- the comparison ----------------------------------------------------
 
     def _reconcile(self, now_ms):
-        self._compare()
+        self.compare()
         if self.state == SETUP:
             return call_briefly("firmware.referee.handicap", "judge", self, now_ms)
         if self.state == OVER:
@@ -234,7 +234,7 @@ class Referee(Phases):
         self.paint()
         return False
 
-    def _compare(self):
+    def compare(self):
         game = self.game
         result = game.result
         counted = result is not None and result.reason == "score"  # (a counted game's dead stones stay off)
@@ -308,7 +308,7 @@ class Referee(Phases):
         self.draw_votes = 0
         if self.timed:
             self.awaiting_press = colour
-        self._after_game_change(now_ms)
+        self.after_game_change(now_ms)
         return True
 
     def _refuse(self, p, colour, reason, now_ms):
@@ -353,13 +353,13 @@ class Referee(Phases):
         last mover lifted the opponent's stones (fouls.py ``removed``). True if charged."""
         seen = self.seen
         if not seen.nmissing:
-            self._removal_charged = False
+            self.removal_charged = False
             return False
-        if seen.nextra or seen.nwrong or self._removal_charged or self.game.hist.length < 2 or not self._clauses():
+        if seen.nextra or seen.nwrong or self.removal_charged or self.game.hist.length < 2 or not self._clauses():
             return False
         return call_briefly("firmware.referee.fouls", "removed", self, now_ms, later=True)
 
-    def _pass(self, colour, now_ms):
+    def pass_turn(self, colour, now_ms):
         game = self.game
         try:
             game.play(colour, PASS)
@@ -367,7 +367,7 @@ class Referee(Phases):
             return
         self.events.add(EV_PASS, colour, PASS, 0, now_ms)
         self.notify(EV_PASS, colour)
-        self._after_game_change(now_ms)
+        self.after_game_change(now_ms)
 
     def takeback(self, now_ms, referee=False):
         """Take the last move back: in casual play (its stone lifted, or the undo button), or
@@ -386,10 +386,10 @@ class Referee(Phases):
         self.awaiting_press = 0
         self.notice = 0
         self.undone = self.region.phys_of[move_point(record)] if move_point(record) else NONE
-        self._after_game_change(now_ms)
+        self.after_game_change(now_ms)
         return True
 
-    def _after_game_change(self, now_ms):
+    def after_game_change(self, now_ms):
         game = self.game
         if game.phase == GAME_COUNTING and self.state != COUNTING:
             if self.defer:
@@ -410,6 +410,6 @@ class Referee(Phases):
 
     def _finish(self):
         # The game or the refused stone changed: compare again, then show it.
-        self._compare()
+        self.compare()
         self._set_state()
         self.paint()

@@ -34,11 +34,11 @@ class Phases(Painter):
     rejected: int  # physical point of a refused stone
 
     if TYPE_CHECKING:  # Referee's own methods
-        def _compare(self): ...
+        def compare(self): ...
 
         def _finish(self): ...
 
-        def _after_game_change(self, now_ms): ...
+        def after_game_change(self, now_ms): ...
 
         def _try_move(self, p, now_ms) -> bool: ...
 
@@ -176,7 +176,7 @@ class Phases(Painter):
                     self.events.add(EV_RESUME_PLAY, game.to_move, PASS, 0, now_ms)
                     self.notify(EV_RESUME_PLAY, game.to_move)
                     self.state = PLAY
-                    self._compare()
+                    self.compare()
                     return self._try_move(p, now_ms) or True
         if changed or fresh or (self.reason == "put_back" and not seen.nmissing):
             self.reason = ""

@@ -79,7 +79,7 @@ class Game(Ending):
         else:
             self.pos = spent.pos
             self.pos.clear()
-            self.hist = spent.hist  # (_reset_play_state starts it again)
+            self.hist = spent.hist  # (reset_play_state starts it again)
         self.strict = strict_turns
         self.captures = array("H", (0, 0, 0))
         self.warnings = bytearray(3)  # penalty warnings per colour (Thai, Korean)
@@ -95,9 +95,9 @@ class Game(Ending):
         self.setup_stones = ((), ())  # (black, white) points placed before the first move
         self._counter = None
         self._dead = None if spent is None else spent._dead  # (cleared with the play state)
-        self._reset_play_state(BLACK)
+        self.reset_play_state(BLACK)
 
-    def _reset_play_state(self, first):
+    def reset_play_state(self, first):
         self.hist.first = first
         self.hist.start(self.pos.hash)
         self.to_move = first

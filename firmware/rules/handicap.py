@@ -53,7 +53,7 @@ def setup(game, black, white, to_move):
             if game.op is not None:
                 game.op.setup_stone(pt, colour)
     game.setup_stones = (game.setup_stones[0] + tuple(black), game.setup_stones[1] + tuple(white))
-    game._reset_play_state(game.to_move if to_move is None else to_move)
+    game.reset_play_state(game.to_move if to_move is None else to_move)
 
 
 def place(game, points):

@@ -71,9 +71,9 @@ def lit(palette=None, brightness=LED_BRIGHTNESS):
     (or none): tables.py ``colours`` itself, run for a composer with this palette (None: the
     board's) and brightness, wire order RGB."""
     table = SimpleNamespace(palette=palette, brightness=brightness, order="RGB",
-                            _lut=bytearray(len(KINDS) * 2 * 3), _lut_sum=array("H", [0] * (len(KINDS) * 2)))
+                            lut=bytearray(len(KINDS) * 2 * 3), lut_sum=array("H", [0] * (len(KINDS) * 2)))
     colours(table)
-    lut = table._lut
+    lut = table.lut
     return [(tuple(lut[6 * k:6 * k + 3]), tuple(lut[6 * k + 3:6 * k + 6])) for k in range(len(KINDS))]
 
 

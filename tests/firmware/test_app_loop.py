@@ -239,8 +239,8 @@ def test_a_pass_with_a_decision_leaves_the_leds_the_clock_face_and_the_host_to_t
     hw, app = board(size=9)
     ran = []  # (pass, stage)
     n = [0]
-    app._stages = tuple((lambda now_ms, i=i, stage=stage: (ran.append((n[0], i)), stage(now_ms)))
-                        for i, stage in enumerate(app._stages))
+    app.stages = tuple((lambda now_ms, i=i, stage=stage: (ran.append((n[0], i)), stage(now_ms)))
+                        for i, stage in enumerate(app.stages))
     deciding = []
     t = 0
     for col, row in ((2, 2), (6, 6), (2, 6), (6, 2)):
@@ -291,8 +291,8 @@ def test_code_let_go_in_play_is_collected_in_a_pass_of_its_own():
     stages = []
     collect = loop_module.collect
     loop_module.collect = lambda: collections.append(t)
-    app._stages = tuple((lambda now_ms, i=i, stage=stage: (stages.append((t, i)), stage(now_ms)))
-                        for i, stage in enumerate(app._stages))
+    app.stages = tuple((lambda now_ms, i=i, stage=stage: (stages.append((t, i)), stage(now_ms)))
+                        for i, stage in enumerate(app.stages))
     try:
         hw.buttons.hold(3)  # MENU, let go: in a casual game, the last move taken back
         for _ in range(6):

@@ -489,6 +489,6 @@ def test_every_kind_lights_at_the_default_brightness():
     for k in range(len(T.KINDS)):
         for s in range(2):
             i = (2 * k + s) * 3
-            if max(leds._lut[i:i + 3]) < 4:
-                failures.append("%s (%s): %r" % (T.NAMES[k], ("black", "white")[s], list(leds._lut[i:i + 3])))
+            if max(leds.lut[i:i + 3]) < 4:
+                failures.append("%s (%s): %r" % (T.NAMES[k], ("black", "white")[s], list(leds.lut[i:i + 3])))
     check(failures)
