@@ -90,8 +90,8 @@ LED_IDLE_MA = const(1)  # mA per LED when dark (WS2812B quiescent, about 0.7-1 m
 # 2 bottom-right, 3 bottom-left, seen from the board's row 0 top), the LED grid's
 # rotation against the board (0, 90, 180, 270 degrees clockwise), and how many
 # chains share the lines (consecutive bands; each chain restarts its serpentine).
-LED_BY_ROWS = True
-LED_SERPENTINE = True
+LED_BY_ROWS = const(1)  # 1: the chain runs along rows, 0: along columns
+LED_SERPENTINE = const(1)  # 1: every other line runs back, 0: all lines run the same way
 LED_START_CORNER = const(0)
 LED_ROTATION = const(0)
 LED_CHAINS = const(1)

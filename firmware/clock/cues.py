@@ -8,6 +8,7 @@ second's tick): an idle board spends its time scanning, not recounting.
 """
 
 from ..micro import const, ticks_add, ticks_diff
+from .control import ING, NONE, SIMPLE, TV
 
 CUE_NONE = const(0)
 CUE_TEN = const(1)  # another 10 s of the period used
@@ -16,12 +17,6 @@ CUE_LAST = const(3)  # one of the last seconds of the last period (or of sudden 
 CUE_PERIOD = const(4)  # a byo-yomi period was used up
 CUE_FLAG = const(5)
 CUE_NOTICE = const(6)  # the players are told of something at once (a pass, a warning: the loop's)
-
-# control.py's time systems, as compile-time constants (cue() runs every tick; engine.py says why).
-_NONE = const(0)
-_SIMPLE = const(7)
-_TV = const(8)
-_ING = const(9)
 
 
 class Cues:
@@ -61,16 +56,16 @@ class Cues:
             return CUE_NONE
         side = clock.turn
         s = clock.tc.system
-        if not side or snap.paused or s == _NONE:
+        if not side or snap.paused or s == NONE:
             return CUE_NONE
         v = snap.sides[side]
         last = clock.in_last_period(v)
-        if s == _SIMPLE or (s == _TV and not v.overtime):
+        if s == SIMPLE or (s == TV and not v.overtime):
             left = v.main_ms
             full = clock.tc.main_ms
         elif v.overtime:
             left = v.period_ms
-            full = 0 if s == _ING else clock.tc.period_ms  # Ing blocks are long: only their last seconds
+            full = 0 if s == ING else clock.tc.period_ms  # Ing blocks are long: only their last seconds
         elif clock.overtime_system:
             self._moves = -1
             self._due = ticks_add(now_ms, v.main_ms)  # the periods begin

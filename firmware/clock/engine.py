@@ -46,20 +46,7 @@ from ..events import (
 from ..micro import const, ticks_add, ticks_diff
 from ..rules.const import call_briefly
 from ..rules.position import BLACK, WHITE
-from .control import TimeControl
-
-# The time systems (control.py's numbers), as compile-time constants here: snapshot() and press() compare
-# with them on every call, and a name imported from another module is a lookup each time.
-# tests/host/test_clock_properties.py checks they equal control.py's.
-_NONE = const(0)
-_BYOYOMI = const(2)
-_CANADIAN = const(3)
-_FISCHER = const(4)
-_DELAY = const(5)
-_BRONSTEIN = const(6)
-_SIMPLE = const(7)
-_TV = const(8)
-_ING = const(9)
+from .control import BRONSTEIN, BYOYOMI, CANADIAN, DELAY, FISCHER, ING, NONE, SIMPLE, TV, TimeControl
 
 _FOREVER = const(0x3FFFFFFF)
 SAVED = const(20)  # ints in a saved state (Clock.save)
@@ -69,7 +56,7 @@ class SideView:
     """One side's clock as shown now (filled in place by Clock.snapshot)."""
 
     def __init__(self):
-        self.main_ms = 0  # main time left (_NONE: time used so far)
+        self.main_ms = 0  # main time left (NONE: time used so far)
         self.periods = 0  # byo-yomi periods left, the one in use included
         self.period_ms = 0  # time left in the current byo-yomi / Canadian period
         self.stones = 0  # Canadian: stones still to play in this period
@@ -132,16 +119,16 @@ class Clock:
         tc = self.tc
         s = tc.system
         m = self.main[side]
-        if s == _NONE:
+        if s == NONE:
             return _FOREVER
-        if s == _BYOYOMI or s == _TV:
+        if s == BYOYOMI or s == TV:
             return m + self.periods[side] * tc.period_ms
-        if s == _ING:
+        if s == ING:
             n = self.periods[side]
             return m + self.period_ms[side] + (n - 1) * tc.period_ms if n > 0 else m
-        if s == _CANADIAN:
+        if s == CANADIAN:
             return m + self.period_ms[side]
-        if s == _DELAY:
+        if s == DELAY:
             return m + tc.delay_ms
         return m
 
@@ -154,9 +141,9 @@ class Clock:
         v.stones = self.stones[side]
         v.delay_ms = 0
         v.overtime = False
-        if s == _NONE:
+        if s == NONE:
             v.main_ms = self.used[side] + e
-        elif s == _DELAY:
+        elif s == DELAY:
             d = self.tc.delay_ms - e if side == self.turn else 0  # only the side to move has a delay
             v.delay_ms = d if d > 0 else 0
             v.main_ms = m if d > 0 else m + d
@@ -172,11 +159,11 @@ class Clock:
         p = self.tc.period_ms
         v.main_ms = 0
         v.overtime = True
-        if s == _BYOYOMI or s == _TV:
+        if s == BYOYOMI or s == TV:
             k = over // p
             v.periods -= k
             v.period_ms = p - (over - k * p)
-        elif s == _ING:
+        elif s == ING:
             if over >= v.period_ms:
                 over -= v.period_ms
                 k = over // p
@@ -252,17 +239,17 @@ class Clock:
         self.view(side, e, v)
         self.main[side] = v.main_ms
         self.periods[side] = v.periods
-        if s == _NONE:
+        if s == NONE:
             self.main[side] = 0
-        elif s == _BYOYOMI:
+        elif s == BYOYOMI:
             self.period_ms[side] = tc.period_ms
-        elif s == _SIMPLE or s == _TV:
+        elif s == SIMPLE or s == TV:
             self.main[side] = tc.main_ms
-            if v.overtime:  # _TV: the thinking period in use is used up, whatever is left of it
+            if v.overtime:  # TV: the thinking period in use is used up, whatever is left of it
                 self.periods[side] = v.periods - 1
-        elif s == _ING:
+        elif s == ING:
             self.period_ms[side] = v.period_ms
-        elif s == _CANADIAN:
+        elif s == CANADIAN:
             if v.overtime:
                 if moved and v.stones <= 1:
                     self.stones[side] = tc.stones
@@ -270,12 +257,12 @@ class Clock:
                 else:
                     self.stones[side] = v.stones - 1 if moved else v.stones
                     self.period_ms[side] = v.period_ms
-        elif s == _FISCHER and moved:
+        elif s == FISCHER and moved:
             m = v.main_ms + tc.increment_ms
             if tc.cap_ms and m > tc.cap_ms:
                 m = tc.cap_ms if v.main_ms < tc.cap_ms else v.main_ms
             self.main[side] = m
-        elif s == _BRONSTEIN and moved:
+        elif s == BRONSTEIN and moved:
             self.main[side] = v.main_ms + (e if e < tc.delay_ms else tc.delay_ms)
         self.used[side] += e
         self.moves += 1
@@ -315,7 +302,7 @@ class Clock:
 
     def adjust(self, side, delta_ms, now_ms):
         """The referee adds (or takes, if negative) main time (Korean Art.18-1-4). Not after a flag."""
-        if self.flag is not None or self.tc.system == _NONE:
+        if self.flag is not None or self.tc.system == NONE:
             return False
         m = self.main[side] + delta_ms
         self.main[side] = m if m > 0 else 0
@@ -335,7 +322,7 @@ class Clock:
         if self.flag is not None:
             v = snap.black if self.flag == "B" else snap.white
             v.main_ms = v.period_ms = v.delay_ms = 0
-            if self.tc.system == _BYOYOMI or self.tc.system == _TV or self.tc.system == _ING:
+            if self.tc.system == BYOYOMI or self.tc.system == TV or self.tc.system == ING:
                 v.periods = 0
         snap.flag = self.flag
         snap.running = turn
@@ -345,11 +332,11 @@ class Clock:
     def in_last_period(self, v):
         """Is the side of view v in its last period (the LAST mark and cue)?"""
         s = self.tc.system
-        if s == _SIMPLE:
+        if s == SIMPLE:
             return True
-        if s == _TV:
+        if s == TV:
             return v.periods == 0 or (v.overtime and v.periods == 1)
-        return (s == _BYOYOMI or s == _ING) and v.overtime and v.periods == 1
+        return (s == BYOYOMI or s == ING) and v.overtime and v.periods == 1
 
     # -- power-loss safety ---------------------------------------------------
 

@@ -33,17 +33,12 @@ loaded only while the offsets and the colour table are built (construction,
 
 from array import array
 
-from ..board_config import (  # noqa: F401 - the layout's, read by tables.py (after boot, board_config is let go)
+from ..board_config import (
     LED_BRIGHTNESS,
     LED_BUDGET_MA,
-    LED_BY_ROWS,
-    LED_CHAINS,
     LED_CHANNEL_MA,
     LED_IDLE_MA,
     LED_ORDER,
-    LED_ROTATION,
-    LED_SERPENTINE,
-    LED_START_CORNER,
 )
 from ..micro import const
 from ..modes import CASUAL, TEACHING, TOURNAMENT

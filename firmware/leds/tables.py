@@ -11,12 +11,7 @@ game is played. Host tools and tests read the tables and helpers here:
 
 from array import array
 
-from ..micro import const
-from ..modes import NAMES as MODES
-
-# board_config's LED options, as the composer read them: main.py lets board_config go once the
-# hardware is built, before the app builds its composer (which loads this module then).
-from .composer import (
+from ..board_config import (
     LED_BUDGET_MA,
     LED_BY_ROWS,
     LED_CHAINS,
@@ -26,6 +21,8 @@ from .composer import (
     LED_SERPENTINE,
     LED_START_CORNER,
 )
+from ..micro import const
+from ..modes import NAMES as MODES
 from .marks import (
     ACCEPTED,
     ATARI,

@@ -130,18 +130,3 @@ def test_any_text_parses_or_raises_spec_error(parts):
         assert str(e)
         return
     assert canonical(parse(canonical(tc))) == canonical(tc)
-
-
-def test_the_hot_paths_number_the_time_systems_as_the_grammar_does():
-    """engine.py and cues.py keep the systems' numbers as private compile-time constants (speed):
-    they must be control.py's, which the grammar names."""
-    from firmware.clock import control, cues, engine, spec
-
-    checked = 0
-    for module in (engine, cues):
-        for name in spec.SYSTEM_NAMES:
-            private = "_" + name.upper()
-            if hasattr(module, private):
-                assert getattr(module, private) == getattr(control, name.upper()), (module.__name__, private)
-                checked += 1
-    assert checked == 13  # engine's 9, cues' 4
