@@ -41,7 +41,8 @@ def result(link):
     re = quote(result.sgf())
     head = ("re=" + re + (" why=" + quote(result.detail) if result.detail else "")).encode()
     tail = (" " + link.seal.end(f.known - 1, re)).encode()
-    dead = f.game._counter.dead if result.reason == "score" and f.game._counter else b""
+    game = f.game  # (the dead stones of a count: its map exists)
+    dead = game.dead_marks() if result.reason == "score" and game.count_map() is not None else b""
     count = 0
     for p in range(len(dead)):
         if dead[p]:
