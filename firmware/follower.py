@@ -29,7 +29,7 @@ allocated unless a game outgrows the arrays.
 
 from array import array
 
-from .clock.control import CANADIAN
+from .clock.face import shown_count, shown_ms
 from .modes import CASUAL
 from .rules.const import zeros
 from .rules.game import COUNTING
@@ -169,12 +169,8 @@ class Follower:
             self.periods[k] = 0
             return
         side = clock.snap.sides[move_colour(self.record[k])]
-        if side.overtime:  # what the face shows: the period's time, the periods (Canadian: stones) left
-            self.tleft[k] = side.period_ms
-            self.periods[k] = side.stones if clock.tc.system == CANADIAN else side.periods
-        else:  # main time: no overtime figure
-            self.tleft[k] = side.main_ms
-            self.periods[k] = 0
+        self.tleft[k] = shown_ms(side)  # what the face shows (in main time: no overtime count)
+        self.periods[k] = shown_count(clock, side) if side.overtime else 0
 
     def _grow(self, capacity):
         # Rare, like the history's own growth: a game longer than the arrays.

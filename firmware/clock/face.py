@@ -1,10 +1,21 @@
-"""What a clock display shows: each side's time as digits (drivers/clock_display.py draws them)."""
+"""What a clock's face shows for each side: a time and a count (``shown_ms``, ``shown_count``: the
+display's digits here, drivers/clock_display.py draws them; the link's move lines, follower.py)."""
 
 from ..micro import const
 from ..rules.position import BLACK
 from .control import CANADIAN
 
 BLANK = const(10)  # a blank digit in digits() output
+
+
+def shown_ms(v):
+    """The time a side's face shows (a SideView): the period's in overtime, else the main time."""
+    return v.period_ms if v.overtime else v.main_ms
+
+
+def shown_count(clock, v):
+    """The count beside it: Canadian stones or byo-yomi periods left."""
+    return v.stones if clock.tc.system == CANADIAN else v.periods
 
 
 def digits(clock, side, out):
@@ -20,7 +31,7 @@ def digits(clock, side, out):
     out[9] = 1 if snap.paused else 0
     out[10] = 1 if snap.flag == ("B" if side == BLACK else "W") else 0
     _periods(clock, v, out)
-    _time(v.period_ms if v.overtime else v.main_ms, out)
+    _time(shown_ms(v), out)
     return out
 
 
@@ -29,7 +40,7 @@ def _periods(clock, v, out):
     # over 11 words is taken from the heap at each call, see micro.py.)
     out[5] = out[6] = BLANK
     if clock.overtime_system:
-        n = v.stones if clock.tc.system == CANADIAN else v.periods
+        n = shown_count(clock, v)
         if n > 99:
             n = 99
         out[5] = n // 10 if n >= 10 else BLANK
