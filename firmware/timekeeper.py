@@ -214,4 +214,4 @@ class Timekeeper:
         self.started = clock.turn != 0
         game = self.game
         if clock.turn and clock.turn != game.to_move and game.phase == PLAYING:
-            self.referee.awaiting_press = clock.turn  # the mover had not pressed yet
+            self.referee.await_press(clock.turn)  # the mover had not pressed yet

@@ -179,6 +179,11 @@ class Referee(Phases):
         self._settle()
         return call_briefly("firmware.referee.buttons", "button", self, name, now_ms, later=True)
 
+    def await_press(self, colour):
+        """``colour`` moved and has still to press the clock (the clock, restored at power-up, runs
+        for the mover)."""
+        self.awaiting_press = colour
+
     def note(self, reason):
         """A control was refused for ``reason``: the message says why until the board changes."""
         self.reason = reason
