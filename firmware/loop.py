@@ -13,6 +13,7 @@ that part failing, which is then left out and told, once.
 from array import array
 
 from .clock.cues import CUE_NOTICE
+from .clock.verdict import notice_lines, result_lines
 from .controls import BLACK as I_BLACK
 from .controls import CHORD as I_CHORD
 from .controls import MENU as I_MENU
@@ -285,7 +286,7 @@ class Loop:
         if self.game.result is not self.said:
             self.said = self.game.result
             if self.said is not None:  # (its words' code is loaded for the moment: code costs heap)
-                display.words(call_briefly("firmware.clock.verdict", "result_lines", self.said, later=True))
+                display.words(result_lines(self.said))
             elif self.clock is None:
                 display.words(("NEW GAME", "NO CLOCK"))  # (a clock draws its times over the last result)
         if self.clock is not None and self.game.result is None:
@@ -302,7 +303,7 @@ class Loop:
             if buzzer is not None:
                 buzzer.play(CUE_NOTICE, now_ms)
             if display is not None:
-                display.words(call_briefly("firmware.clock.verdict", "notice_lines", referee, later=True))
+                display.words(notice_lines(referee))
                 self._notice_until = ticks_add(now_ms, _NOTICE_MS)
                 self.said = None
                 return True

@@ -37,6 +37,7 @@ from ..rules.coords import PASS, col_row
 from ..rules.ending import PENALTY_KINDS
 from ..rules.history import LOST_TURN, move_colour, move_point
 from ..version import VERSION
+from . import fields
 from .seal import Seal
 
 # A line's index entry: two bytes, its kind (the first's high 4 bits), then a 12-bit argument.
@@ -116,7 +117,7 @@ class Link:
         """A new game: its GAME line (the moves already played follow). Its fields are made once
         (host/fields.py, loaded for them: a Pico's heap) and kept for the last few games."""
         gid = self.follower.gid
-        header = self._headers[gid] = call_briefly("firmware.host.fields", "game", self)
+        header = self._headers[gid] = fields.game(self)
         self.seal.start(gid, header)
         for old in list(self._headers):
             if old < gid - 3:
@@ -150,7 +151,7 @@ class Link:
     def ended(self):
         """The result: the END line's fields (host/fields.py, loaded for them), kept."""
         gid = self.follower.gid
-        self._results[gid] = call_briefly("firmware.host.fields", "result", self)
+        self._results[gid] = fields.result(self)
         self._add(_K_END, gid)
 
     def mode_changed(self):
@@ -344,13 +345,13 @@ class Link:
         elif kind == _K_GAME or kind == _K_END:
             gid = self.follower.gid
             gid -= (gid - arg) & 4095  # (one of the last four games, whose fields are kept)
-            fields = (self._headers if kind == _K_GAME else self._results).get(gid)
-            if fields is None:
+            kept = (self._headers if kind == _K_GAME else self._results).get(gid)
+            if kept is None:
                 w.begin(seq, b"SKIP")
             else:
                 w.begin(seq, b"GAME" if kind == _K_GAME else b"END")
                 w.num(gid)
-                w.raw(fields)
+                w.raw(kept)
         elif kind == _K_UNDO:
             w.begin(seq, b"UNDO")
             w.num(arg)

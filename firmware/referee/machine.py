@@ -36,6 +36,7 @@ from ..rules.game import OVER as GAME_OVER
 from ..rules.game import IllegalMove
 from ..rules.history import LOST_TURN, SELF_CAPTURE, move_colour, move_point
 from ..rules.rulesets import ILLEGAL_LOSS
+from . import buttons
 from .comparison import Comparison
 from .phases import Phases
 from .region import NONE, POINTS, Region
@@ -177,7 +178,7 @@ class Referee(Phases):
         "ok" (finish counting), "resume", "draw" (a vote for a draw after a
         repetition, Thai 11). Returns True if something happened (buttons.py)."""
         self._settle()
-        return call_briefly("firmware.referee.buttons", "button", self, name, now_ms, later=True)
+        return buttons.button(self, name, now_ms)
 
     def await_press(self, colour):
         """``colour`` moved and has still to press the clock (the clock, restored at power-up, runs

@@ -8,8 +8,8 @@ referee's state and call its comparison and move methods
 
 from ..events import EV_DEAD, EV_MOVE, EV_RESUME_PLAY, EV_UNDO
 from ..micro import const
-from ..rules.const import call_briefly
 from ..rules.coords import PASS
+from ..rules.dead import propose
 from ..rules.illegal import IllegalMove
 from ..rules.rulesets import SCORE_AREA, SCORE_TERRITORY
 from .paint import Painter
@@ -60,7 +60,7 @@ class Phases(Painter):
         if game.rules.scoring != SCORE_TERRITORY and game.rules.scoring != SCORE_AREA:
             return
         # (loaded as a count begins and let go before the count's code loads: code costs heap)
-        found = call_briefly("firmware.rules.dead", "propose", game, later=True)
+        found = propose(game)
         if found:
             phys_of = self.region.phys_of
             marked = game.dead_marks()

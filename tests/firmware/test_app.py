@@ -175,13 +175,11 @@ def test_games_are_made_without_keeping_the_setup_code():
     assert not loaded, loaded
 
 
-def test_the_result_is_said_without_keeping_its_words_code():
-    not_loaded("firmware.clock.verdict")
+def test_the_result_is_said_on_the_clock_display():
     hw, app = board(size=9, time_spec="absolute 10m")
     app.control("resign_black", 0)
     run(app, hw, 0, 200)
     assert hw.display.said() == "WHITE WINS / BY RESIGNATION"
-    assert let_go("firmware.clock.verdict")
 
 
 def test_no_clock():

@@ -8,7 +8,7 @@ drives the coroutine by hand, as an event loop does.
 
 import sys
 
-from harness import board, point, press
+from harness import board, point, press, run
 
 from firmware.drivers.buttons import B_BLACK
 from firmware.rules.position import BLACK, WHITE
@@ -273,44 +273,32 @@ def test_a_pass_with_a_decision_leaves_the_leds_the_clock_face_and_the_host_to_t
 
 
 def test_code_let_go_in_play_is_collected_in_a_pass_of_its_own():
-    # MENU takes the last move back with referee/buttons.py loaded for it, then let go
-    # (rules/const.py call_briefly's later): the heap is collected in the next pass, a pass
+    # The host ends the game: its result is read with rules/result_sgf.py loaded for it, then let
+    # go (rules/const.py call_briefly's later): the heap is collected in the next pass, a pass
     # that runs no stage and asks for the next at once, so no pass holds both.
     if sys.implementation.name != "micropython":
         return  # (CPython keeps the module: nothing to collect)
     from firmware import loop as loop_module
 
     hw, app = board(size=9)
-    hw.stones.place(point(app, 2, 2), BLACK)
-    t = 0
-    while app.game.move_number == 0 and t < 1000:
-        hw.stones.set_time(t)
-        app.step(t)
-        t += 10
+    run(app, hw, 0, 100)
+    t = 100
     collections = []
     stages = []
     collect = loop_module.collect
     loop_module.collect = lambda: collections.append(t)
     app.stages = tuple((lambda now_ms, i=i, stage=stage: (stages.append((t, i)), stage(now_ms)))
-                        for i, stage in enumerate(app.stages))
+                       for i, stage in enumerate(app.stages))
     try:
-        hw.buttons.hold(3)  # MENU, let go: in a casual game, the last move taken back
-        for _ in range(6):
-            app.step(t)
-            t += 10
-        hw.buttons.release(3)
+        assert app.command("end", ["B+R"], t) is None
+        ended = t
         waits = {}
-        while app.game.move_number and t < 2000:
-            hw.stones.set_time(t)
-            app.step(t)
+        while t < ended + 100:
             t += 10
-        undone = t - 10
-        while t < undone + 100:
             waits[t] = app.step(t)
-            t += 10
     finally:
         loop_module.collect = collect
-    assert app.game.move_number == 0
-    assert collections == [undone + 10], (collections, undone)
-    assert waits[undone + 10] == 0 and not [n for n, _ in stages if n == undone + 10]
-    assert [n for n, _ in stages if n == undone + 20]  # the loop goes on
+    assert app.game.result is not None and app.game.result.sgf() == "B+R"
+    assert collections == [ended + 10], (collections, ended)
+    assert waits[ended + 10] == 0 and not [n for n, _ in stages if n == ended + 10]
+    assert [n for n, _ in stages if n == ended + 20]  # the loop goes on
