@@ -20,8 +20,9 @@ sys.path.insert(0, str(ROOT / "bench"))
 import device_fit as fit  # noqa: E402
 
 HEAP_KB = fit.TARGET_KB
-# With the code in a ROMFS partition (bench/device_fit.py --romfs --find): measured 148 KB, held 8 KB above it.
-ROMFS_HEAP_KB = 156
+# With the code in a ROMFS partition (bench/device_fit.py --romfs --find): measured 160 KB (the code every game
+# runs imported, not loaded for a moment: issue 39), held 8 KB above it.
+ROMFS_HEAP_KB = 168
 
 
 def run_fit(heap_kb, *options):
