@@ -285,7 +285,7 @@ class Loop:
             return
         if self.game.result is not self.said:
             self.said = self.game.result
-            if self.said is not None:  # (its words' code is loaded for the moment: code costs heap)
+            if self.said is not None:
                 display.words(result_lines(self.said))
             elif self.clock is None:
                 display.words(("NEW GAME", "NO CLOCK"))  # (a clock draws its times over the last result)

@@ -1,9 +1,6 @@
 """What the clock display says in words: a game's result, and what the players are told of at once
-(a pass, a warning, a lost turn, play resumed, a referee's penalty), in two short lines.
-
-Loaded only while one is put into words (the loop's show_clock, call_briefly:
-code costs a Pico's heap); the page and the record say it in full
-(host_tools/board/words.py, messages.py).
+(a pass, a warning, a lost turn, play resumed, a referee's penalty), in two short lines (the loop's
+show_clock). The page and the record say it in full (host_tools/board/words.py, messages.py).
 """
 
 from ..events import EV_PASS, EV_PENALTY, EV_REFEREE, EV_RESUME_PLAY

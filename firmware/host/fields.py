@@ -1,7 +1,4 @@
-"""The fields of a game's GAME and END lines, made once each (firmware/host/link.py keeps them).
-
-Loaded for them and let go (rules/const.py ``call_briefly``): code costs a Pico's heap.
-"""
+"""The fields of a game's GAME and END lines, made once each (firmware/host/link.py keeps them)."""
 
 from ..protocol import quote
 

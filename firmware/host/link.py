@@ -115,7 +115,7 @@ class Link:
 
     def started(self):
         """A new game: its GAME line (the moves already played follow). Its fields are made once
-        (host/fields.py, loaded for them: a Pico's heap) and kept for the last few games."""
+        (host/fields.py) and kept for the last few games."""
         gid = self.follower.gid
         header = self._headers[gid] = fields.game(self)
         self.seal.start(gid, header)
@@ -149,7 +149,7 @@ class Link:
         self._add(_K_MOVE, k)
 
     def ended(self):
-        """The result: the END line's fields (host/fields.py, loaded for them), kept."""
+        """The result: the END line's fields (host/fields.py), kept."""
         gid = self.follower.gid
         self._results[gid] = fields.result(self)
         self._add(_K_END, gid)

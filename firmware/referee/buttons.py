@@ -1,10 +1,7 @@
 """The referee's other controls: pass, undo, resign, ok, draw, resume (``Referee.button``, machine.py).
 
-MENU presses and the host's commands are rare beside the frames and clock
-presses the referee judges on every move: the referee loads this module
-only while it handles one (rules/const.py ``call_briefly``), after the work
-it owed is done. ``button`` reads and writes the referee's state as its own
-method would.
+``button`` reads and writes the referee's state as its own method would, after the work
+the referee owed is done.
 """
 
 from ..events import EV_RESIGN, EV_RESUME_PLAY

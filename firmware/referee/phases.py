@@ -59,7 +59,6 @@ class Phases(Painter):
         # (Tromp-Taylor and OP count the board as it stands: nothing is taken off at the end)
         if game.rules.scoring != SCORE_TERRITORY and game.rules.scoring != SCORE_AREA:
             return
-        # (loaded as a count begins and let go before the count's code loads: code costs heap)
         found = propose(game)
         if found:
             phys_of = self.region.phys_of

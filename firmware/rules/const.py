@@ -54,7 +54,7 @@ def call_briefly(module, function, *args, later=False):
     identity). The heap is collected after a module is dropped: what is made
     next fills its blocks instead of landing beyond them and leaving them as
     holes. Loading takes milliseconds on a Pico (a collection a few more).
-    ``later``: a rare event in play (a penalty, MENU, the count's proposal, a
+    ``later``: a rare event in play (a penalty, a repetition, a
     host command), whose collection is left to the device loop's next pass
     (``uncollected``; App.step: a pass of its own), so that no pass holds the
     load, the work and a collection together. CPython (host tools, simulators)

@@ -6,8 +6,7 @@ its colour only (an eye), or by more of its stones than the opponent's —
 so it sits in the opponent's area. On the 74 bundled professional games
 that ended by counting, the count with the proposal gives the recorded
 winner in 59 (without it: 30); tests/host/test_dead_proposal.py holds
-that line. Runs once when counting begins (the referee loads it then and drops it after);
-it makes no table of its own: it borrows the position's marks (a byte a point).
+that line. Runs once when counting begins (referee/phases.py); it makes no table of its own: it borrows the position's marks (a byte a point).
 
 Two floods, each point visited once: the empty regions write on their
 points whose region they are, then each chain gathers the marks beside it.

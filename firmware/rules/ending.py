@@ -85,9 +85,8 @@ class Ending:
 
     def dead_marks(self):
         """The dead-stone marks, a byte a point (1: marked dead), made on first use. They
-        are the game's, not its Counter's: the board's proposal (dead.py, loaded for that
-        moment) marks them before the count's code is loaded, so the two codes are never
-        in the heap together (a Pico's heap is tightest as a long game ends)."""
+        are the game's, not its Counter's: the board's proposal (dead.py) marks them before
+        the count's code is first loaded."""
         if self._dead is None:
             self._dead = bytearray(len(self.pos.cells))
         return self._dead
