@@ -75,8 +75,8 @@ setup: $(PY_READY) $(NODE_READY) $(STUBS_READY) $(ADAFRUIT_READY)
 # The fast first stage: what breaks most often, in about a minute and a half.
 check: $(PY_READY) $(NODE_READY) $(STUBS_READY) $(ADAFRUIT_READY)
 	@start=$$(date +%s); \
-	echo "== check 1/4 lint (ruff)" && $(PY) -m ruff check . && \
-	echo "== check 2/4 type check of firmware/ against MicroPython stubs" && $(PYRIGHT) -p pyrightconfig.json && \
+	echo "== check 1/4 lint (ruff)" && $(MAKE) --no-print-directory lint && \
+	echo "== check 2/4 type check of firmware/ against MicroPython stubs" && $(MAKE) --no-print-directory typecheck && \
 	echo "== check 3/4 firmware tests under MicroPython's unix port (fixed heap)" && $(PY) tests/mp/run_unix.py && \
 	echo "== check 4/4 the quick pytest (tests/host/conftest.py SLOW: left to make test)" && \
 	$(PY) -m pytest -m "not slow"; status=$$?; \
