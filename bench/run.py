@@ -18,7 +18,6 @@ import mp_rules  # noqa: E402
 from sgfmill import boards  # noqa: E402
 
 from firmware.rules.coords import PASS, col_row  # noqa: E402
-from firmware.rules.game import COUNTING, PLAYING, IllegalMove  # noqa: E402
 
 # The whole-product runs, in order: (what it shows, its script in bench/).
 BENCHES = (
@@ -37,23 +36,12 @@ BENCHES = (
 
 
 def playable(games, rules):
-    """Each record's moves up to where ``rules`` stop it (the illegal ko retake
-    of the 1980 Meijin game, a superko, an OP game ended): both engines play exactly these."""
+    """Each record's moves up to where ``rules`` stop it (the illegal ko retake of the 1980 Meijin
+    game, a superko, an OP game ended): the moves its replay played. Both engines play exactly these."""
     out = []
     for record in games:
-        game = mp_rules.new_game(record, rules)
-        n = 0
-        for colour, pt in record.moves:
-            if game.phase == COUNTING:
-                game.resume(3 - colour)
-            if game.phase != PLAYING:
-                break
-            try:
-                game.play(colour, pt)
-            except IllegalMove:
-                break
-            n += 1
-        out.append((record, record.moves[:n]))
+        game, _illegal_at, _error = mp_rules.replay(record, rules)
+        out.append((record, record.moves[:game.move_number]))
     return out
 
 

@@ -36,7 +36,12 @@ class Controls:
         self.chord_ms = chord_ms
         self._chord_done = False  # this PAUSE+MENU hold has given its CHORD
         self._menu_down = False
-        self.menu_chord = False  # PAUSE was down during this MENU hold
+        self._menu_chord = False  # PAUSE was down during this MENU hold
+
+    def menu_used(self):
+        """The MENU hold now down served something else (a registration at the venue's desk):
+        its release is no MENU press."""
+        self._menu_chord = True
 
     def poll(self, now_ms):
         """Sample the buttons; the intents of this moment (a mask, 0 for none)."""
@@ -61,10 +66,10 @@ class Controls:
         else:
             self._chord_done = False
         if menu and buttons.is_down(B_PAUSE):
-            self.menu_chord = True
+            self._menu_chord = True
         if self._menu_down and not menu:
-            if not self.menu_chord:
+            if not self._menu_chord:
                 intents |= MENU
-            self.menu_chord = False
+            self._menu_chord = False
         self._menu_down = menu
         return intents

@@ -91,7 +91,7 @@ def _present(link):
     if hw is None or hw.buttons is None or not hw.buttons.is_down(B_MENU):
         return False
     if app.controls is not None:
-        app.controls.menu_chord = True
+        app.controls.menu_used()
     return True
 
 

@@ -141,7 +141,8 @@ def resigned(size, moves, start_ms, seed, handicap=(), first_ms=500, resign_ms=3
     ``resign_ms`` after the last."""
     lines, _expected = script_lines(size, moves, handicap, seed=seed)
     events, errors = parse(lines, size)
-    assert not errors, errors
+    if errors:
+        raise ValueError("the script of these moves does not parse: %s" % errors)
     for event in events:
         event.t_ms += start_ms + first_ms
     end = events[-1].t_ms + resign_ms

@@ -50,7 +50,7 @@ def signed_command(secret: bytes, text: str, counter: int) -> str:
     return "%s ~%d:%s" % (text, counter, signed(secret, counter, text))
 
 
-_counter = [0]  # the last counter handed out in this process
+_last_counter = 0  # the last counter handed out in this process
 _counter_lock = threading.Lock()
 
 
@@ -58,9 +58,10 @@ def clock_counter() -> int:
     """A signed command's counter: the time in ms, so it grows across restarts and machines, and
     above the last one handed out here (two commands in one millisecond: the board takes only a
     counter above the last it took)."""
+    global _last_counter
     with _counter_lock:
-        _counter[0] = max(int(time.time() * 1000), _counter[0] + 1)
-        return _counter[0]
+        _last_counter = max(int(time.time() * 1000), _last_counter + 1)
+        return _last_counter
 
 
 DEFAULT_DB = "venue/venue.db"

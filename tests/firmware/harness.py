@@ -107,11 +107,12 @@ def moves(game):
 
 def marked(app, kind):
     """GTP names of the game's points the LEDs' marks show ``kind`` at."""
+    from firmware.referee.region import NONE
     from firmware.rules.coords import vertex
 
     region, bits = app.referee.region, app.marks.bits
-    return sorted(vertex(app.game.size, region.game_of[p]) for p in range(361)
-                  if bits[p] & kind and region.game_of[p] != 0xFFFF)
+    return sorted(vertex(app.game.size, region.game_of[p]) for p in range(len(region.game_of))
+                  if bits[p] & kind and region.game_of[p] != NONE)
 
 
 # Words a message may never hold: a player or point left out ("Black has not pressed" said
@@ -166,12 +167,14 @@ class Table:
     def tidy(self, ms=300):
         """The players' hands make the stones what the game says (captures lifted, stones taken
         back lifted, stones to put back put back), then the board reads them (if any moved)."""
+        from firmware.rules.coords import point as game_point
+
         game, stones = self.game, self.hw.stones
         phys_of, cells, size = self.app.referee.region.phys_of, game.pos.cells, game.size
         moved = False
         for row in range(size):
             for col in range(size):
-                pt = (row + 1) * (size + 2) + col + 1
+                pt = game_point(size, col, row)
                 if stones.colour[phys_of[pt]] != cells[pt]:
                     stones.place(phys_of[pt], cells[pt])
                     moved = True
