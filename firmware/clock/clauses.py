@@ -107,13 +107,11 @@ def replay(clock, now_ms, other=None):
     """Korean Art.21-4: a drawn game is replayed with each player's remaining time. ``other``
     (default: a new Clock), not yet started, with this clock's time control, is set to this
     clock's times (periods, stones, blocks) as of now_ms and returned."""
-    clock.check_flag(now_ms)
-    e = clock.elapsed(now_ms)
+    snap = clock.snapshot(now_ms)
     if other is None:
         other = Clock(clock.tc, clock.events)
-    v = other.snap.black
     for side in (BLACK, WHITE):
-        clock.view(side, e if side == clock.turn else 0, v)
+        v = snap.sides[side]
         other.main[side] = v.main_ms if clock.tc.system != NONE else 0
         other.periods[side] = v.periods
         other.period_ms[side] = v.period_ms
