@@ -47,7 +47,7 @@ from .micro import const, ticks_diff
 from .modes import CASUAL
 from .protocol import E_MALFORMED, E_STATE, fields_dict
 from .referee.machine import Referee
-from .rules.const import call_briefly, collect
+from .rules.const import call_briefly, collect, uncollected
 from .rules.game import OVER, Game
 from .rules.result import DRAW
 from .sensing.scanner import Scanner
@@ -92,6 +92,7 @@ class App(Loop):
         self.scanner = Scanner(hw.sensor)
         self.marks = Marks()
         self.events = Events()
+        self.jobs = []  # long work a slice a loop pass (firmware/jobs.py)
         # (no sensor: no button plays either, the board cannot see its stones; firmware/faults.py)
         self.controls = None if hw.buttons is None or hw.faults & F_SENSOR else Controls(hw.buttons)
         self.leds = None if hw.strip is None else Leds(mode)
@@ -107,11 +108,11 @@ class App(Loop):
         self.recorder = None
         self.journal_failing = False  # told to the players and the host (the recorder's ``failing``)
         if self.journal is not None:
-            self.recorder = Recorder(self.journal, follower, boot, seq_mark)
+            self.recorder = Recorder(self.journal, follower, self.jobs, boot, seq_mark)
             follower.listen(self.recorder)
         self.link = None
         if hw.transport is not None:
-            self.link = Link(hw.transport, follower, board_id or hw.board_id,
+            self.link = Link(hw.transport, follower, self.jobs, board_id or hw.board_id,
                              "polarity" if self.polarity else "presence", boot, control=self)
             if journalled:
                 self.link.resume_at(seq_mark)
@@ -223,6 +224,8 @@ class App(Loop):
 
     def _let_go(self):
         """Drop every reference to the current game: the next one is built after."""
+        if self.referee is not None:
+            self.referee.stop()  # (its counting's work under way)
         self.follower.detach()
         self.game = self.clock = self.referee = self.timekeeper = None  # pyright: ignore[reportAttributeAccessIssue]
 
@@ -231,7 +234,7 @@ class App(Loop):
         referee = Referee(game, self.marks, self.events, self.polarity, mode, clock is not None, settings.handicap,
                           region)
         referee.pair = is_pair(settings.players)
-        referee.defer = True  # (no step of the loop counts and paints the count at once)
+        referee.jobs = self.jobs  # (no step of the loop counts and paints the count at once)
         self.marks.clear(HINT)  # the last game's hints (the referee painted its own marks)
         self.game = game
         self.clock = clock
@@ -240,6 +243,15 @@ class App(Loop):
         if self.leds is not None:
             self.leds.mode = mode
         self.follower.attach(game, settings, gid, clock, mode, recovered)
+
+    def idle(self):
+        """Whether the loop has nothing to go on with, pass by pass, while nothing happens: no
+        job, no host stage put off, no heap to collect, no sensor check, no line to write, no
+        snapshot to write (the simulators step it until it is idle)."""
+        link = self.link
+        recorder = self.recorder
+        return not (self.jobs or self.host_waits or uncollected[0] or self.diag is not None
+                    or (link is not None and not link.idle()) or (recorder is not None and recorder.stale))
 
     def set_mode(self, mode):
         """casual, teaching or tournament (firmware/modes.py): what the referee allows

@@ -21,6 +21,7 @@ from .controls import PAUSE as I_PAUSE
 from .controls import WHITE as I_WHITE
 from .drivers.buttons import B_BLACK, B_WHITE
 from .events import EV_JOURNAL
+from .jobs import resume
 from .micro import const, print_exception, ticks_add, ticks_diff, ticks_ms
 from .modes import CASUAL, TEACHING, TOURNAMENT
 from .referee.states import COUNTING, REJECT, SYNC
@@ -73,6 +74,7 @@ class Loop:
     scanner: "Scanner"
     marks: "Marks"
     events: "Events"
+    jobs: list  # the app's jobs (firmware/jobs.py)
     controls: "Controls | None"
     leds: "Leds | None"
     follower: "Follower"
@@ -173,8 +175,8 @@ class Loop:
         if scanner.scan(now_ms):
             self.referee.update(scanner.frame, now_ms)
             self._others_wait(now_ms)
-        elif self.referee.owed and not self.host_waits:  # counting's long work, a piece a pass,
-            self.referee.catch_up()  # the host's stage between two (the journal is never behind)
+        elif self.jobs and not self.host_waits:  # long work (firmware/jobs.py), a slice a pass,
+            resume(self.jobs, now_ms)  # the host's stage between two (the journal is never behind)
             self._others_wait(now_ms)
         elif scanner.pending and self.referee.mode == TEACHING:
             self._previewed = self.referee.preview(scanner.pending_at, scanner.pending, now_ms) or self._previewed

@@ -30,6 +30,7 @@ changed is told by the follower before the reply. See docs/protocol.md.
 import gc
 
 from .. import protocol as pr
+from ..jobs import drop, start
 from ..micro import const, mem_alloc, mem_free
 from ..modes import NAMES as MODE_NAMES
 from ..rules.const import call_briefly
@@ -67,10 +68,12 @@ class Link:
     parts = 0  # the parts missing (firmware/faults.py sets them, then alerts): a Hardware's faults mask
     missing = ""  # ... as HELLO says them ("missing=display,buzzer")
 
-    def __init__(self, transport, follower, board_id="board", sensor="presence", boot=1, capacity=1024,
+    def __init__(self, transport, follower, jobs, board_id="board", sensor="presence", boot=1, capacity=1024,
                  control=None, burst=8):
         self.transport = transport
         self.follower = follower
+        self.jobs = jobs  # the app's (firmware/jobs.py): the seal's long catch-up a slice a pass
+        self.job = None  # that catch-up under way
         self.board_id = board_id
         self.sensor = sensor
         self.boot = boot
@@ -118,6 +121,7 @@ class Link:
         (host/fields.py) and kept for the last few games."""
         gid = self.follower.gid
         header = self._headers[gid] = fields.game(self)
+        self.job = drop(self.jobs, self.job)  # (a catch-up in the last game's moves)
         self.seal.start(gid, header)
         for old in list(self._headers):
             if old < gid - 3:
@@ -142,6 +146,7 @@ class Link:
                     break
                 index[i] = 0  # _K_SKIP
             seq -= 1
+        self.job = drop(self.jobs, self.job)  # (a catch-up toward moves taken back)
         self.seal.rewind(keep - 1)
         self._add(_K_UNDO, keep - 1)
 
@@ -222,7 +227,7 @@ class Link:
         written = 0
         while written < self.burst and self.cursor < self.next:
             if not self._write(self.cursor):
-                break  # a MOVE line whose hash is caught up first, a slice a pass (seal.py reaches)
+                break  # a MOVE line whose hash is caught up first (_write)
             self.cursor += 1
             written += 1
         return written
@@ -323,7 +328,12 @@ class Link:
         arg = (index[i] & 15) << 8 | index[i + 1]
         w = self.writer
         if kind == _K_MOVE and seq > self.game_seq:
-            if not self.seal.reaches(arg - 1, _FOLDS):
+            seal = self.seal
+            seal.rewind(arg - 1)
+            if arg - 1 - seal.k > _FOLDS:  # more than a slice of folds away (a long undo, a resend): a
+                if self.job is None:  # job catches the chain up, a slice a pass, and the line waits
+                    self.job = start(self.work(arg - 1))
+                    self.jobs.append(self.job)
                 return False
             self._move_line(seq, arg)
         elif kind == _K_HELLO and seq == self._hello_seq:
@@ -384,6 +394,13 @@ class Link:
             w.begin(seq, b"SKIP")
         w.finish()
         return True
+
+    def work(self, k):
+        # The job (_write's): _FOLDS folds a slice toward move k (seal.py reaches).
+        yield
+        while not self.seal.reaches(k, _FOLDS):
+            yield
+        self.job = None
 
     def _move_line(self, seq, k):
         w = self.writer

@@ -12,10 +12,9 @@ from the last reservation, so the host never sees a number twice), and
 flushes once. A new game, a power-up or a storage error makes it write the
 whole game as a snapshot at once (store.py's compaction: a new game's is
 short). A journal past ``limit`` bytes is compacted a slice at a time
-instead, one slice per loop pass (about ``_SLICE`` bytes, so that a step of
-the loop stays short; a pass that journals a move or another change, or a
-host command's record() in the same pass, writes none): the snapshot's NEW
-record, then its moves in order, then the rest of the game as it is by then
+instead, a job of the app's (firmware/jobs.py: a slice in a loop pass that
+does nothing else long; about ``_SLICE`` bytes, so that the pass stays
+short): the snapshot's NEW record, then its moves in order, then the rest of the game as it is by then
 (penalties, result, mode, sequence numbers, clock) and COMMIT. Meanwhile every change still goes to the journal, and moves
 played meanwhile join the snapshot as it catches up with them; an undo of a
 move the snapshot already holds, or the handicap placed, starts it again.
@@ -28,6 +27,7 @@ journal back at power-up.
 from array import array
 
 from ..clock.engine import SAVED
+from ..jobs import drop, finish, start
 from ..micro import const, ticks_add, ticks_diff
 from ..rules.game import PLAYING
 from .records import (
@@ -56,12 +56,15 @@ RETRY_MS = const(5000)  # a failing flash is tried again this often (not at ever
 
 
 class Recorder:
-    """Journals what ``follower`` tells (see the module doc). ``seq_mark`` and ``boot``: the
-    link's numbering reserved so far and this power-up's number."""
+    """Journals what ``follower`` tells (see the module doc). ``jobs``: the app's, which write
+    a compaction a slice a pass; ``seq_mark`` and ``boot``: the link's numbering reserved so
+    far and this power-up's number."""
 
-    def __init__(self, journal, follower, boot=0, seq_mark=0, checkpoint_ms=CHECKPOINT_MS, limit=_LIMIT):
+    def __init__(self, journal, follower, jobs, boot=0, seq_mark=0, checkpoint_ms=CHECKPOINT_MS, limit=_LIMIT):
         self.journal = journal
         self.follower = follower
+        self.jobs = jobs
+        self.job = None  # the compaction under way
         self.boot = boot
         self.seq_mark = seq_mark
         self.checkpoint_ms = checkpoint_ms
@@ -71,7 +74,6 @@ class Recorder:
         self.failing = False  # the last write failed: nothing is on flash until a snapshot succeeds
         self._retry_at = 0
         self.compacting = 0  # a snapshot is being written: the next move it takes (0: none)
-        self._slice_ms = 0  # the loop pass of the last slice (a host command's record() in it writes none)
         self.clock_changes = -1
         self.clock_at = 0
         self._clock = array("i", bytes(4 * SAVED))
@@ -83,13 +85,13 @@ class Recorder:
         self.stale = True  # record() writes the new game whole
 
     def placed(self):
-        self.compacting = 0  # a snapshot under way has no SETUP: it starts again
+        self.stop()  # a snapshot under way has no SETUP: it starts again
         if not self.stale:
             self._setup()
 
     def undone(self, keep):
         if keep < self.compacting:  # the snapshot holds moves taken back: it starts again
-            self.compacting = 0
+            self.stop()
         if not self.stale:
             j = self.journal
             j.begin(K_UNDO)
@@ -119,14 +121,14 @@ class Recorder:
     # -- every host stage -------------------------------------------------------------
 
     def record(self, now_ms, clock, seq_next):
-        """The clock, the sequence numbers, a slice of a compaction (or a whole snapshot) when
-        due, one flush.
+        """The clock, the sequence numbers, a compaction begun (or a whole snapshot written)
+        when due, one flush.
         ``clock``: the game's clock or None; ``seq_next``: the link's next sequence number.
         After a failure (``failing``) the whole game is tried again every RETRY_MS."""
         due = clock is not None and (clock.changes != self.clock_changes
                                      or ticks_diff(now_ms, self.clock_at) >= self.checkpoint_ms)
-        if not (due or self.stale or self.failing or self.compacting or self.journal.dirty
-                or self.journal.size > self.limit or seq_next + _SEQ_MARGIN > self.seq_mark):
+        if not (due or self.stale or self.failing or self.journal.dirty or self.journal.failed
+                or (self.journal.size > self.limit and self.job is None) or seq_next + _SEQ_MARGIN > self.seq_mark):
             if self._prepare is not None:  # nothing to write: the flash log erases its next sector now
                 self._prepare()
             return
@@ -138,21 +140,21 @@ class Recorder:
         # (apart from record: a frame this large is taken from the heap at each call, see micro.py)
         # ``due``: the clock's state to write (it changed, or a checkpoint is due)
         j = self.journal
+        written = j.written
+        if seq_next + _SEQ_MARGIN > self.seq_mark:  # few numbers left: the next ones reserved
+            self.seq_mark = seq_next + _SEQ_BLOCK
+            if not self.stale:
+                self._seq()  # (a snapshot has it)
         if self.stale:
-            self.compacting = 0
-            while not self._slice(now_ms, clock, seq_next):
-                pass
+            self.stop()
+            finish(start(self.work(clock)), now_ms)
             self.stale = False
         else:  # each part only when it has something to write: an idle board's stage ends here
-            told = j.dirty  # a change the follower told (a move, an undo...): no slice in its pass
-            written = j.written
             if due:
                 self._clock_state(now_ms, clock)
-            if seq_next + _SEQ_MARGIN > self.seq_mark:
-                self._seq(seq_next)  # (before a slice: a reservation it makes is in the journal too)
-            if (self.compacting or j.size > self.limit) and now_ms != self._slice_ms and not told:
-                self._slice_ms = now_ms
-                self._slice(now_ms, clock, seq_next)
+            if j.size > self.limit and self.job is None:
+                self.job = start(self.work(clock))
+                self.jobs.append(self.job)
             if j.written == written and self._prepare is not None:
                 self._prepare()  # a pass that wrote nothing: as in record
         if j.dirty:
@@ -166,34 +168,41 @@ class Recorder:
         else:
             self.failing = False
 
-    def _slice(self, now_ms, clock, seq_next):
-        """The snapshot's next slice; True once it is committed and renamed over the journal
-        (see the module doc). Moves up to _SLICE bytes; the rest of the game, COMMIT and the
-        rename (which costs about as much as a slice's records) in a slice whose moves took
-        at most a quarter of that."""
+    def stop(self):
+        """The compaction under way let go (the next record() begins another when due)."""
+        self.job = drop(self.jobs, self.job)
+        self.compacting = 0
+
+    def work(self, clock):
+        # The snapshot (see the module doc), a job: a slice each time it is sent the time.
+        # Moves up to _SLICE bytes a slice; the rest of the game, COMMIT and the rename (which
+        # costs about as much as a slice's records) in a slice whose moves took at most a
+        # quarter of that. The link's numbers: the reservation as it stands (record() keeps
+        # it ahead of the link; a replay the rules stop early has it here).
+        now_ms = yield
         f = self.follower
         j = self.journal
-        k = self.compacting
         j.target = NEXT
-        if k:
+        j.begin_snapshot()
+        j.begin(K_NEW)
+        j.text(new_text(f.settings, f.game.komi2, f.mode, f.gid, f.game_boot))
+        j.end()
+        self._seq()
+        if f.placed:
+            self._setup()
+        k = 1
+        start = 0
+        while True:
+            while k < f.known and j.next_size - start < _SLICE:
+                self._move(k)
+                k += 1
+            self.compacting = k
+            if k >= f.known and j.next_size - start <= _SLICE // 4:
+                break
+            j.target = MAIN  # (the journal goes on meanwhile)
+            now_ms = yield
+            j.target = NEXT
             start = j.next_size
-        else:
-            j.begin_snapshot()
-            start = 0
-            j.begin(K_NEW)
-            j.text(new_text(f.settings, f.game.komi2, f.mode, f.gid, f.game_boot))
-            j.end()
-            self._seq(seq_next)  # (again at the end; here too for a replay the rules stop early)
-            if f.placed:
-                self._setup()
-            k = 1
-        while k < f.known and j.next_size - start < _SLICE:
-            self._move(k)
-            k += 1
-        self.compacting = k
-        if k < f.known or j.next_size - start > _SLICE // 4:  # the rest (and the rename) next pass
-            j.target = MAIN
-            return False
         for i in range(f.penalties):
             self._penalty(i)
         if f.result is not None:
@@ -201,12 +210,12 @@ class Recorder:
         elif f.game.phase == PLAYING and f.known > 2:
             self._resume()  # (passes at the end of the moves: play went on after them)
         self._mode()
-        self._seq(seq_next)
+        self._seq()
         self.clock_changes = -1
         self._clock_state(now_ms, clock)
         j.end_snapshot()
         self.compacting = 0
-        return True
+        self.job = None
 
     # -- records -----------------------------------------------------------------------
 
@@ -281,11 +290,9 @@ class Recorder:
                 j.i32(saved[2])
                 j.end()
 
-    def _seq(self, seq_next):
-        # Reserve the link's next sequence numbers before it uses them (record: when few are
-        # left; a snapshot writes the reservation again).
-        if seq_next + _SEQ_MARGIN > self.seq_mark:
-            self.seq_mark = seq_next + _SEQ_BLOCK
+    def _seq(self):
+        # The link's sequence numbers reserved, to the journal (the link goes on after them
+        # at the next power-up: the host never sees a number twice).
         j = self.journal
         j.begin(K_SEQ)
         j.i32(self.seq_mark)

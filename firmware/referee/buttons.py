@@ -1,7 +1,7 @@
 """The referee's other controls: pass, undo, resign, ok, draw, resume (``Referee.button``, machine.py).
 
-``button`` reads and writes the referee's state as its own method would, after the work
-the referee owed is done.
+``button`` reads and writes the referee's state as its own method would, after the counting
+work under way is done.
 """
 
 from ..events import EV_RESIGN, EV_RESUME_PLAY
@@ -38,7 +38,7 @@ def button(referee, name, now_ms):
         referee.after_game_change(now_ms)
         return True
     if name == "ok" and referee.state == COUNTING:
-        # The count shown is the board's as it stands (button() did the work owed first): the
+        # The count shown is the board's as it stands (button() finished the work under way first): the
         # result is its score, not a count again. Korean Art.7-2, Thai 9.2: dame are filled
         # before the count (the LEDs show them). Only how many are open matters: they are
         # listed in the comparison's missing-stones list, which is compared again at once.

@@ -38,9 +38,9 @@ from ..rules.history import LOST_TURN, SELF_CAPTURE, move_colour, move_point
 from ..rules.rulesets import ILLEGAL_LOSS
 from . import buttons
 from .comparison import Comparison
-from .phases import Phases
+from .phases import PROPOSE, SHOW, Phases
 from .region import NONE, POINTS, Region
-from .states import COUNTING, OVER, OWED_PROPOSE, OWED_SHOW, PLAY, REJECT, SETUP, SYNC, UNKNOWN
+from .states import COUNTING, OVER, PLAY, REJECT, SETUP, SYNC, UNKNOWN
 
 # Why a stone was refused or a player warned (events carry the index).
 REASONS = ("occupied", "suicide", "ko", "superko", "out_of_turn", "off_board", "no_stones",
@@ -95,8 +95,9 @@ class Referee(Phases):
         self.pair = False  # pair go (Thai 16): the messages name the partner to play
         self.proposed = None  # while counting: the stones proposed dead, not answered yet (phases.py)
         self.votes = 0  # while counting: who agreed to the count shown
-        self.defer = False  # True: counting's long work waits for catch_up (a pass each)
-        self.owed = 0
+        self.jobs = None  # the app's (firmware/jobs.py): counting's long work a slice a loop pass; None: at once
+        self.job = None  # that work under way (phases.py ``work``)
+        self.stale = False  # the count it makes is out of date
         self.undone = NONE  # the physical point of a move taken back, until the board is as it was
         self.handicap = handicap
         game.rules.check_handicap(game.size, handicap)
@@ -115,7 +116,7 @@ class Referee(Phases):
     def update(self, frame, now_ms):
         """A new settled frame from the scanner. Returns True if the game or
         the marks changed."""
-        self._settle()
+        self._settle(now_ms)
         self.frame[:] = frame
         if self._recovered:
             self._recovered = False
@@ -125,14 +126,14 @@ class Referee(Phases):
     def refresh(self, now_ms):
         """The game changed from outside (a flag fell, a host command): look
         again, record the end if it ended, and update the marks."""
-        self._settle()
+        self._settle(now_ms)
         self.after_game_change(now_ms)
 
     def press(self, colour, now_ms, together=False):
         """``colour`` pressed its clock button (``together``: while the stone it ends was
         still settling). Returns True if the press ends that player's turn (the clock should
         switch), False if it is refused (not their turn, or the board must be fixed first)."""
-        self._settle()
+        self._settle(now_ms)
         game = self.game
         if self.state == COUNTING:
             if self.awaiting_press == colour:  # the press of the move that stopped play (an OP cycle): not a vote
@@ -177,7 +178,7 @@ class Referee(Phases):
         """Other controls: "pass", "undo", "resign_black", "resign_white",
         "ok" (finish counting), "resume", "draw" (a vote for a draw after a
         repetition, Thai 11). Returns True if something happened (buttons.py)."""
-        self._settle()
+        self._settle(now_ms)
         return buttons.button(self, name, now_ms)
 
     def await_press(self, colour):
@@ -398,19 +399,20 @@ class Referee(Phases):
     def after_game_change(self, now_ms):
         game = self.game
         if game.phase == GAME_COUNTING and self.state != COUNTING:
-            if self.defer:
-                self.owed = OWED_PROPOSE
-            else:
+            if self.jobs is None:
                 self._propose()
+            else:
+                self._later(PROPOSE)
             self.events.add(EV_COUNTING, 0, PASS, 0, now_ms)
         elif game.phase != GAME_COUNTING:
             self.proposed = None
-            self.owed = 0
+            self.stop()
         result = game.result
         if result is not None and self.state != OVER:
             self.events.add(EV_END, result.winner or 0, PASS, 0, now_ms)
-        if self.defer and self.state == COUNTING and game.phase == GAME_OVER:
-            self.owed = OWED_SHOW  # the count agreed: the board shown over in the next pass (catch_up)
+        if self.jobs is not None and self.state == COUNTING and game.phase == GAME_OVER:
+            self.stop()
+            self._later(SHOW)  # the count agreed: the board shown over in a later pass
         else:
             self._finish()
 

@@ -31,10 +31,12 @@ from ..modes import TEACHING
 from ..rules.const import call_briefly
 from ..rules.game import IllegalMove
 from .region import NONE, POINTS
-from .states import COUNTING, OVER, OWED_COUNT, PLAY, SETUP, UNKNOWN
+from .states import COUNTING, OVER, PLAY, SETUP, UNKNOWN
 
 TYPE_CHECKING = False  # the type checker reads the block below; nothing in it runs
 if TYPE_CHECKING:
+    from typing import Generator
+
     from ..leds.marks import Marks
     from ..rules.game import Game
     from .ataris import Ataris
@@ -55,14 +57,17 @@ class Painter:
     mode: int
     rejected: int
     guide: "bytearray | None"
-    defer: bool  # leave the counting's long work to later loop passes (phases.py catch_up)
-    owed: int  # the work left (states.py: OWED_*)
+    jobs: "list | None"  # the app's (firmware/jobs.py): counting's long work a slice a loop pass; None: at once
+    job: "Generator | None"  # that work under way (phases.py ``work``)
+    stale: bool  # the board changed while counting: the work under way counts again
     _dirs: tuple  # the four neighbours' offsets on the position's board
     ataris: "Ataris | None"  # teaching's chains in atari (ataris.py), made when first painted
     notice_colour: int  # the player a notice tells of (machine.py notify)
 
     if TYPE_CHECKING:  # Referee's own
         def noticed(self) -> int: ...
+
+        def _later(self, first): ...
 
     def paint(self):
         """The marks for the board as the referee sees it now."""
@@ -165,10 +170,12 @@ class Painter:
                     m.set(phys_of[r], LIBERTY, cells[g])
 
     def _paint_count(self):
-        if self.defer:  # counted in a later loop pass (Phases.catch_up); the last count shown meanwhile
-            self.owed |= OWED_COUNT
-        else:
+        if self.jobs is None:
             self.game.count()
+        elif self.job is None:  # counted in later loop passes (phases.py work); the last count shown meanwhile
+            self._later(0)
+        else:
+            self.stale = True  # (the work under way counts after what it does now)
         self.count_map()
 
     def count_map(self, clear=False):

@@ -7,6 +7,7 @@ referee's state and call its comparison and move methods
 """
 
 from ..events import EV_DEAD, EV_MOVE, EV_RESUME_PLAY, EV_UNDO
+from ..jobs import drop, finish, start
 from ..micro import const
 from ..rules.coords import PASS
 from ..rules.dead import propose
@@ -14,9 +15,11 @@ from ..rules.illegal import IllegalMove
 from ..rules.rulesets import SCORE_AREA, SCORE_TERRITORY
 from .paint import Painter
 from .region import NONE, POINTS
-from .states import COUNTING, OVER, OWED_COUNT, OWED_MAP, OWED_PROPOSE, OWED_SEKI, OWED_SHOW, PLAY, UNKNOWN
+from .states import PLAY, UNKNOWN
 
 _SEKI_POINTS = const(105)  # the count's seki search a loop pass: 5 rows of a 19x19 board's map (5 passes)
+PROPOSE = const(1)  # the counting work's first slices (``work``): the dead stones proposed, then shown
+SHOW = const(2)  # ... the board shown with the count agreed
 
 TYPE_CHECKING = False  # the type checker reads the blocks below; nothing in them runs
 if TYPE_CHECKING:
@@ -67,39 +70,47 @@ class Phases(Painter):
                 if marked[g]:
                     proposed[phys_of[g]] = 1
 
-    def catch_up(self):
-        """One piece of the work a deferring referee (``defer``: the app's) leaves to the
-        next loop passes, each pass's step kept short: the dead stones proposed as counting
-        begins, the board compared and painted with them (to lift), the count's code loaded
-        (at the game's first count), the count (the board labelled, then its seki search a
-        slice a pass), its map."""
-        owed = self.owed
-        if self.state != COUNTING and self.state != OVER:
-            self.owed = 0  # play resumed meanwhile: nothing to show
-        elif owed & OWED_PROPOSE:
-            self.owed = owed & ~OWED_PROPOSE | OWED_SHOW
-            self._propose()
-        elif owed & OWED_SHOW:
-            self.owed = owed & ~OWED_SHOW
-            self._finish()  # the proposal lit to lift (the paint owes the count again)
-        elif owed & OWED_COUNT:
-            game = self.game
-            if game.count_map() is None:  # the count's code, loaded in a pass of its own
-                game.counter()
-            else:
-                self.owed = OWED_SEKI
-                game.counter().begin()
-        elif owed & OWED_SEKI:
-            if self.game.counter().more(_SEKI_POINTS):
-                self.owed = OWED_MAP
-        else:
-            self.owed = 0
-            self.count_map(True)
+    def _later(self, first):
+        # Counting's long work made a job of the app's (firmware/jobs.py): ``first`` PROPOSE
+        # (counting begins), SHOW (the count agreed), 0 (the board changed: a count).
+        self.stale = not first
+        self.job = start(self.work(first))
+        self.jobs.append(self.job)  # pyright: ignore[reportOptionalMemberAccess]  (the app's: _later's callers ask)
 
-    def _settle(self):
-        # All the work owed, now: a stone, a press or a button needs the proposal and the count.
-        while self.owed:
-            self.catch_up()
+    def work(self, first):
+        # The job, a slice a pass: the dead stones proposed, the board compared and painted
+        # with them (to lift) or with the count agreed; then, when its paint asked for one
+        # (``stale``), the count: its code loaded (at the game's first count), the board
+        # labelled, its seki search _SEKI_POINTS a slice, its map.
+        yield
+        if first == PROPOSE:
+            self._propose()
+            yield
+        if first:
+            self._finish()
+            yield
+        if self.stale:
+            self.stale = False
+            game = self.game
+            if game.count_map() is None:
+                game.counter()  # (its code, loaded in a slice of its own)
+                yield
+            counter = game.counter()
+            counter.begin()
+            yield
+            while not counter.more(_SEKI_POINTS):
+                yield
+            self.count_map(True)
+        self.job = None
+
+    def stop(self):
+        """The counting work under way is let go (play resumed, the next game)."""
+        self.job = drop(self.jobs, self.job)
+
+    def _settle(self, now_ms):
+        # The work under way, now: a stone, a press or a button needs the proposal and the count.
+        if self.job is not None:
+            finish(self.job, now_ms, self.jobs)
 
     def _counting(self, now_ms):
         """Lifted stones are dead (their whole chain); a stone put back is

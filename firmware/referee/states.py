@@ -1,4 +1,4 @@
-"""The referee's states (docs/architecture.md has the state diagram), the work it owes, a frame's unknown colour.
+"""The referee's states (docs/architecture.md has the state diagram) and a frame's unknown colour.
 
 Constants only (folded into their users by the bundle: the device never loads this module);
 the reasons a stone is refused are machine.py's ``REASONS``.
@@ -14,11 +14,5 @@ COUNTING = const(4)  # play stopped: lifted stones are dead
 OVER = const(5)  # the game has a result
 NAMES = ("setup", "play", "sync", "reject", "counting", "over")
 
-# Work a deferring referee (the app's) leaves to later loop passes (Referee.owed, bits).
-OWED_PROPOSE = const(1)  # the dead stones to propose as counting begins
-OWED_COUNT = const(2)  # the count
-OWED_MAP = const(4)  # the count's map on the LEDs
-OWED_SHOW = const(8)  # the proposal compared and painted (stones to lift)
-OWED_SEKI = const(16)  # the count begun: its seki search, a slice a pass (rules/scoring.py more)
 
 UNKNOWN = const(3)  # a settled frame's value for a stone whose colour the sensors cannot tell

@@ -124,7 +124,7 @@ class Counter:
 
     def begin(self):
         """A count's first part: the board labelled. ``more`` goes on from there (a count
-        spread over loop passes, each kept short: referee/phases.py catch_up)."""
+        spread over loop passes, each kept short: referee/phases.py ``_work``)."""
         method = self.game.rules.scoring
         self._label(method == SCORE_TERRITORY or method == SCORE_AREA)
         self._at = 0 if method == SCORE_TERRITORY else len(self.map)  # the seki search's next point

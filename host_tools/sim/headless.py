@@ -184,13 +184,9 @@ class Simulation:
     def _busy(self, app):
         # Work that goes on pass by pass with no hand acting.
         buttons = self.hw.buttons
-        link = app.link
-        recorder = app.recorder
         recording = self.recording
         clock = app.clock
-        return bool(self.hands.pressing() or buttons.bits or buttons.levels or app.host_waits or app.referee.owed
-                    or app.diag is not None or (link is not None and not link.idle())
-                    or (recorder is not None and (recorder.compacting or recorder.stale))
+        return bool(self.hands.pressing() or buttons.bits or buttons.levels or not app.idle()
                     or (recording is not None and recording.pipe.to_board)
                     or (clock is not None and app.timekeeper.started and clock.changes != app.timekeeper.cues._changes))
 

@@ -24,7 +24,7 @@ left out) as ``(name, t_ms, detail)``. The invariants:
   out (": has not pressed", "; presses", ", press your clock"), name only points on
   the game's board, and say dame are open only while one is lit.
 - ``leds``: with the board settled (the sensors have read the stones as they lie, no
-  reading pending, no hand passing, no work owed), no
+  reading pending, no hand passing, no counting work under way), no
   LED asks to lift a stone (LIFT, ERROR) where none lies, or to put one back (PUT_BACK)
   where one lies.
 - ``result``: a fallen flag is a result in the same pass; what the players end (a
@@ -213,7 +213,7 @@ class Checker:
         game = app.game
         clock = app.clock
         key = (referee.state, referee.reason, app.marks.version, game.move_number, referee.votes, game.phase,
-               referee.awaiting_press, referee.seen.npending, referee.draw_votes, referee.owed,
+               referee.awaiting_press, referee.seen.npending, referee.draw_votes, referee.job,
                None if clock is None else (clock.paused, clock.stopped))
         if key == self._said:
             return
@@ -235,13 +235,13 @@ class Checker:
             if bad:
                 self.violate("message", "%s: %r" % (bad, text))
                 return
-        if "dame still open" in texts[0] and not referee.owed and not any(
+        if "dame still open" in texts[0] and referee.job is None and not any(
                 app.marks.bits[p] & DAME and not app.scanner.frame[p] for p in range(len(app.marks.bits))):
             self.violate("message", "says dame are open, and no dame is lit: %r" % texts[0])
 
     def _leds(self, sim, app):
         stones = sim.hw.stones
-        if app.scanner.pending or app.referee.owed or stones.next_change(sim.now) >= 0:
+        if app.scanner.pending or app.referee.job is not None or stones.next_change(sim.now) >= 0:
             return
         key = (app.marks.version, bytes(stones.colour))
         if key == self._painted:

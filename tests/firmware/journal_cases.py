@@ -14,6 +14,7 @@ from pro_games import load_games
 from support import data_path
 
 from firmware.app import App
+from firmware.jobs import resume
 from firmware.journal.recovery import load, walk
 from firmware.journal.store import Journal
 from firmware.modes import TOURNAMENT
@@ -117,7 +118,7 @@ def record_game(moves, limit=16384, retake=False, storage=None, mark=None):
     def step():
         app.sync_host(t)  # the change journalled
         boundaries.append((mark(storage), state(app)))
-        app.sync_host(t + 10)  # the next loop pass: a slice of a compaction under way
+        quiet_pass(app, t + 10)  # the next loop pass: a slice of a compaction under way
         boundaries.append((mark(storage), state(app)))
 
     for i, (colour, pt) in enumerate(record.moves[:moves]):
@@ -186,9 +187,17 @@ class Play:
         raise AssertionError("the record has no moves left")
 
     def next_pass(self):
-        """The host stage of the loop pass after: nothing told (a slice of a compaction under way)."""
+        """A loop pass after: nothing told (a slice of a compaction under way)."""
         self.t += 10
-        self.app.sync_host(self.t)
+        quiet_pass(self.app, self.t)
+
+
+def quiet_pass(app, t):
+    """What a loop pass with nothing new does for the journal: a slice of the app's job under
+    way (a compaction), then the host stage (firmware/loop.py: a pass apart, here in one)."""
+    if app.jobs:
+        resume(app.jobs, t)
+    app.sync_host(t)
 
 
 def before_last(boundaries):

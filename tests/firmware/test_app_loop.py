@@ -203,12 +203,12 @@ def test_counting_begins_over_passes_each_with_one_long_job():
     assert len(made) == 1 and made[0] < first and made[0] not in [n for n, _ in long], jobs  # the count's code: a pass of its own
     passes_of = sorted([n for n, _ in long] + made)
     assert all(b - a >= 2 for a, b in zip(passes_of, passes_of[1:])), jobs  # the host's pass between two
-    assert app.referee.owed == 0  # nothing left for later
+    assert app.referee.job is None and not app.jobs  # nothing left for later
     bits = app.marks.bits
     assert bits[point(app, 2, 2)] & mk.LIFT and bits[point(app, 6, 6)] & mk.LIFT  # both lone stones proposed dead
     shown = bytes(bits)
-    app.referee.defer = False
-    app.referee.paint()  # all at once, as a referee that does not defer paints
+    app.referee.jobs = None
+    app.referee.paint()  # all at once, as a referee without the app's jobs paints
     assert bytes(app.marks.bits) == shown
 
 
