@@ -1,6 +1,7 @@
 """make bench: the rules-core figures on CPython (beside sgfmill) and under real MicroPython, then the
 device fit (bench/device_fit.py: the smallest heap, from .mpy files and from ROMFS, a fast 64-bit proxy), the
-device-fit game on the emulated Pico (bench/pico_game.py: heap and loop passes measured on the chip), and the
+device-fit game on the emulated Pico (bench/pico_game.py: heap and loop passes measured on the chip), what each
+module loaded for a moment would keep (bench/brief_loads.py), and the
 whole-product runs of BENCHES below (each a script under bench/).
 
     .venv/bin/python bench/run.py
@@ -122,6 +123,8 @@ def main():
           flush=True)
     subprocess.run([sys.executable, str(ROOT / "bench" / "pico_game.py"), "--bare-taps", "--tap-ms", "30",
                     "--label", "bench"], cwd=ROOT, check=True)
+    print("\nCode loaded for a moment, on the emulated Pico (bench/brief_loads.py):", flush=True)
+    subprocess.run([sys.executable, str(ROOT / "bench" / "brief_loads.py")], cwd=ROOT, check=True)
     for title, script in BENCHES:
         print("\n%s (bench/%s):" % (title, script), flush=True)
         subprocess.run([sys.executable, str(ROOT / "bench" / script)], cwd=ROOT, check=True)

@@ -42,6 +42,36 @@ def zeros(typecode, n, value=0):
 
 uncollected = bytearray(1)  # 1: code let go in play (call_briefly's later), the heap not collected since
 
+# BRIEF: every module loaded for a moment (call_briefly), why, and what keeping it would take from
+# a game's heap on a Pico, with its load's time there (bench/brief_loads.py, on the emulated Pico
+# with a game built: make bench; tests/host/test_brief_loads.py holds this table to the call sites).
+# A game leaves ~86 KB free of the 64 KB it must: all of them kept would take 35 KB. Each pays for
+# itself a second way: on the 64-bit unix port that stands in for the device (bench/device_fit.py,
+# 232 KB), a module kept interns the names of code the game never runs, and the game sits one name
+# short of the next pool of names (~14 KB there).
+#
+#   module                          kept   load   loaded for
+#   firmware.drivers.pico           2.5 KB  56 ms  power-up: the pins' builder (main.py)
+#   firmware.journal.recovery       2.4 KB  33 ms  power-up: the journal read back
+#   firmware.drivers.flashlog_read  2.0 KB  25 ms  power-up: the flash log's sectors read back
+#   firmware.leds.tables            3.6 KB  27 ms  power-up: the LEDs' tables made
+#   firmware.faults                 1.9 KB  32 ms  power-up with a part missing, or one failing
+#   firmware.rules.catalog          2.8 KB  31 ms  each game: the rule set's record
+#   firmware.clock.spec             3.3 KB  29 ms  each game: the time control read
+#   firmware.rules.handicap         1.7 KB  27 ms  a handicap game's setup
+#   firmware.referee.handicap       0.7 KB  20 ms  a handicap game's setup, its LEDs
+#   firmware.host.arguments         1.5 KB  24 ms  a host command: its arguments checked
+#   firmware.host.commands          2.9 KB  48 ms  a host command: its work
+#   firmware.host.signing           1.7 KB  35 ms  a host command on a registered board
+#   firmware.host.snapshot          0.9 KB  22 ms  the host's ``state``
+#   firmware.rules.result_sgf       0.6 KB  21 ms  the host's ``end`` with a result
+#   firmware.referee.fouls          1.3 KB  27 ms  in play, rare: a press or a stone out of turn
+#   firmware.rules.penalties        0.8 KB  22 ms  in play, rare: a penalty or a warning
+#   firmware.rules.cycles           0.3 KB  17 ms  in play, rare: a repetition
+#   firmware.referee.asks           0.5 KB  19 ms  in play, rare: a board stuck 30 s, told the host
+#   firmware.clock.clauses          1.2 KB  23 ms  a drawn game replayed (Korean Art.21-4)
+#   firmware.sensing.diagnostics    2.3 KB  29 ms  the sensor check
+
 
 def call_briefly(module, function, *args, later=False):
     """``module.function(*args)`` with the module's code in the heap only for the call.
