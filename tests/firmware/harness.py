@@ -16,6 +16,7 @@ CPython-only module).
 """
 
 from firmware.app import App
+from firmware.jobs import resume
 from firmware.modes import CASUAL
 from firmware.settings import Settings
 from twins.hardware import simulated
@@ -27,6 +28,15 @@ def board(storage=None, transport=None, mode=CASUAL, boot=0, now_ms=0, sensors="
     hw = simulated(sensors, transport, storage, board_id=board_id)
     return hw, App(hw, Settings(**settings), mode, boot=boot, now_ms=now_ms)
 
+
+
+def quiet_pass(app, t):
+    """What a loop pass at ``t`` with nothing new does for the journal and the link: a slice of the
+    app's first job (a compaction, the seal's catch-up), then the host stage (firmware/loop.py: a
+    pass apart; here in one, and without the other stages)."""
+    if app.jobs:
+        resume(app.jobs, t)
+    app.sync_host(t)
 
 def power_up(hw, mode=CASUAL, boot=0, now_ms=0, **settings):
     """The same board (stones, cable, flash) powered up again: a new App; what

@@ -10,11 +10,11 @@ after step i of the game.
 
 import io
 
+from harness import quiet_pass
 from pro_games import load_games
 from support import data_path
 
 from firmware.app import App
-from firmware.jobs import resume
 from firmware.journal.recovery import load, walk
 from firmware.journal.store import Journal
 from firmware.modes import TOURNAMENT
@@ -190,14 +190,6 @@ class Play:
         """A loop pass after: nothing told (a slice of a compaction under way)."""
         self.t += 10
         quiet_pass(self.app, self.t)
-
-
-def quiet_pass(app, t):
-    """What a loop pass with nothing new does for the journal: a slice of the app's job under
-    way (a compaction), then the host stage (firmware/loop.py: a pass apart, here in one)."""
-    if app.jobs:
-        resume(app.jobs, t)
-    app.sync_host(t)
 
 
 def before_last(boundaries):

@@ -22,6 +22,7 @@ from host_tools.sim.headless import Simulation
 from host_tools.sim.physical import script_lines
 from host_tools.sim.pty_link import PtyLink
 from host_tools.sim.script import parse
+from tests.firmware.harness import quiet_pass
 
 from .conftest import DATA, ROOT
 
@@ -62,7 +63,9 @@ def play(tmp_path, record, faults=None):
                      board_id="table7", boot=1)
     if faults.get("venue_key"):  # registered at the desk: it signs, and its logger may speak for it on a broker
         sim.app.command("key", [board_key(faults["venue_key"], "table7").hex()], sim.now)
-    host = sim.app.sync_host  # the journal and the link, now
+    def host(now):  # the journal and the link, now (and a job's slice: the seal's catch-up after a resend)
+        quiet_pass(sim.app, now)
+
     logger = start_logger(line.path, tmp_path, sim, faults.get("logger_args", ()))
     try:
         kill_at = faults.get("kill_at")
