@@ -348,8 +348,8 @@ def parse_command(line):
     detail))`` naming the problem: a line too long, a bad CRC, an unknown
     command, arguments to ``hello``, ``state``, ``mem`` or ``mqtt``, a bad ``resend``
     and ``new``'s fields (no code is loaded for it: the next game needs the
-    heap). The other commands' arguments are checked by the link with
-    firmware/host/arguments.py, loaded only when one comes. A signed
+    heap). The other commands' arguments are parsed by the app
+    (firmware/host/commands.py ``parse``), loaded only when one comes. A signed
     command's ``~<counter>:<tag>`` comes last in args. Bounded: the line is at
     most MAX_COMMAND bytes, so is everything allocated here."""
     if line is OVERSIZED or len(line) > MAX_COMMAND:

@@ -2,13 +2,13 @@
 ``time``, ``diag``, ``referee``, ``clock``, ``replay``, ``key`` and ``lock``, carried out on the
 app (``new`` is the app's own: ``App.command``, no code loaded while the next game is built).
 
-``command(app, name, args, now_ms)`` runs a command whose arguments are well formed (the link
-checks a host's first, firmware/host/arguments.py; the simulator's page builds its own); it
-returns None when done, or an ``(error_code, detail)`` pair
-naming the problem, the game as it was. The app's ``App.command`` runs it, for the link and
-for the simulator's page alike, then journals what changed before the link replies; the app
-loads this module for the command and lets it go after (code costs a Pico's heap, and a
-board's link mostly hears ``hello``, which it answers itself).
+``command(app, name, args, now_ms)`` parses the command's arguments once into the value its
+code takes (``parse``; protocol.parse_command split the line and checked the name), then runs
+it; it returns None when done, or an ``(error_code, detail)`` pair naming the problem, the game
+as it was. The app's ``App.command`` calls it, for the link and for the simulator's page alike,
+then journals what changed before the link replies; the app loads this module for the command
+and lets it go after (code costs a Pico's heap, and a board's link mostly hears ``hello``,
+which it answers itself).
 """
 
 from binascii import hexlify, unhexlify
@@ -17,7 +17,7 @@ from ..events import EV_REFEREE
 from ..leds.marks import HINT
 from ..modes import NAMES as MODE_NAMES
 from ..modes import TOURNAMENT
-from ..protocol import E_MALFORMED, E_STATE, E_UNKNOWN, unquote
+from ..protocol import E_MALFORMED, E_STATE, E_UNKNOWN, is_uint, unquote
 from ..rules.const import call_briefly
 from ..rules.coords import PASS, parse_vertex
 from ..rules.ending import FORFEIT, PENALTY_KINDS, POINTS
@@ -28,11 +28,14 @@ from .seal import KEY_FILE, LOCK_FILE
 
 
 def command(app, name, args, now_ms):
-    """Carry out a checked command on ``app``; see the module doc."""
+    """Parse and carry out a host's command on ``app``; see the module doc."""
+    try:
+        value = parse(name, args, app.game.size)
+    except ValueError as error:
+        return E_MALFORMED, str(error)
     game = app.game
     if name == "mode":  # during a game: both players agree, or the referee decides
-        mode = MODE_NAMES.index(args[0])
-        by = args[1] if len(args) > 1 else ""
+        mode, by = value
         current = app.referee.mode
         if mode != current and by != "referee" and game.phase != OVER and (
                 game.move_number or app.timekeeper.started):
@@ -43,14 +46,11 @@ def command(app, name, args, now_ms):
         app.set_mode(mode)
         return None
     if name == "show":
-        return _show(app, args)
+        return _show(app, value)
     if name == "end":
         if game.phase == OVER:
             return E_STATE, "no game in progress"
-        result = call_briefly("firmware.rules.result_sgf", "parse_sgf", unquote(args[0]) if args else "Void", "host", later=True)
-        if result is None:
-            return E_MALFORMED, "end: bad result " + (args[0][:12] if args else "")
-        game.end(result)
+        game.end(value)
         app.referee.refresh(now_ms)
         return None
     if name == "time":
@@ -58,30 +58,95 @@ def command(app, name, args, now_ms):
         if clock is None:
             return E_STATE, "time: this game has no clock"
         snap = clock.snapshot(now_ms)
-        for colour, side, ms in ((1, snap.black, int(args[0])), (2, snap.white, int(args[1]))):
+        for colour, side, ms in ((1, snap.black, value[0]), (2, snap.white, value[1])):
             clock.adjust(colour, ms - side.main_ms, now_ms)
         return None
     if name == "referee":  # a referee's take-back, caution, warning, penalty points or forfeit
-        if args[0] == "undo":  # Korean regulations 21-2-2 (a dropped stone), Thai 22: in any mode
+        what, colour, points = value
+        if what == "undo":  # Korean regulations 21-2-2 (a dropped stone), Thai 22: in any mode
             return None if app.referee.takeback(now_ms, True) else (E_STATE, "referee undo: no move to take back")
-        colour = 1 if args[1] == "B" else 2
-        if args[0] == "order":
+        if what == "order":
             return _wrong_order(app, colour, now_ms)
-        return _penalise(app, colour, PENALTY_KINDS.index(args[0]), int(args[2]) if len(args) > 2 else 0,
-                         "referee", now_ms)
+        return _penalise(app, colour, PENALTY_KINDS.index(what), points, "referee", now_ms)
     if name == "clock":
-        return _clock(app, args, now_ms)
+        return _clock(app, value, now_ms)
     if name == "replay":  # Korean Art.21-4
         return None if app.replay(now_ms) else (E_STATE, "replay: the game is not a draw")
     if name == "key":
-        return _key(app, args[0])
+        return _key(app, value)
     if name == "lock":
-        return _lock(app, args[0] == "on") if app.link is not None else (E_STATE, "lock: no link")
+        return _lock(app, value) if app.link is not None else (E_STATE, "lock: no link")
     if name == "diag":
-        if not app.diagnose(args[0] == "on", now_ms):
+        if not app.diagnose(value, now_ms):
             return E_STATE, "a game is in progress: end it first"
         return None
     return E_UNKNOWN, name
+
+
+def parse(name, args, size):
+    """The value command ``name``'s arguments (str) stand for (docs/protocol.md), or ValueError
+    saying what is wrong with them; ``size``: the game's (its points' names)."""
+    n = len(args)
+    if name == "replay" and n:
+        raise ValueError("replay takes no arguments")
+    if name == "mode":
+        if not 1 <= n <= 2 or args[0] not in MODE_NAMES or args[1:] not in ([], ["agreed"], ["referee"]):
+            raise ValueError("mode needs casual, teaching or tournament [agreed|referee]")
+        return MODE_NAMES.index(args[0]), args[1] if n > 1 else ""
+    if name == "show":
+        if not n or args[0] not in ("hint", "mark", "clear"):
+            raise ValueError("show needs hint, mark or clear")
+        return args[0], [_point(size, text) for text in args[1:]]
+    if name == "end":
+        if n > 1:
+            raise ValueError("end takes at most a result")
+        result = call_briefly("firmware.rules.result_sgf", "parse_sgf", unquote(args[0]) if n else "Void", "host",
+                              later=True)
+        if result is None:
+            raise ValueError("end: bad result " + (args[0][:12] if n else ""))
+        return result
+    if name == "time":
+        if n not in (2, 4) or not all(is_uint(a) for a in args):
+            raise ValueError("time needs 2 or 4 numbers")
+        return int(args[0]), int(args[1])
+    if name == "referee":
+        if args == ["undo"]:
+            return "undo", 0, 0
+        if (n not in (2, 3) or (args[0] not in PENALTY_KINDS and args[0] != "order") or args[1] not in ("B", "W")
+                or (n == 3) != (args[0] == "points") or (n == 3 and not is_uint(args[2]))):
+            raise ValueError("referee needs caution|warning|forfeit|order B|W, points B|W N, or undo")
+        return args[0], _colour(args[1]), int(args[2]) if n == 3 else 0
+    if name == "clock":
+        what = args[0] if n else ""
+        if not ((what in ("pause", "resume") and n == 1)
+                or (what == "away" and n == 2 and args[1] in ("B", "W"))
+                or (what == "late" and n == 3 and args[1] in ("B", "W") and is_uint(args[2]))):
+            raise ValueError("clock needs pause, resume, away B|W or late B|W <seconds>")
+        return what, _colour(args[1]) if n > 1 else 0, 1000 * int(args[2]) if n > 2 else 0
+    if name == "diag" or name == "lock":
+        if n != 1 or args[0] not in ("on", "off"):
+            raise ValueError(name + " needs on or off")
+        return args[0] == "on"
+    if name == "key":
+        if n != 1 or len(args[0]) != 64 or args[0].strip("0123456789abcdef"):
+            raise ValueError("key needs 64 lowercase hex digits (32 bytes)")
+        return unhexlify(args[0])
+    return None
+
+
+def _colour(letter):
+    return 1 if letter == "B" else 2
+
+
+def _point(size, text):
+    # The game point a vertex names (a pass, or no point of the board: ValueError).
+    try:
+        g = parse_vertex(size, text)
+    except ValueError:
+        g = PASS
+    if g == PASS:
+        raise ValueError("show: %s is not a point of the %dx%d board" % (text[:8], size, size))
+    return g
 
 
 def _wrong_order(app, colour, now_ms):
@@ -113,15 +178,14 @@ def _penalise(app, colour, kind, value, reason, now_ms):
     return None
 
 
-def _clock(app, args, now_ms):
+def _clock(app, value, now_ms):
     # The referee's pause or resume, a Thai absence (31), lateness at the start (Thai 14).
     keeper = app.timekeeper
-    what = args[0]
-    colour = 1 if len(args) > 1 and args[1] == "B" else 2
+    what, colour, late_ms = value
     if what == "late":
         if keeper.started or app.game.phase != PLAYING:
             return E_STATE, "late: only before the clock starts"
-        if keeper.late(colour, 1000 * int(args[2]), now_ms):
+        if keeper.late(colour, late_ms, now_ms):
             return None
         return _penalise(app, colour, FORFEIT, 0, "late", now_ms)
     if what == "away":
@@ -131,11 +195,10 @@ def _clock(app, args, now_ms):
     return None if done else (E_STATE, "clock " + what + ": not now")
 
 
-def _key(app, text):
+def _key(app, key):
     # Registration: the secret the board signs its results with (firmware/host/seal.py).
     if app.link is None:
         return E_STATE, "key: this board has no link"
-    key = unhexlify(text)
     error = _keep(app, KEY_FILE, hexlify(key))
     if error is None:
         app.link.seal.key = key
@@ -162,19 +225,12 @@ def _keep(app, name, data):
     return None
 
 
-def _show(app, args):
-    # Hint marks on the LEDs at the given vertices ("clear": none); a bad one changes nothing.
-    size = app.game.size
-    for text in args[1:]:
-        try:
-            if parse_vertex(size, text) != PASS:
-                continue
-        except ValueError:
-            pass
-        return E_MALFORMED, "show: %s is not a point of the %dx%d board" % (text[:8], size, size)
+def _show(app, value):
+    # Hint marks on the LEDs at the given points ("clear": none).
+    what, points = value
     marks = app.marks
     marks.clear(HINT)
-    if args[0] != "clear":
-        for text in args[1:]:
-            marks.set(app.referee.region.phys_of[parse_vertex(size, text)], HINT)
+    if what != "clear":
+        for g in points:
+            marks.set(app.referee.region.phys_of[g], HINT)
     return None

@@ -18,13 +18,13 @@ any object with ``read_into(buf) -> int`` (0 or None: nothing now) and ``write(d
 
 The link answers ``hello``, ``state``, ``resend``, ``mem`` and ``mqtt`` itself: they
 read only, and anyone may send them. The commands that change something (new,
-mode, show, end, time, diag...) have their arguments checked by
-firmware/host/arguments.py, loaded for the command and let go after (a
-heartbeat ``hello`` every 1.5 s loads nothing); on a registered board they
-need the venue's signature (firmware/host/signing.py ``authorise``, loaded for
-them); then they go to a ``control`` object (the app): ``control.command(name, args, now_ms)``
-returns None (done: OK reply) or an ``(error_code, detail)`` pair; what it
-changed is told by the follower before the reply. See docs/protocol.md.
+mode, show, end, time, diag...) need the venue's signature on a registered
+board (firmware/host/signing.py ``authorise``, loaded for them); then they go
+to a ``control`` object (the app): ``control.command(name, args, now_ms)``
+parses their arguments (firmware/host/commands.py, loaded for the command and
+let go after: a heartbeat ``hello`` every 1.5 s loads nothing) and returns
+None (done: OK reply) or an ``(error_code, detail)`` pair; what it changed is
+told by the follower before the reply. See docs/protocol.md.
 """
 
 import gc
@@ -289,14 +289,8 @@ class Link:
             self._error(pr.E_MALFORMED, "failed: " + pr.quote(str(e)[:40]))
 
     def _change(self, name, args, token, now_ms):
-        # A command that changes something: its arguments checked (their code loaded for it and
-        # let go before the command runs: a Pico's heap; new's, checked with the command's name,
-        # load nothing, for the next game needs the heap), the venue's signature on a registered
-        # board, then the control carries it out.
-        if name != "new":
-            err = call_briefly("firmware.host.arguments", "check", name, args)
-            if err is not None:
-                return err
+        # A command that changes something: the venue's signature on a registered board, then
+        # the control parses its arguments and carries it out (firmware/host/commands.py).
         if self.seal.key or name == "lock" or name == "key":  # (a registered board's venue signs them)
             err = call_briefly("firmware.host.signing", "authorise", self, name, args, token)
             if err is not None:

@@ -58,7 +58,10 @@ def authorise(link, name, args, token):
     if key and n > seal.counter and tag == signed(key, n, text):
         return _count(seal, n)
     if name == "key" and (not key or _present(link)):
-        new = unhexlify(args[0])
+        try:
+            new = unhexlify(args[0])
+        except (IndexError, ValueError):  # (not a secret: the command's parse says what is wrong)
+            return None
         if n >= 0 and tag == signed(new, n, text):  # the desk's clock: the new secret's counters start there
             return _count(seal, n if new != key or seal.counter >= _DAMAGED else max(n, seal.counter))
         return None

@@ -60,8 +60,7 @@ uncollected = bytearray(1)  # 1: code let go in play (call_briefly's later), the
 #   firmware.clock.spec             3.3 KB  29 ms  each game: the time control read
 #   firmware.rules.handicap         1.7 KB  27 ms  a handicap game's setup
 #   firmware.referee.handicap       0.7 KB  20 ms  a handicap game's setup, its LEDs
-#   firmware.host.arguments         1.5 KB  24 ms  a host command: its arguments checked
-#   firmware.host.commands          2.9 KB  48 ms  a host command: its work
+#   firmware.host.commands          4.4 KB  51 ms  a host command: its arguments parsed, its work
 #   firmware.host.signing           1.7 KB  35 ms  a host command on a registered board
 #   firmware.host.snapshot          0.9 KB  22 ms  the host's ``state``
 #   firmware.rules.result_sgf       0.6 KB  21 ms  the host's ``end`` with a result

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from firmware import protocol as pr
 from firmware.drivers.buttons import B_BLACK, B_MENU, B_PAUSE, B_WHITE
-from firmware.host.arguments import check
+from firmware.host.commands import parse as parse_arguments
 from firmware.rules.coords import parse_vertex
 from firmware.rules.position import BLACK, WHITE
 
@@ -133,7 +133,7 @@ def parse_line(text: str, number: int, size: int, last_t: int) -> Event | None:
             fail("button takes one of: " + ", ".join(BUTTONS))
         return Event(t, action, name=args[0].lower(), line=number)
     if action == "host":
-        name, host_args = host_command(" ".join(args), number)
+        name, host_args = host_command(" ".join(args), number, size)
         return Event(t, action, name=name, args=host_args, line=number)
     if action == "power":
         if len(args) != 1 or args[0].lower() not in POWER:
@@ -142,8 +142,9 @@ def parse_line(text: str, number: int, size: int, last_t: int) -> Event | None:
     fail(f"unknown action {words[1]!r} (" + ", ".join(ACTIONS) + ")")
 
 
-def host_command(text, number=0):
-    """A host command line checked as the link checks it: (name, args). Raises ScriptError."""
+def host_command(text, number=0, size=19):
+    """A host command line checked as the board checks it, on a ``size`` board: (name, args).
+    Raises ScriptError."""
     if not text:
         raise ScriptError(number, "host needs a command (mode, new, end, clock, referee, replay, time, show, diag...)")
     name, args = pr.parse_command(text.encode("utf-8", "replace"))
@@ -152,9 +153,10 @@ def host_command(text, number=0):
     if name in _LINK_OWN:
         raise ScriptError(number, f"host {name}: the link answers it itself (nothing for the board's app to do)")
     if name != "new":
-        error = check(name, args)
-        if error is not None:
-            raise ScriptError(number, f"host: {error[1]}")
+        try:
+            parse_arguments(name, args, size)
+        except ValueError as error:
+            raise ScriptError(number, f"host: {error}") from None
     return name, tuple(args)
 
 

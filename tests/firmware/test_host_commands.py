@@ -53,10 +53,10 @@ def test_the_game_line_says_each_field_once_with_the_time_control():
 
 
 def test_the_commands_code_is_let_go_after_each_command():
-    """A Pico's heap: the code that checks and carries out a command is loaded for it only."""
-    not_loaded("firmware.host.commands", "firmware.host.arguments")
+    """A Pico's heap: the code that parses and carries out a command is loaded for it only."""
+    not_loaded("firmware.host.commands")
     hw, pipe, app = linked()
     run(app, hw, 0, 100)
     assert _reply(host_says(hw, pipe, app, "new size=13", 100))[0] == "OK" and app.game.size == 13
     assert _reply(host_says(hw, pipe, app, "mode blitz", 200))[0] == "ERR"
-    assert let_go("firmware.host.commands") and let_go("firmware.host.arguments")
+    assert let_go("firmware.host.commands")

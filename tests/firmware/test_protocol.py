@@ -12,7 +12,7 @@ from pro_games import games
 from support import check, data_path, let_go, not_loaded
 
 from firmware import protocol as pr
-from firmware.host import arguments
+from firmware.host import commands
 from firmware.rules.coords import PASS, parse_vertex, vertex
 from firmware.rules.position import BLACK, WHITE
 from host_tools.board import protocol as ph
@@ -89,8 +89,10 @@ def test_command_errors_name_the_problem():
     for line, want in cases:
         name, args = pr.parse_command(line)
         if name not in (None, "hello", "state", "resend", "mem", "new"):  # the link has the others checked
-            problem = arguments.check(name, args)
-            name, args = (name, args) if problem is None else (None, problem)
+            try:
+                commands.parse(name, args, 9)
+            except ValueError as error:
+                name, args = None, ("malformed", str(error))
         got = name if name is not None else args[0]
         if got != want:
             failures.append("%r: %r %r" % (line, name, args))
@@ -150,15 +152,15 @@ def test_commands_waiting_in_the_queue_are_answered_with_nothing_new_read():
 
 
 def test_the_commands_code_is_loaded_only_while_such_a_command_is_handled():
-    not_loaded("firmware.host.arguments")
+    not_loaded("firmware.host.commands")
     table = board()
     assert kinds(table.says("mode teaching")) == ["MODE", "OK"]
-    assert let_go("firmware.host.arguments")  # let go after the command
+    assert let_go("firmware.host.commands")  # let go after the command
     table.pipe.send(b"hello\nstate\nmem\nresend 0\nmode blitz\n")
     answered(table)
     replies = kinds(said(table.pipe))
     assert replies[:3] == ["HELLO", "STATE", "MEM"] and replies[-1] == "ERR", replies
-    assert let_go("firmware.host.arguments")
+    assert let_go("firmware.host.commands")
 
 
 def test_link_streams_moves_and_resends():
