@@ -14,6 +14,7 @@ per clause (fouls.py): the ``CHARGED_*`` bits remember it. Allocation-free.
 
 from ..micro import const
 from ..rules.const import zeros
+from ..rules.history import SELF_CAPTURE, move_colour
 from .region import NONE, POINTS
 from .states import UNKNOWN
 
@@ -42,6 +43,24 @@ class Comparison:
             if pending[p] and cells[game_of[p]]:
                 pending[p] = 0
                 self.npending -= 1
+
+    def still_captured(self, frame, hist, cells):
+        """Power-up with a game in progress: stones the game's moves (``hist``) captured that still
+        lie on their (still empty) points in ``frame`` are captures to lift (the journal keeps
+        moves, not hands), not new stones; the latest capture of a point says whose (read from
+        the last move back)."""
+        phys_of = self.region.phys_of
+        pending = self.pending
+        log = hist.removed
+        for k in range(hist.length - 1, 0, -1):
+            record = hist.moves[k]
+            captured = move_colour(record) if record & SELF_CAPTURE else 3 - move_colour(record)
+            for i in range(hist.removed_start(k), hist.removed_end[k]):
+                g = log[i]
+                q = phys_of[g]
+                if frame[q] and not cells[g] and not pending[q]:
+                    pending[q] = captured
+                    self.npending += 1
 
     def compare(self, frame, cells, dead):
         """Fill the lists from a settled ``frame`` and the game's ``cells``; ``dead``: the

@@ -27,7 +27,18 @@ borrowed between its calls, as the counter does).
 """
 
 
-from ..events import EV_COUNTING, EV_END, EV_ILLEGAL, EV_MOVE, EV_PASS, EV_RESUME_PLAY, EV_UNDO, Events
+from ..events import (
+    EV_COUNTING,
+    EV_END,
+    EV_ILLEGAL,
+    EV_MOVE,
+    EV_PASS,
+    EV_PENALTY,
+    EV_RESUME_PLAY,
+    EV_UNDO,
+    EV_WARNING,
+    Events,
+)
 from ..modes import CASUAL, TOURNAMENT
 from ..rules.const import call_briefly
 from ..rules.coords import PASS
@@ -35,7 +46,7 @@ from ..rules.game import COUNTING as GAME_COUNTING
 from ..rules.game import OVER as GAME_OVER
 from ..rules.game import IllegalMove
 from ..rules.history import LOST_TURN, SELF_CAPTURE, move_colour, move_point
-from ..rules.rulesets import ILLEGAL_LOSS
+from ..rules.rulesets import ILLEGAL_LOSS, ILLEGAL_REJECT, ILLEGAL_WARN
 from . import buttons
 from .comparison import Comparison
 from .phases import PROPOSE, SHOW, Phases
@@ -120,7 +131,7 @@ class Referee(Phases):
         self.frame[:] = frame
         if self._recovered:
             self._recovered = False
-            self._still_captured()
+            self.seen.still_captured(self.frame, self.game.hist, self.game.pos.cells)
         return self._reconcile(now_ms)
 
     def refresh(self, now_ms):
@@ -159,11 +170,11 @@ class Referee(Phases):
                 seen = self.seen
                 korean = game.rules.illegal == ILLEGAL_LOSS
                 if seen.npending:  # Korean Art.18-1-4, Thai 24: pressing before the captures are off
-                    call_briefly("firmware.referee.fouls", "pressed", self, colour, now_ms, later=True)
+                    self.foul(call_briefly("firmware.referee.fouls", "pressed", self, colour, later=True), now_ms)
                 if korean and seen.nmissing and seen.nextra:  # Korean 18-1-3: a stone pushed
-                    call_briefly("firmware.referee.fouls", "pressed_pushed", self, colour, now_ms, later=True)
+                    self.foul((colour, "pushed_stone", False), now_ms)
                 elif together and not korean:  # Thai 23: placed and pressed together
-                    call_briefly("firmware.referee.fouls", "pressed_together", self, colour, now_ms, later=True)
+                    self.foul((colour, "pressed_together", False), now_ms)
             self.awaiting_press = 0
             if self.rejected != NONE and self.reason == "press_clock":
                 self.rejected = NONE  # the stone that waited for this press: the reply, judged now
@@ -292,7 +303,8 @@ class Referee(Phases):
         if game.op is not None and self.seen.npending:
             # OP Art.2-4: no placement while a chain without liberties is still on the board.
             return self._refuse(p, colour, "filled_chain", now_ms)
-        if self._clauses() and self.seen.npending and call_briefly("firmware.referee.fouls", "left", self, colour, now_ms, later=True):
+        if self._clauses() and self.seen.npending and self.foul(
+                call_briefly("firmware.referee.fouls", "left", self, colour, later=True), now_ms):
             return True  # Korean regulations 19-1-3: captures left on the board to the next move (fouls.py)
         try:
             n = game.play(colour, g)
@@ -320,36 +332,44 @@ class Referee(Phases):
 
     def _refuse(self, p, colour, reason, now_ms):
         """A stone that is not a legal move: shown; in a tournament, the rule set's penalty
-        (fouls.py, loaded for that decision only: a refusal in casual or teaching play,
-        a beginner's everyday, loads nothing)."""
+        (fouls.py decides one out of turn, loaded for that decision only: a refusal in casual or
+        teaching play, a beginner's everyday, loads nothing)."""
         self.rejected = p
         self.reason = reason
-        self.events.add(EV_ILLEGAL, colour, self.region.game_of[p], reason_index(reason), now_ms)
-        if self.mode == TOURNAMENT and reason != "two_stones" and reason != "press_clock" and reason != "dame_turn":
-            call_briefly("firmware.referee.fouls", "penalise", self, p, colour, reason, now_ms, later=True)
-        else:
+        g = self.region.game_of[p]
+        self.events.add(EV_ILLEGAL, colour, g, reason_index(reason), now_ms)
+        if self.mode != TOURNAMENT or reason == "two_stones" or reason == "press_clock" or reason == "dame_turn":
             self._finish()
+            return True
+        game = self.game
+        reason, penalty = call_briefly("firmware.referee.fouls", "judge", game, colour, reason, later=True)
+        if penalty is None:
+            penalty = game.apply_illegal(colour, reason)
+        elif penalty == ILLEGAL_LOSS:
+            game.foul(colour, reason)
+        if penalty != ILLEGAL_REJECT:
+            self.events.add(EV_PENALTY, colour, g, penalty, now_ms)
+        if penalty == ILLEGAL_WARN:  # a warning, the turn lost (Thai 28, 29): told; the offender's press hands
+            self.notify(EV_PENALTY, colour, reason_index(reason))  # the clock over
+            self.awaiting_press = colour if self.timed else 0
+        self.after_game_change(now_ms)
         return True
 
-    def _still_captured(self):
-        # Power-up with a game in progress: stones the game's moves captured that still lie on
-        # their (still empty) points are captures to lift (the journal keeps moves, not hands),
-        # not new stones; the latest capture of a point says whose (read from the last move back).
-        hist = self.game.hist
-        cells = self.game.pos.cells
-        phys_of = self.region.phys_of
-        seen = self.seen
-        pending = seen.pending
-        log = hist.removed
-        for k in range(hist.length - 1, 0, -1):
-            record = hist.moves[k]
-            captured = move_colour(record) if record & SELF_CAPTURE else 3 - move_colour(record)
-            for i in range(hist.removed_start(k), hist.removed_end[k]):
-                g = log[i]
-                q = phys_of[g]
-                if self.frame[q] and not cells[g] and not pending[q]:
-                    pending[q] = captured
-                    seen.npending += 1
+    def foul(self, decision, now_ms):
+        """A tournament clause's charge (fouls.py): ``(colour, reason, loss)``, the game lost
+        (``loss``) or a warning; None: nothing. True if the game is lost."""
+        if decision is None:
+            return False
+        colour, reason, loss = decision
+        if loss:
+            self.game.foul(colour, reason)
+            self.events.add(EV_PENALTY, colour, PASS, ILLEGAL_LOSS, now_ms)
+        else:
+            self.events.add(EV_WARNING, colour, PASS, reason_index(reason), now_ms)
+            self.notify(EV_WARNING, colour, reason_index(reason))
+            self.game.warn(colour, reason)
+        self.after_game_change(now_ms)
+        return loss
 
     def _clauses(self):
         # The tournament clauses on captured and removed stones (Korean, Thai).
@@ -364,7 +384,12 @@ class Referee(Phases):
             return False
         if seen.nextra or seen.nwrong or self.removal_charged or self.game.hist.length < 2 or not self._clauses():
             return False
-        return call_briefly("firmware.referee.fouls", "removed", self, now_ms, later=True)
+        decision = call_briefly("firmware.referee.fouls", "removed", self, later=True)
+        if decision is None:
+            return False
+        self.removal_charged = True
+        self.foul(decision, now_ms)
+        return True
 
     def pass_turn(self, colour, now_ms):
         game = self.game

@@ -45,7 +45,7 @@ uncollected = bytearray(1)  # 1: code let go in play (call_briefly's later), the
 # BRIEF: every module loaded for a moment (call_briefly), why, and what keeping it would take from
 # a game's heap on a Pico, with its load's time there (bench/brief_loads.py, on the emulated Pico
 # with a game built: make bench; tests/host/test_brief_loads.py holds this table to the call sites).
-# A game leaves ~86 KB free of the 64 KB it must: all of them kept would take 35 KB. Each pays for
+# A game leaves ~86 KB free of the 64 KB it must: all of them kept would take 34.5 KB. Each pays for
 # itself a second way: on the 64-bit unix port that stands in for the device (bench/device_fit.py,
 # 232 KB), a module kept interns the names of code the game never runs, and the game sits one name
 # short of the next pool of names (~14 KB there).
@@ -64,7 +64,7 @@ uncollected = bytearray(1)  # 1: code let go in play (call_briefly's later), the
 #   firmware.host.signing           1.7 KB  35 ms  a host command on a registered board
 #   firmware.host.snapshot          0.9 KB  22 ms  the host's ``state``
 #   firmware.rules.result_sgf       0.6 KB  21 ms  the host's ``end`` with a result
-#   firmware.referee.fouls          1.3 KB  27 ms  in play, rare: a press or a stone out of turn
+#   firmware.referee.fouls          0.9 KB  22 ms  in play, rare: a tournament clause, a stone out of turn
 #   firmware.rules.penalties        0.8 KB  22 ms  in play, rare: a penalty or a warning
 #   firmware.rules.cycles           0.3 KB  17 ms  in play, rare: a repetition
 #   firmware.referee.asks           0.5 KB  19 ms  in play, rare: a board stuck 30 s, told the host
