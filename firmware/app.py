@@ -36,7 +36,6 @@ from .events import Events
 from .faults import F_SENSOR
 from .follower import Follower
 from .host.link import Link
-from .host.seal import load_key, load_lock
 from .journal import recover_once
 from .journal.recorder import Recorder
 from .journal.store import Journal
@@ -113,12 +112,9 @@ class App(Loop):
         self.link = None
         if hw.transport is not None:
             self.link = Link(hw.transport, follower, self.jobs, board_id or hw.board_id,
-                             "polarity" if self.polarity else "presence", boot, control=self)
+                             "polarity" if self.polarity else "presence", boot, control=self, storage=hw.storage)
             if journalled:
                 self.link.resume_at(seq_mark)
-            self.link.seal.storage = hw.storage
-            self.link.seal.key = load_key(hw.storage)
-            self.link.locked = load_lock(hw.storage)
             follower.listen(self.link)
         self.recovered = False  # the game in progress came back from the journal
         self._next = None  # a finished game came back: the next game's (settings, mode, since), _next_game

@@ -201,7 +201,7 @@ def _key(app, key):
         return E_STATE, "key: this board has no link"
     error = _keep(app, KEY_FILE, hexlify(key))
     if error is None:
-        app.link.seal.key = key
+        app.link.key(key)
     return error
 
 
@@ -209,7 +209,7 @@ def _lock(app, on):
     # A round locked by the venue: the link takes its signed commands only (firmware/host/link.py).
     error = _keep(app, LOCK_FILE, b"1" if on else b"0")
     if error is None:
-        app.link.locked = on
+        app.link.lock(on)
     return error
 
 

@@ -39,7 +39,7 @@ from ..rules.ending import PENALTY_KINDS
 from ..rules.history import LOST_TURN, move_colour, move_point
 from ..version import VERSION
 from . import fields
-from .seal import Seal
+from .seal import Seal, load_key, load_lock
 
 # A line's index entry: two bytes, its kind (the first's high 4 bits), then a 12-bit argument.
 _K_SKIP = const(0)  # a reply no longer available: resent as SKIP
@@ -69,7 +69,7 @@ class Link:
     missing = ""  # ... as HELLO says them ("missing=display,buzzer")
 
     def __init__(self, transport, follower, jobs, board_id="board", sensor="presence", boot=1, capacity=1024,
-                 control=None, burst=8):
+                 control=None, burst=8, storage=None):
         self.transport = transport
         self.follower = follower
         self.jobs = jobs  # the app's (firmware/jobs.py): the seal's long catch-up a slice a pass
@@ -93,11 +93,13 @@ class Link:
         # below the numbers it holds for a board that started its numbering again)
         self.writer = pr.Writer(_BUFFER, transport)  # (longer lines go out through it in pieces)
         self.seal = Seal(board_id, self._move_fields, self.writer)  # the game's running hash, its signature
+        self.seal.storage = storage  # (the flash that keeps the venue's secret and the lock, read here)
+        self.seal.key = load_key(storage)
         self.parser = pr.LineParser(pr.MAX_COMMAND)
         self._rbuf = bytearray(64)
         self.errors = 0  # commands answered with an error
         self.journal_failing = False
-        self.locked = False  # the venue locked the round (told in HELLO; a registered board's commands are signed anyway)
+        self.locked = load_lock(storage)  # the venue locked the round (told in HELLO; a registered board's commands are signed anyway)
         self._asked = (-1, "")  # the last ALERT waiting= with words: its number, the words (``waiting``)
         self.dropped = 0  # command bytes dropped (input queue full)
         self.acks = -1  # -1: no host heard since power-up; else hellos heard with every line written, since
@@ -231,6 +233,15 @@ class Link:
             self.cursor += 1
             written += 1
         return written
+
+    def key(self, secret):
+        """The venue's secret, registered (host/commands.py kept it on flash first): the results
+        are signed with it, and a command needs its signature."""
+        self.seal.key = secret
+
+    def lock(self, on):
+        """The venue locked the round (on: told in HELLO) or opened it (commands.py kept it first)."""
+        self.locked = on
 
     def idle(self):
         """Nothing left to write and no command waiting."""

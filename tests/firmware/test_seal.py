@@ -71,7 +71,7 @@ def test_a_registered_board_tells_its_mqtt_password_once_and_an_unregistered_one
     said = host_says(hw, pipe, app, "mqtt", 300)
     password = hexlify(hmac_sha256(unhexlify(KEY), b"mqtt"))[:32].decode()
     assert _fields(said, "OK") == [["mqtt", password]]  # (host_tools/venue/broker.py derives the same)
-    app.link.locked = True  # read only: a locked board answers it unsigned too
+    app.link.lock(True)  # read only: a locked board answers it unsigned too
     assert _fields(host_says(hw, pipe, app, "mqtt", 400), "OK") == [["mqtt", password]]
     reply_seq = app.link.next - 1
     assert _fields(host_says(hw, pipe, app, "resend %d" % reply_seq, 500), "SKIP") == [[]]  # written once
