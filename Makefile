@@ -70,7 +70,7 @@ $(ADAFRUIT_READY): requirements-adafruit.txt | $(PY_READY)
 	@touch $@
 
 setup: $(PY_READY) $(NODE_READY) $(STUBS_READY) $(ADAFRUIT_READY)
-	@scripts/ensure-system.sh mosquitto openssl postgresql kicad-symbols chromium
+	@scripts/ensure-system.sh mosquitto openssl postgresql kicad-symbols chromium gnugo
 
 # The fast first stage: what breaks most often, in about a minute and a half.
 check: $(PY_READY) $(NODE_READY) $(STUBS_READY) $(ADAFRUIT_READY)
@@ -96,7 +96,7 @@ test: setup
 	@$(MAKE) --no-print-directory test-pico
 
 test-host: $(PY_READY) $(ADAFRUIT_READY)
-	@scripts/ensure-system.sh mosquitto openssl postgresql kicad-symbols chromium
+	@scripts/ensure-system.sh mosquitto openssl postgresql kicad-symbols chromium gnugo
 	$(PY) -m pytest
 
 test-mp: $(NODE_READY) $(PY_READY)

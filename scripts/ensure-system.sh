@@ -7,6 +7,7 @@
 #   scripts/ensure-system.sh kicad-symbols -> KiCad's symbol library (files, no command) for the SKiDL netlists
 #   scripts/ensure-system.sh postgresql -> PostgreSQL's server binaries (initdb, pg_ctl, postgres) the tests'
 #                                          throwaway servers run (tests/host/pg_server.py)
+#   scripts/ensure-system.sh gnugo    -> GNU Go (/usr/games/gnugo), the engine the board plays against by default
 #   scripts/ensure-system.sh PKG...   -> any other Debian packages (by command name = package name)
 set -euo pipefail
 
@@ -51,6 +52,10 @@ for want in "$@"; do
       ;;
     kicad-symbols)
       [ -f /usr/share/kicad/symbols/74xx.kicad_sym ] || apt_install kicad-symbols
+      ;;
+    gnugo)
+      # GNU Go, the board's default opponent (host_tools/gtp/engine.py): in /usr/games, off PATH.
+      [ -x /usr/games/gnugo ] || apt_install gnugo
       ;;
     *)
       command -v "$want" >/dev/null 2>&1 || apt_install "$want"
