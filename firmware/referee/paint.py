@@ -35,8 +35,6 @@ from .states import COUNTING, OVER, PLAY, SETUP, UNKNOWN
 
 TYPE_CHECKING = False  # the type checker reads the block below; nothing in it runs
 if TYPE_CHECKING:
-    from typing import Generator
-
     from ..leds.marks import Marks
     from ..rules.game import Game
     from .ataris import Ataris
@@ -58,7 +56,7 @@ class Painter:
     rejected: int
     guide: "bytearray | None"
     jobs: "list | None"  # the app's (firmware/jobs.py): counting's long work a slice a loop pass; None: at once
-    job: "Generator | None"  # that work under way (phases.py ``work``)
+    job: "object | None"  # that work under way (a generator: phases.py ``work``)
     stale: bool  # the board changed while counting: the work under way counts again
     _dirs: tuple  # the four neighbours' offsets on the position's board
     ataris: "Ataris | None"  # teaching's chains in atari (ataris.py), made when first painted
