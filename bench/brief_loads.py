@@ -41,14 +41,11 @@ LOOP = "asyncio.run(app.run())"
 PROBE = """
 exec(MAIN)  # main.py: the hardware and the app built, the loop not run
 import gc, sys, time
+from firmware.rules.const import drop  # (as call_briefly lets a module go)
 
 def let_go(before):
     for name in [m for m in sys.modules if m not in before]:
-        del sys.modules[name]
-        dot = name.rfind(".")
-        package = sys.modules.get(name[:dot])
-        if package is not None and hasattr(package, name[dot + 1:]):
-            delattr(package, name[dot + 1:])
+        drop(name)
 
 for name in NAMES:
     if name in sys.modules:

@@ -140,13 +140,12 @@ def _colour(letter):
 
 def _point(size, text):
     # The game point a vertex names (a pass, or no point of the board: ValueError).
-    try:
-        g = parse_vertex(size, text)
-    except ValueError:
-        g = PASS
-    if g == PASS:
-        raise ValueError("show: %s is not a point of the %dx%d board" % (text[:8], size, size))
-    return g
+    if text.lower() != "pass":
+        try:
+            return parse_vertex(size, text)
+        except ValueError:
+            pass
+    raise ValueError("show: %s is not a point of the %dx%d board" % (text[:8], size, size))
 
 
 def _wrong_order(app, colour, now_ms):
