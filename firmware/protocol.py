@@ -40,9 +40,9 @@ E_CRC = "crc"
 E_TOO_OLD = "too_old"
 E_MEMORY = "memory"  # the board had no memory for it and goes on as it was
 
-COMMANDS = ("hello", "state", "resend", "mode", "new", "show", "end", "time", "diag", "mem", "referee", "clock",
+COMMANDS = ("hello", "state", "resend", "mode", "new", "show", "play", "end", "time", "diag", "mem", "referee", "clock",
             "replay", "key", "lock", "mqtt")
-NEW_KEYS = ("rules", "size", "komi", "handicap", "time", "pb", "pw", "ev", "ro", "dt", "pair")  # new's fields
+NEW_KEYS = ("rules", "size", "komi", "handicap", "time", "pb", "pw", "ev", "ro", "dt", "pair", "remote")  # new's fields
 
 _HEX = b"0123456789abcdef"
 _SAFE_MIN = const(33)  # '!'

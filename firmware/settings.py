@@ -64,6 +64,8 @@ class Settings:
             komi2_of(self.komi)
         rules.check_handicap(self.size, self.handicap)
         self.time_control()
+        if self.players and self.players.get("remote", "B") not in ("B", "W"):
+            raise ValueError("remote")  # (B or W: a name of its own would cost a Pico's heap)
 
     def game(self, spent=None):
         """A new rules Game with these settings; ValueError names what the rules refuse.

@@ -1,4 +1,4 @@
-"""What the board does with a host's commands (docs/protocol.md): ``mode``, ``show``, ``end``,
+"""What the board does with a host's commands (docs/protocol.md): ``mode``, ``show``, ``play``, ``end``,
 ``time``, ``diag``, ``referee``, ``clock``, ``replay``, ``key`` and ``lock``, carried out on the
 app (``new`` is the app's own: ``App.command``, no code loaded while the next game is built).
 
@@ -18,11 +18,13 @@ from ..leds.marks import HINT
 from ..modes import NAMES as MODE_NAMES
 from ..modes import TOURNAMENT
 from ..protocol import E_MALFORMED, E_STATE, E_UNKNOWN, is_uint, unquote
+from ..referee.states import PLAY, SYNC
 from ..rules.const import call_briefly
 from ..rules.coords import PASS, parse_vertex
 from ..rules.ending import FORFEIT, PENALTY_KINDS, POINTS
 from ..rules.game import OVER, PLAYING
 from ..rules.history import move_colour
+from ..rules.illegal import IllegalMove
 from ..settings import is_pair
 from .seal import KEY_FILE, LOCK_FILE
 
@@ -47,6 +49,8 @@ def command(app, name, args, now_ms):
         return None
     if name == "show":
         return _show(app, value)
+    if name == "play":
+        return _play(app, value, now_ms)
     if name == "end":
         if game.phase == OVER:
             return E_STATE, "no game in progress"
@@ -97,6 +101,10 @@ def parse(name, args, size):
         if not n or args[0] not in ("hint", "mark", "clear"):
             raise ValueError("show needs hint, mark or clear")
         return args[0], [_point(size, text) for text in args[1:]]
+    if name == "play":
+        if n != 2 or args[0] not in ("B", "W"):
+            raise ValueError("play needs B|W and a point or pass")
+        return _colour(args[0]), PASS if args[1].lower() == "pass" else _point(size, args[1])
     if name == "end":
         if n > 1:
             raise ValueError("end takes at most a result")
@@ -145,7 +153,7 @@ def _point(size, text):
             return parse_vertex(size, text)
         except ValueError:
             pass
-    raise ValueError("show: %s is not a point of the %dx%d board" % (text[:8], size, size))
+    raise ValueError("%s is not a point of the %dx%d board" % (text[:8], size, size))
 
 
 def _wrong_order(app, colour, now_ms):
@@ -232,4 +240,40 @@ def _show(app, value):
     if what != "clear":
         for g in points:
             marks.set(app.referee.region.phys_of[g], HINT)
+    return None
+
+
+def _play(app, value, now_ms):
+    # A move made elsewhere (the game's ``remote`` side: an engine, a player online) is the game's
+    # at once, its clock stopped: its stone is lit to place (a stone missing, put_back) and the
+    # person's stones it captured to lift; a stone placed elsewhere is not a move. Refused while
+    # the person's move waits for its clock press (the host asks again).
+    colour, g = value
+    game = app.game
+    referee = app.referee
+    players = app.follower.settings.players or {}
+    if game.phase != PLAYING or players.get("remote") != "BW"[colour - 1]:
+        return E_STATE, "play: no game in play with %s played elsewhere" % "BW"[colour - 1]
+    if game.to_move != colour or referee.awaiting_press:
+        return E_STATE, "play: not %s's turn yet" % "BW"[colour - 1]
+    if referee.state != PLAY and referee.state != SYNC:
+        return E_STATE, "play: the board is not in play (%s)" % (referee.reason or "setup")
+    if g == PASS:
+        referee.pass_turn(colour, now_ms)
+    else:
+        try:
+            n = game.play(colour, g)
+        except IllegalMove as error:
+            return E_STATE, "play: illegal move (%s)" % error.reason
+        referee.undone = referee.region.phys_of[g]  # (its stone missing is neither a takeback nor a removal)
+        referee.removal_charged = True
+        referee.moved(colour, g, n, now_ms)
+        referee.awaiting_press = 0
+    clock = app.clock
+    if clock is not None:
+        keeper = app.timekeeper
+        if not keeper.started:
+            clock.start(now_ms, colour)
+            keeper.started = True
+        clock.press(colour, now_ms)
     return None

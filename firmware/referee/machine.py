@@ -125,8 +125,7 @@ class Referee(Phases):
     # -- inputs ------------------------------------------------------------
 
     def update(self, frame, now_ms):
-        """A new settled frame from the scanner. Returns True if the game or
-        the marks changed."""
+        """A new settled frame from the scanner. True if the game or the marks changed."""
         self._settle(now_ms)
         self.frame[:] = frame
         if self._recovered:
@@ -135,8 +134,7 @@ class Referee(Phases):
         return self._reconcile(now_ms)
 
     def refresh(self, now_ms):
-        """The game changed from outside (a flag fell, a host command): look
-        again, record the end if it ended, and update the marks."""
+        """The game changed from outside (a flag, a host command): looked at again, the end recorded."""
         self._settle(now_ms)
         self.after_game_change(now_ms)
 
@@ -186,15 +184,13 @@ class Referee(Phases):
         return False
 
     def button(self, name, now_ms):
-        """Other controls: "pass", "undo", "resign_black", "resign_white",
-        "ok" (finish counting), "resume", "draw" (a vote for a draw after a
-        repetition, Thai 11). Returns True if something happened (buttons.py)."""
+        """Other controls: "pass", "undo", "resign_black", "resign_white", "ok" (finish counting),
+        "resume", "draw" (a vote for a draw after a repetition, Thai 11). True if done (buttons.py)."""
         self._settle(now_ms)
         return buttons.button(self, name, now_ms)
 
     def await_press(self, colour):
-        """``colour`` moved and has still to press the clock (the clock, restored at power-up, runs
-        for the mover)."""
+        """``colour`` moved and has still to press the clock (a clock restored at power-up)."""
         self.awaiting_press = colour
 
     def note(self, reason):
@@ -310,6 +306,13 @@ class Referee(Phases):
             n = game.play(colour, g)
         except IllegalMove as error:
             return self._refuse(p, colour, error.reason, now_ms)
+        self.moved(colour, g, n, now_ms)
+        return True
+
+    def moved(self, colour, g, n, now_ms):
+        """The game took ``colour``'s move at game point ``g``, which captured ``n`` stones (a stone
+        placed here, or a move made elsewhere: host/commands.py ``play``): recorded and shown."""
+        game = self.game
         removed = game.pos.removed
         phys_of = self.region.phys_of
         record = game.hist.moves[game.hist.length - 1]
@@ -328,7 +331,6 @@ class Referee(Phases):
         if self.timed:
             self.awaiting_press = colour
         self.after_game_change(now_ms)
-        return True
 
     def _refuse(self, p, colour, reason, now_ms):
         """A stone that is not a legal move: shown; in a tournament, the rule set's penalty
