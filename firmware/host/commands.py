@@ -22,7 +22,7 @@ from ..referee.states import PLAY, SYNC
 from ..rules.const import call_briefly
 from ..rules.coords import PASS, parse_vertex
 from ..rules.ending import FORFEIT, PENALTY_KINDS, POINTS
-from ..rules.game import OVER, PLAYING
+from ..rules.game import COUNTING, OVER, PLAYING
 from ..rules.history import move_colour
 from ..rules.illegal import IllegalMove
 from ..settings import is_pair
@@ -48,7 +48,7 @@ def command(app, name, args, now_ms):
         app.set_mode(mode)
         return None
     if name == "show":
-        return _show(app, value)
+        return _show(app, value, now_ms)
     if name == "play":
         return _play(app, value, now_ms)
     if name == "end":
@@ -98,8 +98,8 @@ def parse(name, args, size):
             raise ValueError("mode needs casual, teaching or tournament [agreed|referee]")
         return MODE_NAMES.index(args[0]), args[1] if n > 1 else ""
     if name == "show":
-        if not n or args[0] not in ("hint", "mark", "clear"):
-            raise ValueError("show needs hint, mark or clear")
+        if not n or args[0] not in ("hint", "mark", "clear", "dead"):
+            raise ValueError("show needs hint, mark, dead or clear")
         return args[0], [_point(size, text) for text in args[1:]]
     if name == "play":
         if n != 2 or args[0] not in ("B", "W"):
@@ -232,9 +232,11 @@ def _keep(app, name, data):
     return None
 
 
-def _show(app, value):
-    # Hint marks on the LEDs at the given points ("clear": none).
+def _show(app, value, now_ms):
+    # Hint marks on the LEDs at the given points ("clear": none); "dead": a proposal.
     what, points = value
+    if what == "dead":
+        return _dead(app, points, now_ms)
     marks = app.marks
     marks.clear(HINT)
     if what != "clear":
@@ -276,4 +278,26 @@ def _play(app, value, now_ms):
             clock.start(now_ms, colour)
             keeper.started = True
         clock.press(colour, now_ms)
+    return None
+
+
+def _dead(app, points, now_ms):
+    # While counting, the side played elsewhere proposes the chains at ``points`` dead, in place
+    # of the board's own proposal (phases.py ``_propose``): lit to lift, answered on the board.
+    game = app.game
+    referee = app.referee
+    if game.phase != COUNTING:
+        return E_STATE, "show dead: only while the game is counted"
+    referee.refresh(now_ms)  # (the board's own proposal made first: this one replaces it)
+    game.clear_dead()
+    for g in points:
+        if g != PASS and game.pos.cells[g]:
+            game.mark_dead(g)
+    proposed = referee.proposed = bytearray(len(referee.frame))
+    marked = game.dead_marks()
+    phys_of = referee.region.phys_of
+    for g in range(len(marked)):
+        if marked[g]:
+            proposed[phys_of[g]] = 1
+    referee.refresh(now_ms)
     return None

@@ -410,7 +410,7 @@ class Arbiter:
         return ("black", "white")[game.to_move - 1]
 
     def printsgf(self, args):
-        data = sgf.write(self.game).decode("utf-8").strip()
+        data = self._record().decode("utf-8").strip()
         if args:
             try:
                 Path(args[0]).write_text(data + "\n", encoding="utf-8")
@@ -418,6 +418,11 @@ class Arbiter:
                 raise GtpError("cannot write file: " + str(error.strerror or error)) from None
             return ""
         return data
+
+
+    def _record(self) -> bytes:
+        # The game's SGF (the arbiter's: its rules core's game).
+        return sgf.write(self.game)
 
 
 def _play_resuming(game: Game, colour: int, pt: int):

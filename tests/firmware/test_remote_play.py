@@ -109,3 +109,23 @@ def test_a_bad_remote_side_is_refused():
     table = Table("japanese", "none", cable=True)
     table.wait(100)
     assert reply(table, "new size=9 remote=X")[1][0] == "malformed"
+
+
+def test_the_remote_side_proposes_the_dead_stones():
+    table = remote_table()
+    for black, white in (("C3", "G7"), ("D3", "F7"), ("E3", "E7")):
+        table.place(BLACK, black)
+        assert reply(table, "play W " + white)[0] == "OK"
+        table.place(WHITE, white)
+    table.place(BLACK, "F6")  # a black stone inside White's side
+    assert reply(table, "show dead F6")[1][0] == "state"  # not while playing
+    assert reply(table, "play W pass")[0] == "OK"
+    table.control("pass")
+    table.wait(300)
+    assert table.game.phase == 1  # counting
+    assert reply(table, "show dead F6 Z9")[0] == "ERR"  # (no point of the board: nothing changes)
+    assert reply(table, "show dead F6")[0] == "OK"
+    assert table.marked(LIFT) == ["F6"]
+    table.lift("F6")
+    table.control("ok")
+    assert table.result() is not None and table.game.dead_marks()[table.app.referee.region.game_of[table.at("F6")]]
