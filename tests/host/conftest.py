@@ -11,10 +11,10 @@ DATA = ROOT / "tests" / "data"
 # (pytest -m "not slow") leaves them to `make test`.
 SLOW = {
     "test_broker_access", "test_browser_guidance", "test_browser_sim", "test_browser_walk", "test_deploy",
-    "test_device_fit", "test_engine", "test_flashlog_crash", "test_hardware", "test_journal_crash",
+    "test_board_engine", "test_device_fit", "test_engine", "test_flashlog_crash", "test_hardware", "test_journal_crash",
     "test_live_board",
     "test_logger_boards", "test_logger_e2e", "test_logger_mqtt", "test_logger_robust", "test_main_boot",
-    "test_mpy_bundle", "test_pg_server", "test_players", "test_rules_speed", "test_sim_agrees_with_gtp",
+    "test_mpy_bundle", "test_pg_server", "test_play", "test_players", "test_rules_speed", "test_sim_agrees_with_gtp",
     "test_sim_cli", "test_sim_power_cut", "test_venue", "test_venue_console_page", "test_venue_e2e",
     "test_venue_feed", "test_venue_http", "test_venue_intake", "test_venue_logins",
 }
@@ -40,3 +40,11 @@ def gtp():
 
     send.arbiter = arbiter
     return send
+
+
+@pytest.fixture
+def fake(tmp_path):
+    """A GTP engine program that fails as asked (fake_engine.py): ``fake(how)`` is its command line."""
+    from .fake_engine import fake_engine
+
+    return fake_engine(tmp_path)

@@ -3,53 +3,11 @@
 The failing engines are small Python programs written for each test; GNU Go is Debian's (make test installs it).
 """
 
-import sys
-import textwrap
-
 import pytest
 
 from firmware.rules.coords import PASS, parse_vertex, vertex
 from firmware.rules.game import Game, IllegalMove
 from host_tools.gtp.engine import Engine, EngineError, EngineRefused, default_engine
-
-FAKE = textwrap.dedent('''
-    import sys, time
-    how = sys.argv[1]
-    moves = iter(["E5", "C3", "pass"])
-    for line in sys.stdin:
-        words = line.split()
-        name = words[0] if words else ""
-        if name == "protocol_version":
-            print("= 1" if how == "v1" else "= 2", end="\\n\\n", flush=True)
-        elif name == "genmove" and how == "die":
-            print("out of memory", file=sys.stderr, flush=True)
-            sys.exit(3)
-        elif name == "genmove" and how == "garbage":
-            print("thinking... E5", end="\\n\\n", flush=True)
-        elif name == "genmove" and how == "slow":
-            time.sleep(30)
-        elif name == "genmove" and how == "offboard":
-            print("= Z19", end="\\n\\n", flush=True)
-        elif name == "genmove":
-            print("= " + next(moves), end="\\n\\n", flush=True)
-        elif name == "name":
-            print("= Fake", end="\\n\\n", flush=True)
-        elif name == "version":
-            print("? unknown command", end="\\n\\n", flush=True)
-        elif name == "quit":
-            print("=", end="\\n\\n", flush=True)
-            break
-        else:
-            print("=", end="\\n\\n", flush=True)
-''')
-
-
-@pytest.fixture
-def fake(tmp_path):
-    path = tmp_path / "fake_engine.py"  # an engine program of its own, as GNU Go is
-    path.write_text("#!" + sys.executable + "\n" + FAKE)
-    path.chmod(0o755)
-    return lambda how: [str(path), how]
 
 
 def test_a_well_behaved_engine_plays_passes_and_says_who_it_is(fake):
