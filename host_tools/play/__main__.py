@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 from firmware.rules.catalog import ALL
@@ -55,6 +54,9 @@ def main(argv=None) -> int:
     except (BoardError, EngineError, MatchError, ValueError) as error:
         print(f"play: {error}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:  # (Ctrl-C, or the simulator stopping: the game so far is saved above)
+        print("play: stopped", file=sys.stderr)
+        return 130
     print(f"result: {game.result}" + (f"; dead: {len(game.dead)} stones" if game.dead else ""))
     return 0
 
@@ -66,8 +68,9 @@ def save(board, out):
         return None
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{time.strftime('%Y%m%d-%H%M%S')}-{board.sync.board_id or 'board'}-{game.gid}.sgf"
-    path.write_bytes(game.sgf_bytes(board.sync.board_id or "board"))
+    board_id = board.sync.board_id or "board"
+    path = folder / f"{board_id}-{game.boot or board.sync.boot}-g{game.gid}.sgf"  # (the logger's name for it)
+    path.write_bytes(game.sgf_bytes(board_id))
     return path
 
 

@@ -3,7 +3,7 @@
     python -m host_tools.sim [--rules NAME] [--size N] [--komi K] [--handicap N] [--time SPEC]
         [--sensors presence|polarity] [--mode casual|teaching|tournament] [--hardware ...]
         [--port N] [--no-browser] [--games DIR] [--script FILE [--speed X]]
-        [--state DIR] [--tty-link PATH] [--no-logger]
+        [--state DIR] [--tty-link PATH] [--no-logger] [--engine COMMAND|gnugo [--colour B|W]]
     python -m host_tools.sim --headless --script FILE [...] [--time SPEC | --clock] [--sgf PATH]
         [--events FILE]
 
@@ -16,6 +16,9 @@ physical event script on it as well. Ctrl-C stops it; the SGF is kept.
 With ``--state DIR`` the board's game journal and the stones on it are kept
 in DIR: killing the simulator is a power cut, and starting it again with the
 same DIR powers the board up again (it recovers the game).
+With ``--engine`` a GTP engine plays the other side instead of a second person
+(``host_tools.play`` on the board's port, in the logger's place, writing the SGF):
+its moves are lit on the page's board to place, as on a real one.
 
 Headless mode runs the same application on the same simulated hardware,
 clock included (``--time``, ``--mode tournament``...), plays a physical event
@@ -76,6 +79,10 @@ def build_parser():
                         help="live board: also name the board's serial port PATH (a symlink to the pty)")
     parser.add_argument("--no-logger", action="store_true",
                         help="live board: start no logger (run host_tools.logger on the port yourself)")
+    parser.add_argument("--engine", metavar="COMMAND|gnugo",
+                        help="live board: a GTP engine plays the other side (gnugo: Debian's GNU Go at --level)")
+    parser.add_argument("--level", type=int, default=5, help="with --engine gnugo: GNU Go's level 0-10")
+    parser.add_argument("--colour", choices=("B", "W"), default="B", help="with --engine: the person's colour")
     parser.add_argument("--speed", type=float, default=1.0, help="live board: --script time runs this much faster (above ~1.4 hands get quicker "
                              "than the sensors' settle time, as real hands never are)")
     parser.add_argument("--rules", default="japanese", help="rule set: " + ", ".join(r.name for r in ALL))
@@ -178,7 +185,10 @@ def run_live(args, out=sys.stdout, err=sys.stderr) -> int:
         os.replace(part, args.tty_link)
         port = str(args.tty_link)
     logger = None
-    if not args.no_logger:
+    if args.engine:  # the engine's match records the game (one process on the port)
+        logger = subprocess.Popen([sys.executable, "-m", "host_tools.play", "--board", port] + engine_args(args),
+                                  start_new_session=True, preexec_fn=_logger_child)
+    elif not args.no_logger:
         logger = subprocess.Popen([sys.executable, "-m", "host_tools.logger", port, "--out", str(args.games),
                                    "--quiet"], start_new_session=True,  # Ctrl-C reaches it through us, in order
                                   preexec_fn=_logger_child)
@@ -241,6 +251,14 @@ def run_live(args, out=sys.stdout, err=sys.stderr) -> int:
         saved = extra_state()["sgf"]
         print("\nstopped; " + (f"the game is in {saved}" if saved else "no game recorded"), file=out)
     return 0
+
+
+def engine_args(args):
+    """``host_tools.play``'s arguments for ``--engine``: the engine, and the game's settings."""
+    engine = ["--level", str(args.level)] if args.engine == "gnugo" else ["--engine", args.engine]
+    game = ["--colour", args.colour, "--size", str(args.size), "--rules", args.rules, "--handicap",
+            str(args.handicap), "--time", args.time, "--out", str(args.games)]
+    return engine + game + ([] if args.komi is None else ["--komi", f"{args.komi:g}"])
 
 
 def board_id(state):

@@ -1,0 +1,62 @@
+"""``make sim ARGS="--engine ..."``: the live simulator with an engine on the other side. The person plays
+on the page's board; the engine's moves come lit to place (``put_back``) and are placed from the page;
+its pass, the count it proposes and the person's OK end the game, and its record names the engine.
+"""
+
+import json
+import time
+
+from .sim_page import get, post, start_sim, stop_sim
+
+
+def _phys(state, vertex):
+    top, left, size = state["region"]
+    col = "ABCDEFGHJKLMNOPQRST".index(vertex[0])
+    return (top + size - int(vertex[1:])) * 19 + left + col
+
+
+def _wait(url, until, what, seconds=20.0):
+    end = time.time() + seconds
+    while time.time() < end:
+        state = json.loads(get(url + "state"))
+        if until(state):
+            return state
+        time.sleep(0.1)
+    raise AssertionError(f"the page never showed {what}: {state['message']!r}, marks {set(state['marks'])}")
+
+
+def test_an_engine_plays_the_person_on_the_page(tmp_path, fake):
+    proc, url = start_sim(tmp_path, "--size", "9", "--engine", " ".join(fake("ok")))
+    try:
+        for line in proc.stdout:  # host_tools.play says so once the board's game is started
+            if "plays White" in line:
+                break
+        state = json.loads(get(url + "state"))
+        for mine, theirs in (("D4", "E5"), ("D6", "C3")):
+            assert post(url + "api/point", {"p": _phys(state, mine), "colour": 1})[0] == 200
+            state = _wait(url, lambda s: "put_back" in s["marks"], "the engine's move lit")
+            assert state["marks"].index("put_back") == _phys(state, theirs)
+            post(url + "api/point", {"p": _phys(state, theirs), "colour": 2})
+            state = _wait(url, lambda s: s["state"] == "play" and s["to_move"] == "black", "the board in step")
+        post(url + "api/point", {"p": _phys(state, "F6"), "colour": 1})
+        _wait(url, lambda s: s["moves"] == 6, "the engine's pass")  # (its third move)
+        post(url + "api/control", {"name": "pass"})
+        _wait(url, lambda s: s["state"] == "counting", "the count")
+        time.sleep(1.0)  # (the engine's proposal: nothing dead)
+        post(url + "api/control", {"name": "ok"})
+        state = _wait(url, lambda s: s["result"], "the result")
+        record = _wait_file(tmp_path / "games")
+        assert "PW[fake_engine.py]" in record and ";B[df];W[ee];B[dd];W[cg];B[fd];W[tt];B[tt]" in record.replace("\n", "")
+        assert f"RE[{state['result']}]" in record
+    finally:
+        stop_sim(proc)
+
+
+def _wait_file(folder, seconds=10.0):
+    end = time.time() + seconds
+    while time.time() < end:
+        files = list(folder.glob("*.sgf"))
+        if files:
+            return files[0].read_text()
+        time.sleep(0.1)
+    raise AssertionError("host_tools.play wrote no SGF")
