@@ -147,6 +147,7 @@ DEMO_RECORD := examples/handicap-game.sgf
 ARGS ?=
 
 sim: $(PY_READY)
+	@case "$(ARGS)" in *--engine*) scripts/ensure-system.sh gnugo;; esac
 	$(PY) -m host_tools.sim $(ARGS)
 
 venue: $(PY_READY)

@@ -33,6 +33,8 @@ BENCHES = (
     ("Commands replayed, forged and sent unsigned to a registered board", "replayed_commands.py"),
     ("The venue's pages under malformed requests (HTTP fuzz)", "venue_http_fuzz.py"),
     ("Password guessing at the referee console", "venue_logins.py"),
+    ("GNU Go against the board as a GTP engine, through Sabaki's GTP controller (100 9x9, 10 19x19)",
+     "engine_games.py"),
 )
 
 
