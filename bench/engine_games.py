@@ -33,11 +33,10 @@ from host_tools.gtp.engine import default_engine  # noqa: E402
 
 
 def one_game(size, seed, level):
-    gnugo = default_engine(level)
     board = (f"{sys.executable} -m host_tools.gtp --board sim --seed {seed} --patience 3600 "
-             f"--sim-hands gtp '{gnugo} --seed {seed + 1}'")
+             f"--sim-hands gtp '{default_engine(level, seed + 1000)}'")
     command = ["node", str(ROOT / "tests" / "tools" / "gtp_match.mjs"), "--size", str(size), "--komi", "7",
-               "--black", f"{gnugo} --seed {seed}", "--white", board, "--sgf-from", "white"]
+               "--black", default_engine(level, seed), "--white", board, "--sgf-from", "white"]
     out = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=3600)
     try:
         return json.loads(out.stdout.splitlines()[-1])

@@ -99,7 +99,7 @@ class BoardEngine(Arbiter):
         if len(theirs) < len(ours):
             colour, pt = ours[len(theirs)]
             if colour != self.person and [m[:2] for m in theirs] == ours[:len(theirs)]:
-                self.board.send_move("BW"[colour - 1], vertex(self.size, pt), self.patience_s)
+                self.board.send_move("BW"[colour - 1], self._vertex_of(pt), len(theirs) + 1, self.patience_s)
 
     # -- the commands ----------------------------------------------------------------------
 
@@ -108,9 +108,9 @@ class BoardEngine(Arbiter):
         colour = self._colour(args[0])
         self._start(3 - colour)
         super().play(args)
-        pt = self._ours()[-1][1]
+        ours = self._ours()
         try:
-            self.board.send_move("BW"[colour - 1], vertex(self.size, pt), self.patience_s)
+            self.board.send_move("BW"[colour - 1], self._vertex_of(ours[-1][1]), len(ours), self.patience_s)
         except BoardError as error:
             self.game.undo()
             raise GtpError(str(error)) from None
@@ -136,7 +136,10 @@ class BoardEngine(Arbiter):
         mover, pt = moves[n][:2]
         if mover != colour or [m[:2] for m in moves[:n]] != self._ours():
             raise GtpError("the board's game went another way at move %d" % (n + 1))
-        super().play(["BW"[colour - 1], "pass" if pt == PASS else vertex(self.size, pt)])
+        super().play(["BW"[colour - 1], self._vertex_of(pt)])
+        return self._vertex_of(pt)
+
+    def _vertex_of(self, pt):
         return "pass" if pt == PASS else vertex(self.size, pt)
 
     def undo(self, args):

@@ -31,9 +31,12 @@ START_S = 10.0  # an engine that has not answered protocol_version by then is no
 COMMAND_S = 30.0  # a command's answer, unless its caller gives another time
 
 
-def default_engine(level=1):
-    """The command line of GNU Go in GTP mode at ``level`` (0-10), or None where it is not installed."""
-    return f"{GNUGO} --mode gtp --level {level}" if os.access(GNUGO, os.X_OK) else None
+def default_engine(level=1, seed=None):
+    """The command line of GNU Go in GTP mode at ``level`` (0-10), or None where it is not installed;
+    ``seed``: its random seed (the same game from the same moves; otherwise its own)."""
+    if not os.access(GNUGO, os.X_OK):
+        return None
+    return f"{GNUGO} --mode gtp --level {level}" + ("" if seed is None else f" --seed {seed}")
 
 
 class EngineError(Exception):

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import deque
 
 from firmware import protocol as pr
+from firmware.rules.coords import PASS, parse_vertex
 from host_tools.logger.games import GameLog, Games
 from host_tools.logger.sync import LinkSync
 
@@ -112,17 +113,30 @@ class Board:
             raise BoardError("the board did not tell its new game")
         return self.game  # type: ignore[return-value]
 
-    def send_move(self, colour: str, vertex: str, patience_s: float) -> None:
-        """The move of the side played elsewhere (``play``): sent again while the board waits for the
-        person's clock press, for up to ``patience_s``; BoardError with the board's words if refused."""
+    def send_move(self, colour: str, vertex: str, number: int, patience_s: float) -> None:
+        """Move ``number`` of the game (1: the first), by the side played elsewhere (``play``): sent
+        again while the board waits for the person's clock press or does not answer (a cable out:
+        a reply lost with it is found in the board's lines), for up to ``patience_s``; BoardError
+        with the board's words if it refuses the move."""
         end = self.runner.now() + patience_s
-        while True:
-            refused = self.command(f"play {colour} {vertex}")
-            if refused is None:
+        while not self._has(number, colour, vertex):
+            try:
+                refused = self.command(f"play {colour} {vertex}")
+            except BoardError as error:
+                refused = str(error)  # (no answer: asked again once the cable is back)
+            if refused is None or self._has(number, colour, vertex):
                 return
-            if "turn yet" not in refused or self.runner.now() >= end:
+            if not ("turn yet" in refused or "did not answer" in refused) or self.runner.now() >= end:
                 raise BoardError(f"the board refused {colour} {vertex}: {refused}")
             self.wait(0.2)
+
+    def _has(self, number, colour, vertex):
+        # The board told move ``number`` as that move.
+        game = self.game
+        if game is None or len(game.moves) < number:
+            return False
+        pt = PASS if vertex.lower() == "pass" else parse_vertex(game.size, vertex)
+        return game.moves[number - 1][:2] == ("BW".index(colour) + 1, pt)
 
     def wait_change(self, moves: int, patience_s: float) -> bool:
         """Wait up to ``patience_s`` for the board's game to hold other than ``moves`` moves, or a result."""

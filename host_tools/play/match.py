@@ -125,7 +125,7 @@ class Match:
             return
         self.told.append((engine_colour, PASS if move == "pass" else parse_vertex(self.size, move)))  # (its game's)
         try:
-            self.board.send_move(self.colour, move, self.patience_s)
+            self.board.send_move(self.colour, move, len(self.told), self.patience_s)
         except BoardError as error:
             self.engine.command("undo")
             self.told.pop()

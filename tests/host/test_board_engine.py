@@ -47,11 +47,10 @@ def score(text):
 
 @pytest.mark.parametrize("seed, hands", [(1, "gtp"), (2, "gtp"), (3, "random")])
 def test_gnugo_against_the_board_through_sabakis_controller(seed, hands):
-    gnugo = default_engine(1)
-    if gnugo is None:
+    if default_engine() is None:
         pytest.skip("GNU Go is not installed (make test installs it)")
-    person = f"gtp '{gnugo} --seed {seed}'" if hands == "gtp" else "random"
-    game = match(gnugo, board_engine(seed, person))
+    person = f"gtp '{default_engine(1, seed + 100)}'" if hands == "gtp" else "random"
+    game = match(default_engine(1, seed), board_engine(seed, person))
     assert "error" not in game, game
     record = sgf.Sgf_game.from_string(game["sgf"])  # the board's record, as its logger writes it
     logged = [(colour.upper(), "PASS" if move is None else _gtp(move))

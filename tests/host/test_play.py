@@ -29,8 +29,8 @@ def moves(game):
     return [("BW"[c - 1], "pass" if p == PASS else vertex(game.size, p)) for c, p, *_ in game.moves]
 
 
-def gnugo():
-    command = default_engine(1)
+def gnugo(seed=1):
+    command = default_engine(1, seed)
     if command is None:
         pytest.skip("GNU Go is not installed (make test installs it)")
     return Engine(command)
@@ -107,3 +107,35 @@ def test_an_engine_too_slow_for_its_time_is_given_up(fake):
             while not match.over:
                 match.step()
     assert len(board.game.moves) == 1
+
+
+def test_a_cable_out_in_the_middle_of_the_engines_move_loses_nothing():
+    table, board = table_and_board(8)
+    with gnugo() as engine:
+        match = Match(board, engine, "W", NINE, say=lambda text: None)
+        plug_in_at = None
+        real_wait = table.wait
+
+        def wait(seconds):  # (the cable goes back in after 8 s of the board's time)
+            real_wait(seconds)
+            if plug_in_at is not None and table.sim.now >= plug_in_at:
+                table.pipe.unplugged = False
+
+        table.wait = wait
+        while not match.over:
+            if plug_in_at is None and len(board.game.moves) >= 9:  # the person's move told: the engine's turn
+                table.pipe.unplugged = True
+                plug_in_at = table.sim.now + 8000
+            match.step()
+            assert len(board.game.moves) < 400
+        game = board.game
+    assert plug_in_at is not None and not table.pipe.unplugged
+    assert game.result is not None and not game.unplayable
+    assert moves(game) == [("BW"[c - 1], "pass" if p == PASS else vertex(9, p)) for c, p in _played(table.sim.app.game)]
+
+
+def _played(game):
+    from firmware.rules.history import move_colour, move_point
+
+    hist = game.hist
+    return [(move_colour(hist.moves[k]), move_point(hist.moves[k])) for k in range(1, hist.length)]

@@ -2,7 +2,8 @@
 //   node tests/tools/gtp_match.mjs --size 9 --komi 7 --black "CMD ARGS" --white "CMD ARGS" [--sgf-from black|white]
 // Each engine is told the other's moves; the game ends at two passes in a row, a resignation or
 // --max-moves. Prints one JSON line: the moves, each engine's final_score and dead stones, the
-// milliseconds each play took to answer per engine, and (--sgf-from) that engine's printsgf.
+// milliseconds each play took to answer per engine, (--sgf-from) that engine's printsgf, and each
+// engine's stderr lines.
 import {Controller} from "@sabaki/gtp";
 
 const opts = {size: "9", komi: "7", "max-moves": "400"};
@@ -23,6 +24,8 @@ async function ask(engine, name, args = []) {
 }
 
 const engines = {B: start(opts.black), W: start(opts.white)};
+const stderr = {B: [], W: []};
+for (const side of ["B", "W"]) engines[side].on("stderr", ({content}) => stderr[side].push(content));
 const playMs = {B: [], W: []};
 const moves = [];
 let result = null;
@@ -55,6 +58,9 @@ try {
     out.dead[side] = result ? [] : (await ask(engines[side], "final_status_list", ["dead"])).split(/\s+/).filter(Boolean);
   }
   if (opts["sgf-from"]) out.sgf = await ask(engines[opts["sgf-from"] === "black" ? "B" : "W"], "printsgf");
+  for (const engine of Object.values(engines)) await ask(engine, "quit");
+  await new Promise((done) => setTimeout(done, 300));  // (their last words on stderr)
+  out.stderr = stderr;
   console.log(JSON.stringify(out));
 } catch (error) {
   console.log(JSON.stringify({moves, error: String(error.message || error)}));
