@@ -4,6 +4,7 @@
     .venv/bin/python bench/pico_game.py --moves 60        # a shorter one (the pico tier's heap check)
     .venv/bin/python bench/pico_game.py --image IMG       # a littlefs image built before (another firmware)
     .venv/bin/python bench/pico_game.py --bare-taps       # every press a bare PRESS_MS tap (no waiting for scans)
+    .venv/bin/python bench/pico_game.py --remote --moves 60   # White played elsewhere (an engine: host ``play``)
 
 The game is bench/device_fit.py's (the longest bundled record carried on
 to 400 moves, two passes, move 120 taken back with MENU, the count
@@ -90,6 +91,41 @@ def game(moves=device_fit.MOVES):
     timed.sort(key=lambda item: item[0])  # (stable: a cut at an event's time comes after it)
     assert expected[-1][1] == PASS
     host_at = [(t + BOOT_MS * (1 + (t > cut)), command) for t, command in device_fit_host_commands() if t < last]
+    return [f"{t} {rest}" for t, rest in timed], host_at, expected, path.name
+
+
+def remote_game(moves):
+    """(script lines, host commands, moves expected, record): ``game``'s moves with White played
+    elsewhere (``new ... remote=W``): each White move the host's ``play`` 300 ms after Black's
+    press, its stone then placed where the board lights it, no White press; no take-back, no cut."""
+    path, record = device_fit.longest_record()
+    played = device_fit.game_moves(record, total=moves)
+    if len(played) > moves + 2:
+        colour = 3 - played[moves - 1][0]
+        played = played[:moves] + [(colour, PASS), (3 - colour, PASS)]
+    lines, expected = script_lines(19, played, clock=True, seed=3)
+    timed = [(BOOT_MS - 2000, "host " + NEW + " remote=W")]
+    k, placed, pressed_at = 0, False, 0
+    for line in lines + [f"{int(lines[-1].split()[0]) + 1500} button ok"]:
+        t, rest = line.split(" ", 1)
+        t, words = int(t) + BOOT_MS, rest.split()
+        if words[0] == "place":
+            if expected[k][0] == 2:
+                timed.append((pressed_at + 300, "host play W " + words[1]))
+            k, placed = k + 1, True
+        elif words[0] == "press" and words[1] in ("black", "white"):
+            if not placed:
+                k += 1  # (a pass)
+                if words[1] == "white":
+                    timed.append((t, "host play W pass"))
+            placed = False
+            if words[1] == "white":
+                continue  # (the remote side's clock is the board's to switch)
+            pressed_at = t
+        timed.append((t, rest))
+    timed.sort(key=lambda item: item[0])
+    last = timed[-1][0] - BOOT_MS
+    host_at = [(t + BOOT_MS, command) for t, command in device_fit_host_commands() if t < last]
     return [f"{t} {rest}" for t, rest in timed], host_at, expected, path.name
 
 
@@ -190,6 +226,7 @@ def main(argv=None):
     parser.add_argument("--bare-taps", action="store_true", help="presses are bare taps: never held for scans")
     parser.add_argument("--tap-ms", type=int, help="how long a finger presses (default tests/pico/board.py's)")
     parser.add_argument("--label", default="game")
+    parser.add_argument("--remote", action="store_true", help="White played elsewhere (host play), no undo or cut")
     parser.add_argument("--detail", action="store_true", help="time the stages' parts too (a diagnostic: slower)")
     parser.add_argument("--timing", action="store_true",
                         help="no heap looks and no stage timers (bench/pico/probe.py): the loop's times only")
@@ -204,7 +241,7 @@ def main(argv=None):
         if args.save_image:
             print("image: %s" % img)
             return 0
-    lines, host_at, expected, name = game(args.moves)
+    lines, host_at, expected, name = remote_game(args.moves) if args.remote else game(args.moves)
     wall = time.monotonic()
     try:
         player, powerups = play(img, lines, host_at, args.bare_taps, args.tap_ms)
