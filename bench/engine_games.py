@@ -62,7 +62,8 @@ def report(size, games, seconds):
     errors = [g for g in games if "error" in g]
     played = [g for g in games if "error" not in g]
     desyncs = sum(desynced(g) for g in played)
-    differ = sum(1 for g in played if not g["result"] and margin(g["score"]["B"]) != margin(g["score"]["W"]))
+    differ = [i + 1 for i, g in enumerate(games)
+              if "error" not in g and not g["result"] and margin(g["score"]["B"]) != margin(g["score"]["W"])]
     corrected = refused = 0
     for g in played:
         for line in g.get("stderr", {}).get("W", []):
@@ -73,7 +74,7 @@ def report(size, games, seconds):
     answers = sorted(ms for g in played for ms in g["playMs"]["W"])
     moves = sum(len(g["moves"]) for g in played)
     print(f"{size}x{size}: {len(games)} games, {moves} moves in {seconds:.0f} s; errors {len(errors)}; "
-          f"desyncs {desyncs}; scores differing {differ}; opponent's stones put right by the hands {corrected}; "
+          f"desyncs {desyncs}; scores differing {len(differ)} (seeds {differ}); opponent's stones put right by the hands {corrected}; "
           f"person's stones refused {refused}")
     if answers:
         p90 = answers[int(0.9 * (len(answers) - 1))]

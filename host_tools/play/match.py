@@ -45,13 +45,14 @@ class Match:
         self.told: list[tuple[int, int]] = []  # the moves the engine has, in order (colour, point)
         self.proposed = False  # the engine's dead stones were sent for this count
         self.name = engine.identity()
-        size, komi = int(fields.get("size", "19")), float(fields.get("komi", "6.5"))
-        self.size = size
-        engine.new_game(size, komi)
         name_key = "pb" if colour == "B" else "pw"
         words = " ".join(f"{k}={v}" for k, v in fields.items())
-        self.game = board.new_game(f"{words} remote={colour} {name_key}={quote(self.name)}")
-        self.say(f"{self.name} plays {'Black' if colour == 'B' else 'White'} on the {size}x{size} board")
+        game = board.new_game(f"{words} remote={colour} {name_key}={quote(self.name)}")
+        self.size = game.size
+        self.handicap_told = False  # the handicap stones, once placed on the board
+        engine.new_game(game.size, game.komi)  # (the board's komi: a handicap's under the rule set)
+        self.say(f"{self.name} plays {'Black' if colour == 'B' else 'White'} on the {game.size}x{game.size} board"
+                 + (f", {game.handicap} handicap stones to place first" if game.handicap else ""))
 
     @property
     def over(self):
@@ -95,8 +96,13 @@ class Match:
                                            (rules.phase == COUNTING and not self.proposed))
 
     def _tell(self):
-        # The engine's game made the board's: moves taken back undone, new ones played.
-        moves = [(c, PASS if lost else p) for c, p, _ms, _periods, lost in self.board.game.moves]
+        # The engine's game made the board's: its handicap stones once placed, moves taken back
+        # undone, new ones played.
+        game = self.board.game
+        if game.setup[0] and not self.handicap_told:
+            self.engine.command("set_free_handicap " + " ".join(self._vertex(p) for p in game.setup[0]))
+            self.handicap_told = True
+        moves = [(c, PASS if lost else p) for c, p, _ms, _periods, lost in game.moves]
         told = self.told
         k = 0
         while k < len(told) and k < len(moves) and told[k] == moves[k]:
@@ -106,9 +112,10 @@ class Match:
                 self.engine.command("undo")
                 told.pop()
             except Exception:  # (an engine without undo: the game again from the start)
-                self.engine.new_game(self.size, float(self.board.game.komi))
+                self.engine.new_game(self.size, game.komi)
+                self.handicap_told = False
                 told.clear()
-                k = 0
+                return self._tell()
         for colour, pt in moves[len(told):]:
             self.engine.play("BW"[colour - 1], self._vertex(pt))
             told.append((colour, pt))
