@@ -12,6 +12,7 @@ import shlex
 import signal
 import subprocess
 import sys
+import time
 import urllib.error
 import urllib.request
 
@@ -158,6 +159,17 @@ def recorded_game(games):
 
 def get(url):
     return urllib.request.urlopen(url, timeout=10).read().decode()
+
+
+def wait_for(what, url, timeout=20):
+    """The page's state once ``what(state)`` holds (AssertionError with the last state after ``timeout`` s)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        state = json.loads(get(url + "state"))
+        if what(state):
+            return state
+        time.sleep(0.05)
+    raise AssertionError("timed out; last state: %r" % {k: state[k] for k in ("moves", "message", "state", "log")})
 
 
 def post(url, body):

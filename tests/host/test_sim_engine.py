@@ -6,23 +6,13 @@ its pass, the count it proposes and the person's OK end the game, and its record
 import json
 import time
 
-from .sim_page import get, post, start_sim, stop_sim
+from .sim_page import get, post, start_sim, stop_sim, wait_for
 
 
 def _phys(state, vertex):
     top, left, size = state["region"]
     col = "ABCDEFGHJKLMNOPQRST".index(vertex[0])
     return (top + size - int(vertex[1:])) * 19 + left + col
-
-
-def _wait(url, until, what, seconds=20.0):
-    end = time.time() + seconds
-    while time.time() < end:
-        state = json.loads(get(url + "state"))
-        if until(state):
-            return state
-        time.sleep(0.1)
-    raise AssertionError(f"the page never showed {what}: {state['message']!r}, marks {set(state['marks'])}")
 
 
 def test_an_engine_plays_the_person_on_the_page(tmp_path, fake):
@@ -34,17 +24,17 @@ def test_an_engine_plays_the_person_on_the_page(tmp_path, fake):
         state = json.loads(get(url + "state"))
         for mine, theirs in (("D4", "E5"), ("D6", "C3")):
             assert post(url + "api/point", {"p": _phys(state, mine), "colour": 1})[0] == 200
-            state = _wait(url, lambda s: "put_back" in s["marks"], "the engine's move lit")
+            state = wait_for(lambda s: "put_back" in s["marks"], url)
             assert state["marks"].index("put_back") == _phys(state, theirs)
             post(url + "api/point", {"p": _phys(state, theirs), "colour": 2})
-            state = _wait(url, lambda s: s["state"] == "play" and s["to_move"] == "black", "the board in step")
+            state = wait_for(lambda s: s["state"] == "play" and s["to_move"] == "black", url)
         post(url + "api/point", {"p": _phys(state, "F6"), "colour": 1})
-        _wait(url, lambda s: s["moves"] == 6, "the engine's pass")  # (its third move)
+        wait_for(lambda s: s["moves"] == 6, url)  # (its third move)
         post(url + "api/control", {"name": "pass"})
-        _wait(url, lambda s: s["state"] == "counting", "the count")
+        wait_for(lambda s: s["state"] == "counting", url)
         time.sleep(1.0)  # (the engine's proposal: nothing dead)
         post(url + "api/control", {"name": "ok"})
-        state = _wait(url, lambda s: s["result"], "the result")
+        state = wait_for(lambda s: s["result"], url)
         record = _wait_file(tmp_path / "games")
         assert "PW[fake_engine.py]" in record and ";B[df];W[ee];B[dd];W[cg];B[fd];W[tt];B[tt]" in record.replace("\n", "")
         assert f"RE[{state['result']}]" in record

@@ -3,28 +3,17 @@ nothing is saved on the way down), started again on the same flash and stones, r
 game, and the game is finished. A logger that ran all along holds the whole game in one SGF,
 every move once."""
 
-import json
 import os
 import signal
 import subprocess
 import sys
 import time
 
-from tests.host.sim_page import get, post, recorded_game, start_sim, stop_sim
+from tests.host.sim_page import post, recorded_game, start_sim, stop_sim, wait_for
 
 from .conftest import ROOT
 
 SIM_ARGS = ("--size", "9", "--time", "byoyomi 10m 3x30s", "--no-logger")
-
-
-def wait_for(what, url, timeout=20):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        state = json.loads(get(url + "state"))
-        if what(state):
-            return state
-        time.sleep(0.05)
-    raise AssertionError("timed out; last state: %r" % {k: state[k] for k in ("moves", "message", "state", "log")})
 
 
 def play(url, moves, first):
