@@ -25,6 +25,7 @@ from firmware.leds.marks import ERROR, LIFT, PLACE, PUT_BACK, WRONG_COLOUR
 from firmware.modes import CASUAL
 from firmware.referee.states import COUNTING, PLAY
 from firmware.rules.coords import PASS, col_row, parse_vertex, point, vertex
+from firmware.rules.game import PLAYING
 from firmware.rules.history import move_colour, move_point
 from firmware.settings import Settings
 from host_tools.sim.headless import Simulation
@@ -127,9 +128,9 @@ class Hands:
         return False
 
     def _count(self, now):
-        # Counting: the person's own judgement (the brain's dead stones; None: the board's proposal)
-        # lifts the dead stones, and a stone the board proposed that the person holds alive is
-        # lifted and put back; then the count is agreed (the board's OK).
+        # Counting: the person's own judgement (the brain's dead stones; ``()``: whatever the board
+        # proposes) lifts the dead stones, and a stone the board proposed that the person holds
+        # alive is lifted and put back; then the count is agreed (the board's OK).
         app = self.sim.app
         if app.referee.state != COUNTING:
             self._dead = None
@@ -158,17 +159,15 @@ class Hands:
         colour = self._person()
         if not colour or referee.state != PLAY or game.to_move != colour or referee.awaiting_press:
             return False
-        if game.phase != 0:  # (PLAYING)
+        if game.phase != PLAYING:
             return False
         if self._turn != game.move_number:
             self._turn, self._tried = game.move_number, set()
         g = self._choose(colour)
         if g == RESIGN:
             return self._do(now, "button", name="resign_black" if colour == 1 else "resign_white")
-        if g == PASS:
-            if app.clock is not None:
-                return self._do(now, "press", colour=colour, buttons=(B_BLACK if colour == 1 else B_WHITE,))
-            return self._do(now, "button", name="pass")
+        if g == PASS:  # (a press with no stone placed, in a timed game)
+            return self._press_clock(now, colour) if app.clock is not None else self._do(now, "button", name="pass")
         self._tried.add(g)
         if app.clock is not None:
             self._press = now + self.rng.randint(300, 900)
@@ -182,6 +181,9 @@ class Hands:
         app = self.sim.app
         if not colour or app.referee.awaiting_press != colour:
             return False  # (the stone was refused: no press)
+        return self._press_clock(now, colour)
+
+    def _press_clock(self, now, colour):
         return self._do(now, "press", colour=colour, buttons=(B_BLACK if colour == 1 else B_WHITE,))
 
     def _tried_at(self):
