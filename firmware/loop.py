@@ -26,7 +26,7 @@ from .micro import const, print_exception, ticks_add, ticks_diff, ticks_ms
 from .modes import CASUAL, TEACHING, TOURNAMENT
 from .referee.states import COUNTING, REJECT, SYNC
 from .rules.const import call_briefly, collect, uncollected
-from .rules.game import OVER
+from .rules.game import OVER, PLAYING
 from .rules.position import BLACK, WHITE
 from .rules.rulesets import CYCLE_DRAW
 
@@ -228,6 +228,10 @@ class Loop:
             if intents & I_MENU:
                 diag.check_dead()
             return
+        if intents & (I_BLACK | I_WHITE) and self.game.phase == PLAYING:
+            remote = (self.follower.settings.players or {}).get("remote")  # (its moves and clock are the host's)
+            if remote:
+                intents &= ~(I_BLACK if remote == "B" else I_WHITE)
         timekeeper = self.timekeeper
         at = self.hw.buttons.at  # pyright: ignore[reportOptionalMemberAccess]  (intents come from buttons)
         settled = self.scanner.pending == 0  # else a stone just put down is judged first

@@ -129,3 +129,12 @@ def test_the_remote_side_proposes_the_dead_stones():
     table.lift("F6")
     table.control("ok")
     assert table.result() is not None and table.game.dead_marks()[table.app.referee.region.game_of[table.at("F6")]]
+
+
+def test_the_remote_sides_clock_button_is_not_the_persons_to_press():
+    table = remote_table("byoyomi 10m 3x30s")
+    table.place(BLACK, "E5")
+    table.press(BLACK)
+    table.press(WHITE)  # (a habit, or a slip: White's moves and clock are the host's)
+    assert table.moves() == "BE5" and table.game.to_move == WHITE
+    assert reply(table, "play W D4")[0] == "OK"
