@@ -262,6 +262,8 @@ class App(Loop):
         or (error code, detail). What it changed is on flash before this returns."""
         if name == "new":  # the app's own: no command code is loaded while the next game is built
             error = self._new(args)
+        elif name == "play":  # a side played elsewhere: a command every other move, its code kept (a load: 51 ms)
+            error = __import__("firmware.host.commands", None, None, ("command",)).command(self, name, args, now_ms)
         else:  # (the commands' code loaded for the command: it costs a Pico's heap)
             error = call_briefly("firmware.host.commands", "command", self, name, args, now_ms)
         self.timekeeper.follow(now_ms, self.scanner.pending == 0)
