@@ -45,7 +45,7 @@ uncollected = bytearray(1)  # 1: code let go in play (call_briefly's later), the
 # BRIEF: every module loaded for a moment (call_briefly), why, and what keeping it would take from
 # a game's heap on a Pico, with its load's time there (bench/brief_loads.py, on the emulated Pico
 # with a game built: make bench; tests/host/test_brief_loads.py holds this table to the call sites).
-# A game leaves ~86 KB free of the 64 KB it must: all of them kept would take 34.5 KB. Each pays for
+# A game leaves ~85 KB free of the 64 KB it must: all of them kept would take 35.6 KB. Each pays for
 # itself a second way: on the 64-bit unix port that stands in for the device (bench/device_fit.py,
 # 232 KB), a module kept interns the names of code the game never runs, and the game sits one name
 # short of the next pool of names (~14 KB there).
@@ -60,7 +60,8 @@ uncollected = bytearray(1)  # 1: code let go in play (call_briefly's later), the
 #   firmware.clock.spec             3.3 KB  29 ms  each game: the time control read
 #   firmware.rules.handicap         1.7 KB  27 ms  a handicap game's setup
 #   firmware.referee.handicap       0.7 KB  20 ms  a handicap game's setup, its LEDs
-#   firmware.host.commands          4.4 KB  51 ms  a host command: its arguments parsed, its work
+#   firmware.host.commands          5.5 KB  56 ms  a host command: its arguments parsed, its work (kept
+#                                                  from a game's first ``play``: a side played elsewhere)
 #   firmware.host.signing           1.7 KB  35 ms  a host command on a registered board
 #   firmware.host.snapshot          0.9 KB  22 ms  the host's ``state``
 #   firmware.rules.result_sgf       0.6 KB  21 ms  the host's ``end`` with a result
