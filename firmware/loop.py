@@ -229,7 +229,8 @@ class Loop:
                 diag.check_dead()
             return
         if intents & (I_BLACK | I_WHITE) and self.game.phase == PLAYING:
-            remote = (self.follower.settings.players or {}).get("remote")  # (its moves and clock are the host's)
+            settings = self.follower.settings  # (a side played elsewhere: its moves and clock are the host's)
+            remote = settings and (settings.players or {}).get("remote")
             if remote:
                 intents &= ~(I_BLACK if remote == "B" else I_WHITE)
         timekeeper = self.timekeeper

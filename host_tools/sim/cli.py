@@ -33,11 +33,9 @@ written, and the exit status is 1; a script that is not text (a binary file) is 
 from __future__ import annotations
 
 import argparse
-import ctypes
 import json
 import os
 import signal
-import subprocess
 import sys
 import threading
 import time
@@ -47,13 +45,16 @@ from pathlib import Path
 from firmware.modes import NAMES as MODE_NAMES
 from firmware.rules.catalog import ALL
 from firmware.rules.coords import MAX_SIZE, MIN_SIZE
+from firmware.rules.game import OVER
 from firmware.rules.rulesets import by_name
 from firmware.settings import Settings
 from host_tools.board.messages import message
+from host_tools.gtp.engine import default_engine
 from twins.storage import SimStorage
 
 from .headless import Simulation
 from .live import LiveBoard
+from .port_host import PortHost
 from .pty_link import PtyLink
 from .script import parse
 from .web import serve
@@ -168,6 +169,7 @@ def run_live(args, out=sys.stdout, err=sys.stderr) -> int:
     except OSError as error:
         print(f"error: cannot write games to {args.games}: {error.strerror or error}", file=err)
         return 1
+    gnugo = default_engine() is not None  # (the page offers a game against it)
     line = PtyLink()
     try:
         live = LiveBoard(game_settings(args, args.time), args.mode,
@@ -184,36 +186,44 @@ def run_live(args, out=sys.stdout, err=sys.stderr) -> int:
         part.symlink_to(line.path)
         os.replace(part, args.tty_link)
         port = str(args.tty_link)
-    logger = None
-    if args.engine:  # the engine's match records the game (one process on the port)
-        logger = subprocess.Popen([sys.executable, "-m", "host_tools.play", "--board", port] + engine_args(args),
-                                  start_new_session=True, preexec_fn=_logger_child)
-    elif not args.no_logger:
-        logger = subprocess.Popen([sys.executable, "-m", "host_tools.logger", port, "--out", str(args.games),
-                                   "--quiet"], start_new_session=True,  # Ctrl-C reaches it through us, in order
-                                  preexec_fn=_logger_child)
+    host = PortHost(port, args.games, logger=not args.no_logger)
+    if args.engine:  # the engine's match records the game (one program on the port)
+        host.match(engine_args(args, args.engine, args.level, args.colour, game_fields(args)))
+        host.poll()
+    else:
+        host.record()
     stop = threading.Event()
-    threads = [threading.Thread(target=live.run, args=(stop,), daemon=True)]
+    threads = [threading.Thread(target=live.run, args=(stop,), daemon=True),
+               threading.Thread(target=_watch, args=(host, stop), daemon=True)]
     if events:
         threads.append(threading.Thread(target=play_script, args=(live, events, args.speed, stop), daemon=True))
+
+    def engine_game(fields, colour, level, void):
+        # The page's new game against GNU Go: the game in progress voided if the players agreed.
+        game = live.app.game
+        if game.phase != OVER and game.move_number:
+            if not void:
+                return "a game is in progress (move %d): confirm to void it" % game.move_number
+            live.command("end", ["Void"])
+        host.match(engine_args(args, "gnugo", level, colour, fields))
+        return None
 
     def extra_state():
         app = live.app  # the logger names a game's file after the board, the power-up it began in and its number
         name = "%s-%d-g%d" % (app.hw.board_id, app.follower.game_boot, app.follower.gid)
         files = list(args.games.glob(name + ".sgf")) + list(args.games.glob(name + "-*.sgf"))
         record = max(files, key=lambda f: f.stat().st_mtime, default=None)
-        running = logger is not None and logger.poll() is None
-        return {"sgf": str(record) if record else "", "logger": "running" if running else "stopped"}
+        return {"sgf": str(record) if record else "", "logger": host.status()}
 
     try:
         if args.port is None:
-            server = serve(live, extra_state=extra_state)
+            server = serve(live, extra_state=extra_state, engine=engine_game if gnugo else None)
         else:  # the port asked for, or an error: never another one silently
-            server = serve(live, port=args.port, extra_state=extra_state, tries=1)
+            server = serve(live, port=args.port, extra_state=extra_state, tries=1,
+                           engine=engine_game if gnugo else None)
     except OSError as error:
         print(f"error: {error} (try another --port N, or 0 for any free one)", file=err)
-        if logger is not None:
-            logger.terminate()
+        host.stop()
         line.close()
         return 1
     for signum in (signal.SIGINT, signal.SIGTERM):  # also when started with SIGINT ignored (a background job)
@@ -222,7 +232,9 @@ def run_live(args, out=sys.stdout, err=sys.stderr) -> int:
         thread.start()
     url = "http://%s:%d/" % server.server_address[:2]
     print(f"Smart Go board simulator: {url}", file=out)
-    if logger is not None:
+    if args.engine:
+        print(f"An engine plays on {port} (host_tools.play); games go to {args.games}/. Ctrl-C stops.", file=out)
+    elif not args.no_logger:
         print(f"Games are recorded to {args.games}/ by host_tools.logger on {port}. Ctrl-C stops.", file=out)
     else:
         print(f"The board's serial port: {port}. Ctrl-C stops.", file=out)
@@ -241,24 +253,31 @@ def run_live(args, out=sys.stdout, err=sys.stderr) -> int:
         server.server_close()
         time.sleep(0.3)  # the board's last lines reach the logger
         stop.set()
-        if logger is not None:
-            logger.send_signal(signal.SIGINT)
-            try:
-                logger.wait(5)
-            except subprocess.TimeoutExpired:
-                logger.kill()
+        host.stop()
         line.close()
         saved = extra_state()["sgf"]
         print("\nstopped; " + (f"the game is in {saved}" if saved else "no game recorded"), file=out)
     return 0
 
 
-def engine_args(args):
-    """``host_tools.play``'s arguments for ``--engine``: the engine, and the game's settings."""
-    engine = ["--level", str(args.level)] if args.engine == "gnugo" else ["--engine", args.engine]
-    game = ["--colour", args.colour, "--size", str(args.size), "--rules", args.rules, "--handicap",
-            str(args.handicap), "--time", args.time, "--out", str(args.games)]
-    return engine + game + ([] if args.komi is None else ["--komi", f"{args.komi:g}"])
+def game_fields(args):
+    """The game's settings from the options, as the page's form gives them."""
+    return {"rules": args.rules, "size": args.size, "handicap": args.handicap, "time": args.time, "komi": args.komi}
+
+
+def engine_args(args, engine, level, colour, fields):
+    """``host_tools.play``'s arguments: the engine (``gnugo``: GNU Go at ``level``), the person's colour
+    and the game's settings (``fields``: game_fields')."""
+    chosen = ["--level", str(level)] if engine == "gnugo" else ["--engine", engine]
+    game = ["--colour", colour, "--size", str(fields["size"]), "--rules", fields["rules"], "--handicap",
+            str(fields["handicap"]), "--time", fields["time"]]
+    return chosen + game + ([] if fields["komi"] is None else ["--komi", f"{fields['komi']:g}"])
+
+
+def _watch(host, stop):
+    # A match that ended gives the port back to the logger.
+    while not stop.wait(0.5):
+        host.poll()
 
 
 def board_id(state):
@@ -272,18 +291,6 @@ def board_id(state):
         state.mkdir(parents=True, exist_ok=True)
         saved.write_text(name + "\n")
     return name
-
-
-def _logger_child():
-    """In the logger's process, before it starts: take Ctrl-C (our SIGINT)
-    even if this simulator was started with SIGINT ignored (a background
-    job), and end with the simulator even when it is killed outright (Linux;
-    elsewhere only a clean stop ends the logger)."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-    try:
-        ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
 
 
 def _interrupt(_signum, _frame):

@@ -10,7 +10,8 @@
     POST /api/mode         {"mode": "casual"|"teaching"|"tournament", "by"?: "agreed"|"referee"}  (during a game)
     POST /api/diag         {"on": true|false}   the sensor check (diagnostics mode)
     POST /api/power        {"on": true|false}   unplug the board, or plug it in again (it recovers its game)
-    POST /api/new          {"rules", "size", "handicap", "time", "komi"?, "void"?: true (end a game in progress)}
+    POST /api/new          {"rules", "size", "handicap", "time", "komi"?, "void"?: true (end a game in progress),
+                            "opponent"?: "person"|"gnugo", "colour"?: "B"|"W" (the person's), "level"?: 0..10}
 
 Answers to POSTs are {"ok": true} or {"ok": false, "error": "..."}: status
 400 with the reason for a request that cannot be read or names a value no game
@@ -25,6 +26,7 @@ from pathlib import Path
 
 from firmware.modes import NAMES as MODE_NAMES
 from firmware.rules.catalog import ALL
+from firmware.settings import from_fields
 from host_tools.board.clock_spec import presets
 
 STATIC = Path(__file__).with_name("web")
@@ -67,9 +69,10 @@ def _field(body, name, kind, choices=None):
     return value
 
 
-def make_handler(live, extra_state=None):
+def make_handler(live, extra_state=None, engine=None):
     """A request handler class serving ``live`` (a LiveBoard). ``extra_state()``
-    adds fields to the state (the simulator's SGF path, the logger's status)."""
+    adds fields to the state (the simulator's SGF path, the logger's status);
+    ``engine(fields, colour, level, void)`` starts a game against GNU Go (None: none here)."""
 
     def state():
         data = live.state()
@@ -103,10 +106,16 @@ def make_handler(live, extra_state=None):
             if komi is not None and (not isinstance(komi, (int, float)) or isinstance(komi, bool)
                                      or not -1000 <= komi <= 1000):
                 raise BadRequest("komi: expected a number from -1000 to 1000")
-            return live.new_game(_field(body, "rules", str, [r.name for r in ALL]),
-                                 _field(body, "size", int, (9, 13, 19)), _field(body, "handicap", int),
-                                 _field(body, "time", str) or "none", komi,
-                                 _field(body, "void", bool) if "void" in body else False)
+            fields = {"rules": _field(body, "rules", str, [r.name for r in ALL]),
+                      "size": _field(body, "size", int, (9, 13, 19)), "handicap": _field(body, "handicap", int),
+                      "time": _field(body, "time", str) or "none", "komi": komi}
+            void = _field(body, "void", bool) if "void" in body else False
+            if body.get("opponent", "person") != "person":
+                _field(body, "opponent", str, ("gnugo",) if engine is not None else ())
+                from_fields({k: str(v) for k, v in fields.items() if v is not None}).check()  # (a bad setting: said here)
+                return engine(fields, _field(body, "colour", str, ("B", "W")),
+                              _field(body, "level", int, tuple(range(11))), void)
+            return live.new_game(fields["rules"], fields["size"], fields["handicap"], fields["time"], komi, void)
         raise LookupError(path)
 
     class Handler(BaseHTTPRequestHandler):
@@ -135,7 +144,7 @@ def make_handler(live, extra_state=None):
                 self._json(state())
             elif path == "/options":
                 self._json({"rules": [r.name for r in ALL], "presets": presets(), "modes": list(MODE_NAMES),
-                            "sizes": [9, 13, 19]})
+                            "sizes": [9, 13, 19], "engine": engine is not None})
             elif path == "/events":
                 self._events()
             else:
@@ -189,10 +198,10 @@ class Server(ThreadingHTTPServer):
     stopping = False
 
 
-def serve(live, host="127.0.0.1", port=8019, extra_state=None, tries=10):
+def serve(live, host="127.0.0.1", port=8019, extra_state=None, tries=10, engine=None):
     """A started-up server (call serve_forever). Port 0 picks a free port; a busy
-    port moves on to the next ``tries - 1`` ones."""
-    handler = make_handler(live, extra_state)
+    port moves on to the next ``tries - 1`` ones. ``engine``: make_handler's."""
+    handler = make_handler(live, extra_state, engine)
     tries = tries if port else 1
     for n in range(tries):
         try:

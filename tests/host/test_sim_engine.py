@@ -1,10 +1,15 @@
-"""``make sim ARGS="--engine ..."``: the live simulator with an engine on the other side. The person plays
+"""``make sim ARGS="--engine ..."`` and the page's new game against GNU Go: the live simulator with an
+engine on the other side. The person plays
 on the page's board; the engine's moves come lit to place (``put_back``) and are placed from the page;
 its pass, the count it proposes and the person's OK end the game, and its record names the engine.
 """
 
 import json
 import time
+
+import pytest
+
+from host_tools.gtp.engine import default_engine
 
 from .sim_page import get, post, start_sim, stop_sim, wait_for
 
@@ -50,3 +55,25 @@ def _wait_file(folder, seconds=10.0):
             return files[0].read_text()
         time.sleep(0.1)
     raise AssertionError("host_tools.play wrote no SGF")
+
+
+def test_a_game_against_gnugo_started_from_the_page(tmp_path):
+    if default_engine() is None:
+        pytest.skip("GNU Go is not installed (make test installs it)")
+    proc, url = start_sim(tmp_path, "--size", "9")
+    try:
+        assert json.loads(get(url + "options"))["engine"] is True
+        new = {"rules": "japanese", "size": 9, "handicap": 0, "time": "none", "opponent": "gnugo", "colour": "W",
+               "level": 0}
+        assert post(url + "api/new", dict(new, level=11))[0] == 400  # (no such level: nothing started)
+        assert post(url + "api/new", new)[0] == 200
+        state = wait_for(lambda s: "put_back" in s["marks"] and s["logger"] == "engine", url)
+        post(url + "api/point", {"p": state["marks"].index("put_back"), "colour": 1})  # GNU Go's first stone
+        wait_for(lambda s: s["state"] == "play" and s["to_move"] == "white", url)
+        for _ in range(2):  # (the page asks once more)
+            post(url + "api/control", {"name": "resign_white"})
+        wait_for(lambda s: s["result"] == "B+R" and s["logger"] == "running", url)  # the logger back
+        record = _wait_file(tmp_path / "games")
+        assert "PB[GNU Go" in record and "RE[B+R]" in record
+    finally:
+        stop_sim(proc)

@@ -234,6 +234,7 @@ async function setupForms() {
   });
   const form = document.getElementById("new-form");
   for (const r of options.rules) form.rules.appendChild(new Option(r, r));
+  document.getElementById("opponent").hidden = !options.engine;
   const presets = document.getElementById("presets");
   for (const [name, spec] of Object.entries(options.presets)) presets.appendChild(new Option(spec, name));
   form.addEventListener("submit", async (event) => {
@@ -241,6 +242,9 @@ async function setupForms() {
     const body = { rules: form.rules.value, size: Number(form.size.value), handicap: Number(form.handicap.value),
                    time: form.time.value.trim() || "none" };
     if (form.komi.value !== "") body.komi = Number(form.komi.value);
+    if (form.opponent.value !== "person") {  // GNU Go plays the other side (host_tools.play on the board's port)
+      Object.assign(body, { opponent: form.opponent.value, colour: form.colour.value, level: Number(form.level.value) });
+    }
     if (inGame()) {
       if (!window.confirm(`Void the game in progress (move ${state.moves}) and start a new one?`)) return;
       body.void = true;

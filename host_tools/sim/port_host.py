@@ -1,0 +1,94 @@
+"""The one host program on the live board's serial port: the logger, or an engine's match in its place.
+
+A port has one reader. ``PortHost`` runs ``host_tools.logger`` on the board's
+pty, recording every game; for a game against an engine (``match``, from
+``--engine`` or the page's new-game form) it stops the logger and runs
+``python -m host_tools.play`` there instead, which starts the game on the
+board and records it itself; once the match ends, the logger comes back.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import signal
+import subprocess
+import sys
+import time
+
+STARTING_S = 2.0  # a program this young is still importing
+
+
+class PortHost:
+    """The host program on ``port``, recording to ``games`` (``logger``: False runs none between matches)."""
+
+    def __init__(self, port, games, logger=True):
+        self.port = port
+        self.games = games
+        self.logger = logger
+        self.process = None
+        self.started = 0.0  # when the process started (time.monotonic)
+        self.matching = False  # the process is an engine's match
+        self.wanted = None  # a match's arguments, for the next poll
+
+    def record(self):
+        """The logger on the port (none when not asked for)."""
+        self._stop()
+        self.matching = False
+        if self.logger:
+            self._start(["-m", "host_tools.logger", self.port, "--out", str(self.games), "--quiet"])
+
+    def match(self, play_args):
+        """``host_tools.play`` on the port with these arguments, in the logger's place, from the next
+        ``poll`` (a program is started by the thread that polls: Linux ends a child with the thread
+        that started it, PR_SET_PDEATHSIG, and a page's request has a thread of its own)."""
+        self.wanted = play_args
+
+    def poll(self):
+        """A match asked for starts; one that ended gives the port back to the logger."""
+        if self.wanted is not None:
+            play_args, self.wanted = self.wanted, None
+            self._stop()
+            self.matching = True
+            self._start(["-m", "host_tools.play", "--board", self.port, "--out", str(self.games)] + play_args)
+        elif self.matching and self.process is not None and self.process.poll() is not None:
+            self.record()
+
+    def status(self):
+        """What the page says: "engine" (a match), "running" (the logger), or "stopped"."""
+        if self.wanted is not None:
+            return "engine"
+        if self.process is None or self.process.poll() is not None:
+            return "stopped"
+        return "engine" if self.matching else "running"
+
+    def stop(self):
+        """Ctrl-C to the program (it writes what it has), then it is gone."""
+        self._stop()
+
+    def _start(self, args):
+        self.process = subprocess.Popen([sys.executable] + args, start_new_session=True,  # Ctrl-C through us, in order
+                                        preexec_fn=_child)
+        self.started = time.monotonic()
+
+    def _stop(self):
+        process, self.process = self.process, None
+        if process is None or process.poll() is not None:
+            return
+        # (one still starting has nothing to write: a Ctrl-C in its imports would only print a traceback)
+        process.send_signal(signal.SIGINT if time.monotonic() - self.started > STARTING_S else signal.SIGTERM)
+        try:
+            process.wait(5)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def _child():
+    """In the host program's process, before it starts: take Ctrl-C (our SIGINT) even if this
+    simulator was started with SIGINT ignored (a background job), and end with the simulator
+    even when it is killed outright (Linux; elsewhere only a clean stop ends it)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    try:
+        ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
