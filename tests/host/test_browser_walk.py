@@ -284,3 +284,24 @@ def test_d_a_tournament_foul(browser, tmp_path):
     root, _moves = sgf_root(tmp_path)
     assert root.get("RE") == "B+F"
     assert "19-1-5" in root.get("GC"), root.get("GC")
+
+
+def test_e_a_game_against_gnugo_from_new_game(browser, tmp_path):
+    from playwright.sync_api import expect
+
+    from host_tools.gtp.engine import default_engine
+
+    if default_engine() is None:
+        pytest.skip("GNU Go is not installed (make test installs it)")
+    with walk(browser, tmp_path) as page:
+        page.click("#new-game summary")
+        page.select_option('#new-form select[name="size"]', "9")
+        page.select_option('#new-form select[name="opponent"]', "gnugo")
+        page.select_option('#new-form select[name="colour"]', "W")
+        page.fill('#new-form input[name="level"]', "0")
+        page.click('#new-form button[type="submit"]')
+        lit = page.locator('[data-mark="put_back"]')
+        expect(lit).to_have_count(1, timeout=20_000)  # GNU Go's first stone, lit to place
+        point(page, lit.get_attribute("data-vertex")).click()
+        expect(lit).to_have_count(0)
+        expect(page.locator("#info-moves")).to_have_text("1 (white to play)")

@@ -234,7 +234,7 @@ async function setupForms() {
   });
   const form = document.getElementById("new-form");
   for (const r of options.rules) form.rules.appendChild(new Option(r, r));
-  document.getElementById("opponent").hidden = !options.engine;
+  document.getElementById("opponent-fields").hidden = !options.engine;
   const presets = document.getElementById("presets");
   for (const [name, spec] of Object.entries(options.presets)) presets.appendChild(new Option(spec, name));
   form.addEventListener("submit", async (event) => {
