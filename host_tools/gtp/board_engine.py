@@ -75,7 +75,8 @@ class BoardEngine(Arbiter):
         fields = (f"size={self.size} komi={self.game.komi:g} rules={self.rules.name} remote={remote}"
                   f" handicap={self.handicap} time={self.time_spec.replace(' ', '%20')}")
         try:
-            if self.board.game is not None and self.board.game.result is None:
+            left = self.board.game
+            if left is not None and left.result is None and left.moves:
                 self.board.command("end Void")  # (a game the controller left: its record says so)
             self.board.new_game(fields)
             if self.mode != "casual":

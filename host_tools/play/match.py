@@ -23,6 +23,7 @@ from __future__ import annotations
 from firmware.protocol import quote
 from firmware.rules.coords import PASS, parse_vertex, vertex
 from firmware.rules.game import COUNTING, OVER, PLAYING
+from host_tools.gtp.engine import EngineError, EngineRefused
 
 from .board import BoardError
 
@@ -83,10 +84,8 @@ class Match:
                     self._move()
         except BoardError as error:
             raise MatchError(str(error)) from None
-        except Exception as error:  # an EngineError, whatever the engine did
-            if type(error).__name__.startswith("Engine"):
-                raise MatchError(f"the engine failed: {error}") from None
-            raise
+        except EngineError as error:
+            raise MatchError(f"the engine failed: {error}") from None
 
     def _waiting(self):
         # Nothing new from the board: only the engine's turn (or a count to propose) needs a step.
@@ -111,7 +110,7 @@ class Match:
             try:
                 self.engine.command("undo")
                 told.pop()
-            except Exception:  # (an engine without undo: the game again from the start)
+            except EngineRefused:  # (an engine without undo: the game again from the start)
                 self.engine.new_game(self.size, game.komi)
                 self.handicap_told = False
                 told.clear()
