@@ -100,3 +100,19 @@ def test_what_a_controller_meets_on_the_way():
     table.hands.busy_until = 0
     assert engine.handle("clear_board") == "=\n\n" and engine.handle("genmove B").startswith("= ")
     assert board.game.gid == 3  # a new game on the board
+
+
+def test_the_sim_hands_play_an_sgf_and_refuse_what_they_cannot(tmp_path):
+    from host_tools.play.connect import brain
+
+    record = tmp_path / "game.sgf"
+    record.write_text("(;FF[4]GM[1]SZ[9];B[ee];W[cc];B[gc])")
+    table, engine = engine_on_sim()
+    table.hands.brain = brain(["sgf", str(record)])
+    assert engine.handle("genmove B") == "= E5\n\n"
+    assert engine.handle("play W C7") == "=\n\n"
+    assert engine.handle("genmove B") == "= G7\n\n"  # (its colour's moves, in order)
+    with pytest.raises(ValueError, match="cannot read"):
+        brain(["sgf", str(tmp_path / "none.sgf")])
+    with pytest.raises(ValueError, match="'random', 'sgf FILE' or 'gtp COMMAND'"):
+        brain(["sgf"])
