@@ -10,7 +10,8 @@ DATA = ROOT / "tests" / "data"
 # Modules whose tests start processes, browsers, brokers or databases, or play at length: `make check`
 # (pytest -m "not slow") leaves them to `make test`.
 SLOW = {
-    "test_broker_access", "test_browser_guidance", "test_browser_sim", "test_browser_walk", "test_deploy",
+    "test_broker_access", "test_browser_guidance", "test_browser_sim", "test_browser_walk", "test_course",
+    "test_deploy",
     "test_board_engine", "test_device_fit", "test_engine", "test_flashlog_crash", "test_hardware", "test_journal_crash",
     "test_live_board",
     "test_logger_boards", "test_logger_e2e", "test_logger_mqtt", "test_logger_robust", "test_main_boot",
