@@ -9,9 +9,10 @@ reaction time, reading only what the board shows: a stone lit to put (the
 opponent's move, a stone to put back, a handicap point) is placed in the lit
 colour, a stone lit to lift (a capture, an error, a stone proposed dead) is
 lifted, the count is agreed once nothing is lit; and when it is the person's
-turn and the board is in step, the person plays: the next move of its colour
-from ``moves`` (an SGF's, as (colour, point)), else a random point that is not
-its own eye, then presses its clock in a timed game. ``slip``: how often a hand
+turn and the board is in step, the person plays: at a point the host lights
+as a hint, else the brain's move (``Moves``: an SGF's, then random points that
+are not its own eye; ``EngineBrain``: a GTP engine's), then presses its clock
+in a timed game. ``slip``: how often a hand
 puts the opponent's stone on a neighbouring point first (the board lights
 both; the hand corrects it: ``corrections``).
 """
@@ -21,7 +22,7 @@ from __future__ import annotations
 import random
 
 from firmware.drivers.buttons import B_BLACK, B_WHITE
-from firmware.leds.marks import ERROR, LIFT, PLACE, PUT_BACK, WRONG_COLOUR
+from firmware.leds.marks import ERROR, HINT, LIFT, PLACE, PUT_BACK, WRONG_COLOUR
 from firmware.modes import CASUAL
 from firmware.referee.states import COUNTING, PLAY
 from firmware.rules.coords import PASS, col_row, parse_vertex, point, vertex
@@ -163,7 +164,9 @@ class Hands:
             return False
         if self._turn != game.move_number:
             self._turn, self._tried = game.move_number, set()
-        g = self._choose(colour)
+        g = self._hinted()
+        if g is None:
+            g = self._choose(colour)
         if g == RESIGN:
             return self._do(now, "button", name="resign_black" if colour == 1 else "resign_white")
         if g == PASS:  # (a press with no stone placed, in a timed game)
@@ -185,6 +188,12 @@ class Hands:
 
     def _press_clock(self, now, colour):
         return self._do(now, "press", colour=colour, buttons=(B_BLACK if colour == 1 else B_WHITE,))
+
+    def _hinted(self):
+        # A point the host lights to show (a teacher's hint): the person plays there.
+        app = self.sim.app
+        bits, stones, phys_of = app.marks.bits, self.sim.hw.stones.colour, app.referee.region.phys_of
+        return next((g for g in self._points() if bits[phys_of[g]] & HINT and not stones[phys_of[g]]), None)
 
     def _tried_at(self):
         return self._tried if self._turn == self.sim.app.game.move_number else set()
