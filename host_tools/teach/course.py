@@ -29,6 +29,8 @@ from host_tools.sgf import to_sgfmill
 from .course_source import SOURCES, Source
 from .problem import Node, Problem, read
 
+SIZE = 9  # the course's board: beginners' classes play on 9x9
+
 COURSE = Path(__file__).resolve().parent / "course"
 TOPICS = ("capture", "atari", "escape", "ladder", "net", "snapback", "race", "eye", "two-eyes", "kill", "live", "ko")
 # Which of GNU Go's readings judges a topic: tactical (one chain's capture) or owl (races, life and death).
@@ -50,23 +52,22 @@ def file_name(number: int, source: Source) -> str:
 
 
 def setup(source: Source) -> tuple[int, list[int], list[int]]:
-    """(size, black points, white points) of a source's diagram: rows from the top, X black, O white, . empty;
-    a row may start with its number."""
-    rows = []
-    for line in source.board.strip().splitlines():
-        cells = line.split()
-        if cells and cells[0].isdigit():
-            cells = cells[1:]
-        rows.append(cells)
-    size = len(rows)
+    """(size, black points, white points) of a source's diagram on the course's 9x9 board: each row
+    its number, then its points (X black, O white, . empty); a row left out is empty."""
     black, white = [], []
-    for row, cells in enumerate(rows):
-        if len(cells) != size or set(cells) - set("XO."):
-            raise ValueError(f"{source.name}: diagram row {size - row} is not {size} points of X, O or .")
+    seen = set()
+    for line in source.board.strip().splitlines():
+        number, *cells = line.split()
+        row = SIZE - int(number) if number.isdigit() else -1
+        if not 0 <= row < SIZE or row in seen or len(cells) != SIZE or set(cells) - set("XO."):
+            raise ValueError(f"{source.name}: {line.strip()!r} is not a row number and {SIZE} points of X, O or .")
+        seen.add(row)
         for col, cell in enumerate(cells):
             if cell != ".":
-                (black if cell == "X" else white).append(point(size, col, row))
-    return size, black, white
+                (black if cell == "X" else white).append(point(SIZE, col, row))
+    black.sort()
+    white.sort()
+    return SIZE, black, white
 
 
 def to_play(source: Source) -> int:

@@ -1,8 +1,8 @@
 """The course's problems, in teaching order, as compact source: ``python -m host_tools.teach.course --write`` makes
 the SGF files from them (course.py).
 
-A diagram's rows run from the top (9) to the bottom (1), columns A to J: X black, O white, . empty; a row may start
-with its number. ``target`` is one point of the chain the problem is about. ``lines`` maps each line of moves (GTP
+A diagram's rows run from the top (9) to the bottom (1), each its number then columns A to J: X black, O white,
+. empty; a row left out is empty. ``target`` is one point of the chain the problem is about. ``lines`` maps each line of moves (GTP
 vertices, the side to play first) to the comment of its last node, RIGHT or WRONG first: a RIGHT line ends on the
 student's move, a WRONG one on the opponent's refutation. ``unchecked`` says why GNU Go's check does not apply.
 """
@@ -25,27 +25,13 @@ SOURCES = [
     # -- capture -------------------------------------------------------------------------------------------------------
     Source("capture", "one-stone", "Capture one stone",
            "Black to play: capture the white stone in one move.", """
-        9 . . . . . . . . .
-        8 . . . . . . . . .
-        7 . . . . . . . . .
-        6 . . . . . . . . .
         5 . . . X O X . . .
         4 . . . . X . . . .
-        3 . . . . . . . . .
-        2 . . . . . . . . .
-        1 . . . . . . . . .
         """, "E5", {
             "E6": "RIGHT: The white stone has no liberty left: it is captured.",
         }),
     Source("capture", "side", "Capture on the side",
            "Black to play: capture the white stone in one move.", """
-        9 . . . . . . . . .
-        8 . . . . . . . . .
-        7 . . . . . . . . .
-        6 . . . . . . . . .
-        5 . . . . . . . . .
-        4 . . . . . . . . .
-        3 . . . . . . . . .
         2 . . . . X . . . .
         1 . . . X O . . . .
         """, "E1", {
@@ -53,41 +39,21 @@ SOURCES = [
         }),
     Source("capture", "corner", "Capture in the corner",
            "Black to play: capture the white stone in one move.", """
-        9 . . . . . . . . .
-        8 . . . . . . . . .
-        7 . . . . . . . . .
-        6 . . . . . . . . .
-        5 . . . . . . . . .
-        4 . . . . . . . . .
         3 X . . . . . . . .
         2 O X . . . . . . .
-        1 . . . . . . . . .
         """, "A2", {
             "A1": "RIGHT: The last liberty was in the corner.",
         }),
     Source("capture", "two-stones", "Capture two stones",
            "Black to play: capture the two white stones in one move.", """
-        9 . . . . . . . . .
-        8 . . . . . . . . .
-        7 . . . . . . . . .
-        6 . . . . . . . . .
-        5 . . . . . . . . .
         4 . . . X O X . . .
         3 . . . X O X . . .
         2 . . . . X . . . .
-        1 . . . . . . . . .
         """, "E4", {
             "E5": "RIGHT: Stones side by side share their liberties: both are captured.",
         }),
     Source("capture", "two-on-side", "Two stones on the side",
            "Black to play: capture the two white stones in one move.", """
-        9 . . . . . . . . .
-        8 . . . . . . . . .
-        7 . . . . . . . . .
-        6 . . . . . . . . .
-        5 . . . . . . . . .
-        4 . . . . . . . . .
-        3 . . . . . . . . .
         2 . . . X X . . . .
         1 . . X O O . . . .
         """, "D1", {
@@ -95,27 +61,14 @@ SOURCES = [
         }),
     Source("capture", "three-stones", "Capture three stones",
            "Black to play: capture the three white stones in one move.", """
-        9 . . . . . . . . .
-        8 . . . . . . . . .
-        7 . . . . . . . . .
         6 . . . X X . . . .
         5 . . X O O O X . .
         4 . . . X X X . . .
-        3 . . . . . . . . .
-        2 . . . . . . . . .
-        1 . . . . . . . . .
         """, "E5", {
             "F6": "RIGHT: Three stones with one liberty: you take all three.",
         }),
     Source("capture", "two-in-corner", "Two stones in the corner",
            "Black to play: capture the two white stones in one move.", """
-        9 . . . . . . . . .
-        8 . . . . . . . . .
-        7 . . . . . . . . .
-        6 . . . . . . . . .
-        5 . . . . . . . . .
-        4 . . . . . . . . .
-        3 . . . . . . . . .
         2 X . . . . . . . .
         1 O O X . . . . . .
         """, "A1", {
@@ -123,15 +76,9 @@ SOURCES = [
         }),
     Source("capture", "cutting-stone", "Capture the cutting stone",
            "Black to play: your stone is in atari. Capture a white stone to save it.", """
-        9 . . . . . . . . .
-        8 . . . . . . . . .
-        7 . . . . . . . . .
-        6 . . . . . . . . .
-        5 . . . . . . . . .
         4 . . . O . . . . .
         3 . . O X O X . . .
         2 . . . . X . . . .
-        1 . . . . . . . . .
         """, "E3", {
             "E4": "RIGHT: The cutting stone is captured and your stone is safe.",
             "D2 E4": "WRONG: Your stone is safe, but White connects the cutting stone. Capturing it was better.",
@@ -139,30 +86,16 @@ SOURCES = [
     # -- atari ---------------------------------------------------------------------------------------------------------
     Source("atari", "toward-your-stones", "Atari toward your stones",
            "Black to play: give atari so that the white stone runs into your stones.", """
-        9 . . . . . . . . .
-        8 . . . . . . . . .
-        7 . . . . . . . . .
-        6 . . . . . . . . .
-        5 . . . . . . . . .
         4 . . X O . X . . .
         3 . . . X X . . . .
-        2 . . . . . . . . .
-        1 . . . . . . . . .
         """, "D4", {
             "D5 E4 E5": "RIGHT: White ran into your stones and is captured.",
             "E4 D5": "WRONG: White runs away into the open.",
         }),
     Source("atari", "toward-the-edge", "Atari toward the edge",
            "Black to play: give atari so that the white stone runs to the edge.", """
-        9 . . . . . . . . .
-        8 . . . . . . . . .
-        7 . . . . . . . . .
-        6 . . . . . . . . .
-        5 . . . . . . . . .
-        4 . . . . . . . . .
         3 . . . . X . . . .
         2 . . . X O . . . .
-        1 . . . . . . . . .
         """, "E2", {
             "F2 E1 F1 D1 C1": "RIGHT: On the edge White had nowhere to go: three stones captured.",
             "F2 E1 D1 F1 G1": "RIGHT: On the edge White had nowhere to go: three stones captured.",
@@ -170,45 +103,28 @@ SOURCES = [
         }),
     Source("atari", "two-stones", "Atari on two stones",
            "Black to play: give atari so that the two white stones cannot escape.", """
-        9 . . . . . . . . .
         8 . . . . O . . . .
-        7 . . . . . . . . .
-        6 . . . . . . . . .
         5 . . . X O . X . .
         4 . . . X O X . . .
         3 . . . . X . . . .
-        2 . . . . . . . . .
-        1 . . . . . . . . .
         """, "E5", {
             "E6 F5 F6": "RIGHT: White ran into your stone: three stones captured.",
             "F5 E6": "WRONG: White runs away toward its friend.",
         }),
     Source("atari", "away-from-friends", "Atari away from friends",
            "Black to play: give atari so that the white stone cannot reach its friend.", """
-        9 . . . . . . . . .
-        8 . . . . . . . . .
         7 . . . . X . . . .
         6 . . . X . . . . .
         5 . . . X O . O . .
         4 . . . . X . . . .
-        3 . . . . . . . . .
-        2 . . . . . . . . .
-        1 . . . . . . . . .
         """, "E5", {
             "F5 E6 F6": "RIGHT: Cut off from its friend, White is captured.",
             "E6 F5": "WRONG: White connects to its friend and is safe.",
         }),
     Source("atari", "toward-the-side", "Atari toward the side",
            "Black to play: give atari so that the white stone runs along the edge.", """
-        9 . . . . . . . . .
-        8 . . . . . . . . .
-        7 . . . . . . . . .
         6 . X . . . . . . .
         5 . O X . . . . . .
-        4 . . . . . . . . .
-        3 . . . . . . . . .
-        2 . . . . . . . . .
-        1 . . . . . . . . .
         """, "B5", {
             "B4 A5 A6 A4 A3": "RIGHT: Along the edge White never gets out: three stones captured.",
             "B4 A5 A4 A6 A7": "RIGHT: Along the edge White never gets out: three stones captured.",
@@ -217,27 +133,13 @@ SOURCES = [
     # -- escape --------------------------------------------------------------------------------------------------------
     Source("escape", "centre", "Escape in the centre",
            "Black to play: your stone is in atari. Save it.", """
-        9 . . . . . . . . .
-        8 . . . . . . . . .
-        7 . . . . . . . . .
-        6 . . . . . . . . .
         5 . . . O X O . . .
         4 . . . . O . . . .
-        3 . . . . . . . . .
-        2 . . . . . . . . .
-        1 . . . . . . . . .
         """, "E5", {
             "E6": "RIGHT: Two stones with three liberties: they are out.",
         }),
     Source("escape", "from-the-edge", "Escape from the edge",
            "Black to play: your stone is in atari. Save it.", """
-        9 . . . . . . . . .
-        8 . . . . . . . . .
-        7 . . . . . . . . .
-        6 . . . . . . . . .
-        5 . . . . . . . . .
-        4 . . . . . . . . .
-        3 . . . . . . . . .
         2 . . . O X O . . .
         1 . . . . O . . . .
         """, "E2", {
@@ -245,13 +147,6 @@ SOURCES = [
         }),
     Source("escape", "corner", "Escape from the corner",
            "Black to play: your stone is in atari. Save it.", """
-        9 . . . . . . . . .
-        8 . . . . . . . . .
-        7 . . . . . . . . .
-        6 . . . . . . . . .
-        5 . . . . . . . . .
-        4 . . . . . . . . .
-        3 . . . . . . . . .
         2 O X O . . . . . .
         1 . O . . . . . . .
         """, "B2", {
@@ -259,43 +154,27 @@ SOURCES = [
         }),
     Source("escape", "on-the-side", "Escape from the side",
            "Black to play: your stone is in atari. Save it.", """
-        9 . . . . . . . . .
-        8 . . . . . . . . .
-        7 . . . . . . . . .
         6 . O . . . . . . .
         5 O X . . . . . . .
         4 . O . . . . . . .
-        3 . . . . . . . . .
-        2 . . . . . . . . .
-        1 . . . . . . . . .
         """, "B5", {
             "C5": "RIGHT: Out toward the centre with three liberties.",
         }),
     Source("escape", "to-a-friend", "Escape to a friend",
            "Black to play: your two stones are in atari. Save them.", """
-        9 . . . . . . . . .
-        8 . . . . . . . . .
         7 . . . . . X . . .
         6 . . . O . X . . .
         5 . . O X X O . . .
         4 . . . O O . . . .
-        3 . . . . . . . . .
-        2 . . . . . . . . .
-        1 . . . . . . . . .
         """, "D5", {
             "E6": "RIGHT: Connected to your friends, the stones are safe.",
         }),
     Source("escape", "by-capturing", "Escape by capturing",
            "Black to play: your stone is in atari. Running away fails: save it another way.", """
-        9 . . . . . . . . .
-        8 . . . . . . . . .
         7 . . . X . . . . .
         6 . . X O . . . . .
         5 . . O X . O . . .
         4 . . . O O . . . .
-        3 . . . . . . . . .
-        2 . . . . . . . . .
-        1 . . . . . . . . .
         """, "D5", {
             "E6": "RIGHT: Capturing the white stone gives yours its liberties back.",
             "E5 E6": "WRONG: Still one liberty: White captures two stones.",
@@ -303,30 +182,18 @@ SOURCES = [
     # -- ladder --------------------------------------------------------------------------------------------------------
     Source("ladder", "to-your-stone", "Ladder to your stone",
            "Black to play: capture the white stone with a ladder.", """
-        9 . . . . . . . . .
-        8 . . . . . . . . .
-        7 . . . . . . . . .
-        6 . . . . . . . . .
         5 . . . . . X X . .
         4 . . . . X O . . .
         3 . . . . . . . X .
         2 . . . . O . . . .
-        1 . . . . . . . . .
         """, "F4", {
             "F3 G4 H4 G3 G2": "RIGHT: Atari, atari, atari: White ran into your stone and is captured.",
             "G4 F3": "WRONG: Atari from this side lets White run to its friend.",
         }),
     Source("ladder", "long", "A long ladder",
            "Black to play: capture the white stone with a ladder.", """
-        9 . . . . . . . . .
-        8 . . . . . . . . .
-        7 . . . . . . . . .
-        6 . . . . . . . . .
         5 . . . . . X X . .
         4 . . . . X O . . .
-        3 . . . . . . . . .
-        2 . . . . . . . . .
-        1 . . . . . . . . .
         """, "F4", {
             "F3 G4 H4 G3 G2 H3 J3 H2 H1 J2 J1":
                 "RIGHT: The ladder runs all the way to the corner: six stones captured.",
@@ -334,30 +201,19 @@ SOURCES = [
         }),
     Source("ladder", "two-stones", "Ladder on two stones",
            "Black to play: capture the two white stones with a ladder.", """
-        9 . . . . . . . . .
-        8 . . . . . . . . .
-        7 . . . . . . . . .
         6 . . . . . . X . .
         5 . . . . . X O X .
         4 . . . . . X O . .
-        3 . . . . . . . . .
         2 . . . . . O . . .
-        1 . . . . . . . . .
         """, "G4", {
             "G3 H4 J4 H3 H2 J3 J2": "RIGHT: The ladder takes all five stones to the edge.",
             "H4 G3": "WRONG: Atari from this side lets White run to its friend.",
         }),
     Source("ladder", "to-the-top", "Ladder to the top",
            "Black to play: capture the white stone with a ladder.", """
-        9 . . . . . . . . .
         8 . . . . . O . . .
-        7 . . . . . . . . .
         6 . . . O X . . . .
         5 . . X X . . . . .
-        4 . . . . . . . . .
-        3 . . . . . . . . .
-        2 . . . . . . . . .
-        1 . . . . . . . . .
         """, "D6", {
             "D7 C6 B6 C7 C8 B7 A7 B8 B9 A8 A9":
                 "RIGHT: The ladder runs all the way to the corner: six stones captured.",
@@ -366,15 +222,10 @@ SOURCES = [
     # -- net -----------------------------------------------------------------------------------------------------------
     Source("net", "ladder-breaker", "A net",
            "Black to play: the ladder does not work. Catch the white stone in a net.", """
-        9 . . . . . . . . .
-        8 . . . . . . . . .
-        7 . . . . . . . . .
-        6 . . . . . . . . .
         5 . . . . . O . . .
         4 . . X . . . O . .
         3 . . X O . . . . .
         2 . . . X X . . . .
-        1 . . . . . . . . .
         """, "D3", {
             "E4 D4 D5 E3 F3": "RIGHT: Caught in the net: wherever White runs, it is captured.",
             "D4 E3": "WRONG: White runs toward its friend: the ladder does not work.",
@@ -382,15 +233,10 @@ SOURCES = [
         }),
     Source("net", "two-ways-out", "A net in the centre",
            "Black to play: the ladder does not work either way. Catch the white stone in a net.", """
-        9 . . . . . . . . .
         8 . . . . O . . . .
-        7 . . . . . . . . .
         6 . . . . . X . . .
         5 . O . . O X . . .
         4 . . . X X . . . .
-        3 . . . . . . . . .
-        2 . . . . . . . . .
-        1 . . . . . . . . .
         """, "E5", {
             "D6 D5 C5 E6 E7": "RIGHT: Caught in the net: wherever White runs, it is captured.",
             "E6 D5": "WRONG: White runs toward its friend on the left.",
@@ -399,12 +245,6 @@ SOURCES = [
     # -- snapback ------------------------------------------------------------------------------------------------------
     Source("snapback", "on-the-edge", "Snapback on the edge",
            "Black to play: capture the white stones. You may have to give one stone first.", """
-        9 . . . . . . . . .
-        8 . . . . . . . . .
-        7 . . . . . . . . .
-        6 . . . . . . . . .
-        5 . . . . . . . . .
-        4 . . . . . . . . .
         3 . . X X X X . . .
         2 . X O O O O X . .
         1 . X O . . O X . .
@@ -414,12 +254,6 @@ SOURCES = [
         }),
     Source("snapback", "in-the-corner", "Snapback in the corner",
            "Black to play: capture the white stones. You may have to give one stone first.", """
-        9 . . . . . . . . .
-        8 . . . . . . . . .
-        7 . . . . . . . . .
-        6 . . . . . . . . .
-        5 . . . . . . . . .
-        4 . . . . . . . . .
         3 X X X . . . . . .
         2 O O O X . . . . .
         1 . . O X . . . . .
@@ -429,26 +263,18 @@ SOURCES = [
         }),
     Source("snapback", "on-the-side", "Snapback on the side",
            "Black to play: capture the white stones. You may have to give one stone first.", """
-        9 . . . . . . . . .
-        8 . . . . . . . . .
         7 X X . . . . . . .
         6 O O X . . . . . .
         5 . O X . . . . . .
         4 . O X . . . . . .
         3 O O X . . . . . .
         2 X X . . . . . . .
-        1 . . . . . . . . .
         """, "B4", {
             "A4 A5 A4": "RIGHT: White took one stone and is left in atari: you take seven. That is a snapback.",
             "A5 A4 A5": "RIGHT: White took one stone and is left in atari: you take seven. That is a snapback.",
         }),
     Source("snapback", "big-snapback", "A big snapback",
            "Black to play: capture the white stones. You may have to give one stone first.", """
-        9 . . . . . . . . .
-        8 . . . . . . . . .
-        7 . . . . . . . . .
-        6 . . . . . . . . .
-        5 . . . . . . . . .
         4 . . . X X X . . .
         3 . . X O O O X . .
         2 . . X O . O X . .
@@ -460,11 +286,6 @@ SOURCES = [
     # -- race ----------------------------------------------------------------------------------------------------------
     Source("race", "two-against-two", "Two liberties each",
            "Black to play: your three stones and White's three stones both have two liberties. Win the race.", """
-        9 . . . . . . . . .
-        8 . . . . . . . . .
-        7 . . . . . . . . .
-        6 . . . . . . . . .
-        5 . . . . . . . . .
         4 . . O O X X . . .
         3 . O O X O X X . .
         2 . O . X O . X . .
@@ -476,10 +297,6 @@ SOURCES = [
         }),
     Source("race", "three-against-three", "Three liberties each",
            "Black to play: your four stones and White's four stones both have three liberties. Win the race.", """
-        9 . . . . . . . . .
-        8 . . . . . . . . .
-        7 . . . . . . . . .
-        6 . . . . . . . . .
         5 . . O O X X . . .
         4 . O O X O X X . .
         3 . O . X O . X . .
@@ -501,10 +318,6 @@ SOURCES = [
         7 . . X . O X . O .
         6 . . X X O X O O .
         5 . . . X X O O . .
-        4 . . . . . . . . .
-        3 . . . . . . . . .
-        2 . . . . . . . . .
-        1 . . . . . . . . .
         """, "E9", {
             "D7 G7 D8": "RIGHT: White has one liberty left and you have two: you win the race.",
             "D7 G7 D9": "RIGHT: White has one liberty left and you have two: you win the race.",
@@ -516,11 +329,6 @@ SOURCES = [
         }),
     Source("race", "shared-liberty", "A shared liberty",
            "Black to play: E1 is a liberty of both sides. Take White's outside liberties first.", """
-        9 . . . . . . . . .
-        8 . . . . . . . . .
-        7 . . . . . . . . .
-        6 . . . . . . . . .
-        5 . . . . . . . . .
         4 . . O O X X X X .
         3 . O O X O X X X .
         2 . O . X O O . X .
@@ -533,12 +341,6 @@ SOURCES = [
     # -- eye -----------------------------------------------------------------------------------------------------------
     Source("eye", "real-eye", "A real eye",
            "Black to play: C1 looks like an eye. Make it a real eye, so that you have two eyes.", """
-        9 . . . . . . . . .
-        8 . . . . . . . . .
-        7 . . . . . . . . .
-        6 . . . . . . . . .
-        5 . . . . . . . . .
-        4 . . . . . . . . .
         3 O O O O O O . . .
         2 X X X . O O . . .
         1 . X . X X O . . .
@@ -551,23 +353,11 @@ SOURCES = [
         9 . . . X O O . O .
         8 . . . X X . O O O
         7 . . . X X X X X X
-        6 . . . . . . . . .
-        5 . . . . . . . . .
-        4 . . . . . . . . .
-        3 . . . . . . . . .
-        2 . . . . . . . . .
-        1 . . . . . . . . .
         """, "H8", {
             "F8": "RIGHT: G9 is a false eye now: White must fill it to save two stones. Only one real eye: dead.",
         }),
     Source("eye", "capture-for-an-eye", "An eye by capturing",
            "Black to play: you have one eye. Make a second eye by capturing the white stone.", """
-        9 . . . . . . . . .
-        8 . . . . . . . . .
-        7 . . . . . . . . .
-        6 . . . . . . . . .
-        5 . . . . . . . . .
-        4 . . . . . . . . .
         3 O O O O O O . . .
         2 X X X X X O . . .
         1 . X . O . O . . .
@@ -577,12 +367,6 @@ SOURCES = [
         }),
     Source("eye", "eye-on-the-edge", "An eye on the edge",
            "Black to play: F1 is almost an eye. Make it real, so that you have two eyes.", """
-        9 . . . . . . . . .
-        8 . . . . . . . . .
-        7 . . . . . . . . .
-        6 . . . . . . . . .
-        5 . . . . . . . . .
-        4 . . . . . . . . .
         3 O O O O O O O O .
         2 X X X X X X . O .
         1 . X X X X . X O .
@@ -592,12 +376,6 @@ SOURCES = [
         }),
     Source("eye", "stop-the-eye", "Stop the second eye",
            "Black to play: White has one eye. Save your stone, so that White cannot make a second eye.", """
-        9 . . . . . . . . .
-        8 . . . . . . . . .
-        7 . . . . . . . . .
-        6 . . . . . . . . .
-        5 . . . . . . . . .
-        4 . . . . . . . . .
         3 X X X X X X . . .
         2 O O O O O X . . .
         1 . O . X . X . . .
@@ -608,12 +386,6 @@ SOURCES = [
     # -- two-eyes ------------------------------------------------------------------------------------------------------
     Source("two-eyes", "close-the-eye", "Close the second eye",
            "Black to play: you have one eye in the corner. Make a second eye.", """
-        9 . . . . . . . . .
-        8 . . . . . . . . .
-        7 . . . . . . . . .
-        6 . . . . . . . . .
-        5 . . . . . . . . .
-        4 . . . . . . . . .
         3 O O O O O O . . .
         2 X X X X O . . . .
         1 . X . . O . . . .
@@ -623,12 +395,6 @@ SOURCES = [
         }),
     Source("two-eyes", "connect", "Connect for two eyes",
            "Black to play: each of your groups has only one eye. Make them one group.", """
-        9 . . . . . . . . .
-        8 . . . . . . . . .
-        7 . . . . . . . . .
-        6 . . . . . . . . .
-        5 . . . . . . . . .
-        4 . . . . . . . . .
         3 O O O O O O O . .
         2 X X X . X X X O .
         1 . X . X . X . O .
@@ -637,12 +403,6 @@ SOURCES = [
         }),
     Source("two-eyes", "three-in-a-row", "Three in a row",
            "Black to play: you have three empty points in a row. Make two eyes.", """
-        9 . . . . . . . . .
-        8 . . . . . . . . .
-        7 . . . . . . . . .
-        6 . . . . . . . . .
-        5 . . . . . . . . .
-        4 . . . . . . . . .
         3 . O O O O O O O .
         2 . O X X X X X O .
         1 . O X . . . X O .
@@ -652,10 +412,6 @@ SOURCES = [
         }),
     Source("two-eyes", "on-the-side", "Two eyes on the side",
            "Black to play: you have one eye in the corner. Make a second eye.", """
-        9 . . . . . . . . .
-        8 . . . . . . . . .
-        7 . . . . . . . . .
-        6 . . . . . . . . .
         5 O O O . . . . . .
         4 . X O . . . . . .
         3 . X O . . . . . .
@@ -671,12 +427,6 @@ SOURCES = [
         9 . . . . X O . . .
         8 . . . . X O O O O
         7 . . . . X X X X X
-        6 . . . . . . . . .
-        5 . . . . . . . . .
-        4 . . . . . . . . .
-        3 . . . . . . . . .
-        2 . . . . . . . . .
-        1 . . . . . . . . .
         """, "G8", {
             "H9": "RIGHT: You took the middle point: White can make only one eye.",
             "G9 H9": "WRONG: White takes the middle point and captures your stone: two eyes.",
@@ -687,22 +437,12 @@ SOURCES = [
         8 . O O X . . . . .
         7 O O X X . . . . .
         6 X X X . . . . . .
-        5 . . . . . . . . .
-        4 . . . . . . . . .
-        3 . . . . . . . . .
-        2 . . . . . . . . .
-        1 . . . . . . . . .
         """, "B8", {
             "A9": "RIGHT: The corner point is the middle of the bent three: White can make only one eye.",
             "A8 A9": "WRONG: White takes the middle point: two eyes.",
         }),
     Source("kill", "pyramid-four", "Kill the pyramid four",
            "Black to play: stop White from making two eyes.", """
-        9 . . . . . . . . .
-        8 . . . . . . . . .
-        7 . . . . . . . . .
-        6 . . . . . . . . .
-        5 . . . . . . . . .
         4 . . . . X X X X X
         3 . . . X X O O O X
         2 . . . X O O . O O
@@ -713,11 +453,6 @@ SOURCES = [
         }),
     Source("kill", "bulky-five", "Kill the bulky five",
            "Black to play: stop White from making two eyes.", """
-        9 . . . . . . . . .
-        8 . . . . . . . . .
-        7 . . . . . . . . .
-        6 . . . . . . . . .
-        5 . . . . . . . . .
         4 X X X X X . . . .
         3 O O O O X X . . .
         2 O . . O O X . . .
@@ -728,10 +463,6 @@ SOURCES = [
         }),
     Source("kill", "crossed-five", "Kill the cross",
            "Black to play: stop White from making two eyes.", """
-        9 . . . . . . . . .
-        8 . . . . . . . . .
-        7 . . . . . . . . .
-        6 . . . . . . . . .
         5 X X X X X . . . .
         4 X O O O X X . . .
         3 O O . O O X . . .
@@ -743,12 +474,6 @@ SOURCES = [
         }),
     Source("kill", "reduce", "Make the space smaller",
            "Black to play: White's space is just big enough for two eyes. Make it smaller.", """
-        9 . . . . . . . . .
-        8 . . . . . . . . .
-        7 . . . . . . . . .
-        6 . . . . . . . . .
-        5 . . . . . . . . .
-        4 . . . . . . . . .
         3 X X X X X X . . .
         2 . O O O O X . . .
         1 . . . . O X . . .
@@ -759,12 +484,6 @@ SOURCES = [
         }),
     Source("kill", "three-on-the-edge", "Three on the edge",
            "Black to play: White has three empty points in a row on the edge. Stop two eyes.", """
-        9 . . . . . . . . .
-        8 . . . . . . . . .
-        7 . . . . . . . . .
-        6 . . . . . . . . .
-        5 . . . . . . . . .
-        4 . . . . . . . . .
         3 . X X X X X X X .
         2 . X O O O O O X .
         1 . X O . . . O X .
@@ -774,12 +493,6 @@ SOURCES = [
         }),
     Source("kill", "no-second-eye", "No second eye",
            "Black to play: White has one eye in the corner. Stop the second one.", """
-        9 . . . . . . . . .
-        8 . . . . . . . . .
-        7 . . . . . . . . .
-        6 . . . . . . . . .
-        5 . . . . . . . . .
-        4 . . . . . . . . .
         3 X X X X X X . . .
         2 O O O O X . . . .
         1 . O . . X . . . .
@@ -789,12 +502,6 @@ SOURCES = [
         }),
     Source("kill", "false-eye", "Kill with a false eye",
            "Black to play: White has an eye in the corner. Make its other eye false.", """
-        9 . . . . . . . . .
-        8 . . . . . . . . .
-        7 . . . . . . . . .
-        6 . . . . . . . . .
-        5 . . . . . . . . .
-        4 . . . . . . . . .
         3 X X X X X X X X .
         2 O O O O O O . X .
         1 . O O O O . O X .
@@ -804,12 +511,6 @@ SOURCES = [
     # -- live ----------------------------------------------------------------------------------------------------------
     Source("live", "three-in-a-row", "Live with three in a row",
            "Black to play: make two eyes.", """
-        9 . . . . . . . . .
-        8 . . . . . . . . .
-        7 . . . . . . . . .
-        6 . . . . . . . . .
-        5 . . . . . . . . .
-        4 . . . . . . . . .
         3 O O O O O . . . .
         2 X X X X O . . . .
         1 . . . X O . . . .
@@ -819,11 +520,6 @@ SOURCES = [
         }),
     Source("live", "bent-three", "Live with the bent three",
            "Black to play: make two eyes.", """
-        9 . . . . . . . . .
-        8 . . . . . . . . .
-        7 . . . . . . . . .
-        6 . . . . . . . . .
-        5 . . . . . . . . .
         4 O O O . . . . . .
         3 X X O O . . . . .
         2 . X X O . . . . .
@@ -834,11 +530,6 @@ SOURCES = [
         }),
     Source("live", "pyramid-four", "Live with the pyramid four",
            "Black to play: make two eyes.", """
-        9 . . . . . . . . .
-        8 . . . . . . . . .
-        7 . . . . . . . . .
-        6 . . . . . . . . .
-        5 . . . . . . . . .
         4 O O O O O . . . .
         3 O X X X O O . . .
         2 X X . X X O . . .
@@ -849,10 +540,6 @@ SOURCES = [
         }),
     Source("live", "crossed-five", "Live with the cross",
            "Black to play: make two eyes.", """
-        9 . . . . . . . . .
-        8 . . . . . . . . .
-        7 . . . . . . . . .
-        6 . . . . . . . . .
         5 O O O O O . . . .
         4 O X X X O O . . .
         3 X X . X X O . . .
@@ -864,12 +551,6 @@ SOURCES = [
         }),
     Source("live", "make-room", "Make room for two eyes",
            "Black to play: make your space big enough for two eyes.", """
-        9 . . . . . . . . .
-        8 . . . . . . . . .
-        7 . . . . . . . . .
-        6 . . . . . . . . .
-        5 . . . . . . . . .
-        4 . . . . . . . . .
         3 O O O O O O . . .
         2 . X X X X O . . .
         1 . . . . X O . . .
@@ -879,11 +560,6 @@ SOURCES = [
         }),
     Source("live", "bulky-five", "Live with the bulky five",
            "Black to play: make two eyes.", """
-        9 . . . . . . . . .
-        8 . . . . . . . . .
-        7 . . . . . . . . .
-        6 . . . . . . . . .
-        5 . . . . . . . . .
         4 O O O O O . . . .
         3 X X X X O O . . .
         2 X . . X X O . . .
@@ -896,27 +572,14 @@ SOURCES = [
     # -- ko ------------------------------------------------------------------------------------------------------------
     Source("ko", "take-the-ko", "Take the ko",
            "Black to play: capture the white stone.", """
-        9 . . . . . . . . .
-        8 . . . . . . . . .
-        7 . . . . . . . . .
         6 . . . . X O . . .
         5 . . . X O . O . .
         4 . . . . X O . . .
-        3 . . . . . . . . .
-        2 . . . . . . . . .
-        1 . . . . . . . . .
         """, "E5", {
             "F5": "RIGHT: You took the stone. This is a ko: White may not take back at once.",
         }),
     Source("ko", "ko-on-the-edge", "Ko on the edge",
            "Black to play: capture the white stone.", """
-        9 . . . . . . . . .
-        8 . . . . . . . . .
-        7 . . . . . . . . .
-        6 . . . . . . . . .
-        5 . . . . . . . . .
-        4 . . . . . . . . .
-        3 . . . . . . . . .
         2 . . . . X O O . .
         1 . . . X O . O . .
         """, "E1", {
@@ -924,30 +587,21 @@ SOURCES = [
         }),
     Source("ko", "save-with-ko", "Save your stones with a ko",
            "Black to play: your two stones are in atari. Save them.", """
-        9 . . . . . . . . .
-        8 . . . . . . . . .
-        7 . . . . . . . . .
         6 . . . . X O . . .
         5 . . . X O . O . .
         4 . . . O X O . . .
         3 . . O . X O . . .
         2 . . . . O . . . .
-        1 . . . . . . . . .
         """, "E4", {
             "F5": "RIGHT: Taking the ko gives your stones a liberty, and White may not take back at once.",
             "D3 D2": "WRONG: Still one liberty: White captures three stones.",
         }),
     Source("ko", "win-the-ko", "Win the ko",
            "Black to play: take the ko, and win it.", """
-        9 . . . . . . . . .
-        8 . . . . . . . . .
-        7 . . . . . . . . .
         6 . . . . X O . . .
         5 . . . X O . O . .
         4 . . . . X O . . .
-        3 . . . . . . . . .
         2 . O X O . . . . .
-        1 . . . . . . . . .
         """, "E5", {
             "F5 C3 E5": "RIGHT: You filled the ko and joined four stones. White's threat takes only one stone.",
             "F5 C3 C1 E5": "WRONG: You answered a small threat, and White took the ko back.",
