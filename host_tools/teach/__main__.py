@@ -1,5 +1,7 @@
 """``python -m host_tools.teach guess FILE [--colour B|W] [--board PORT|sim]``: guess a recorded game's
-moves on the board (guess.py); ``python -m host_tools.teach.course --check``: the problem course."""
+moves on the board (guess.py); ``python -m host_tools.teach review FILE [--out FILE]``: GNU Go's review
+of a game, the moves that lost most with its own as variations (review.py);
+``python -m host_tools.teach.course --check``: the problem course."""
 
 from __future__ import annotations
 
@@ -7,11 +9,15 @@ import argparse
 import sys
 from pathlib import Path
 
+from firmware.rules.coords import PASS, vertex
 from host_tools import sgf
+from host_tools.gtp.engine import Engine, EngineError, default_engine
 from host_tools.play.board import BoardError
 from host_tools.play.connect import open_board
 
 from .guess import Guess
+from .review import annotate
+from .review import review as review_game
 
 
 def main(argv=None) -> int:
@@ -22,17 +28,38 @@ def main(argv=None) -> int:
     guess.add_argument("--colour", choices=("B", "W"), default="B", help="the side whose moves you guess")
     guess.add_argument("--board", default="sim", metavar="PORT|sim", help="the board's serial port, or sim")
     guess.add_argument("--seed", type=int, default=0, help="with --board sim: the simulated student's seed")
+    review = sub.add_parser("review", help="GNU Go's review: the moves that lost most, its own as variations")
+    review.add_argument("record", type=Path, help="an SGF file (a game the board recorded, or any)")
+    review.add_argument("--swings", type=int, default=3, help="how many moves to point out (default 3)")
+    review.add_argument("--level", type=int, default=5, help="GNU Go's level 0-10")
+    review.add_argument("--out", type=Path, help="write the reviewed SGF here (default: FILE-review.sgf)")
     args = parser.parse_args(argv)
     try:
-        record = sgf.read(args.record.read_bytes())
+        data = args.record.read_bytes()
+        record = sgf.read(data)
+        if args.what == "review":
+            return _review(args, data, record)
         board, _ = open_board(args.board, args.seed)
         Guess(board, record, 1 if args.colour == "B" else 2).run()
     except OSError as error:
         print(f"teach: cannot read {args.record}: {error.strerror}", file=sys.stderr)
         return 1
-    except (BoardError, ValueError) as error:
+    except (BoardError, EngineError, ValueError) as error:
         print(f"teach: {error}", file=sys.stderr)
         return 1
+    return 0
+
+
+def _review(args, data, record):
+    with Engine(default_engine(args.level, 1)) as engine:
+        swings = review_game(record, engine, args.swings)
+    for swing in swings:
+        better = "nothing" if swing.better == PASS else vertex(record.size, swing.better)
+        print(f"move {swing.number} ({'BW'[swing.colour - 1]} {vertex(record.size, swing.played)}): "
+              f"about {swing.lost:g} points lost; GNU Go would play {better}")
+    out = args.out or args.record.with_name(args.record.stem + "-review.sgf")
+    out.write_bytes(annotate(data, swings))
+    print(f"the review is in {out}")
     return 0
 
 

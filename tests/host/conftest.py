@@ -16,7 +16,7 @@ SLOW = {
     "test_live_board",
     "test_logger_boards", "test_logger_e2e", "test_logger_mqtt", "test_logger_robust", "test_main_boot",
     "test_mpy_bundle", "test_pg_server", "test_play", "test_players", "test_rules_speed", "test_sim_agrees_with_gtp",
-    "test_sim_cli", "test_sim_engine", "test_sim_power_cut", "test_venue", "test_venue_console_page", "test_venue_e2e",
+    "test_sim_cli", "test_sim_engine", "test_teach_review", "test_sim_power_cut", "test_venue", "test_venue_console_page", "test_venue_e2e",
     "test_venue_feed", "test_venue_http", "test_venue_intake", "test_venue_logins",
 }
 
