@@ -21,6 +21,7 @@ from host_tools.logger.sync import LinkSync
 STEP_S = 0.02  # how often the port is read while waiting
 REPLY_S = 5.0  # a command's reply
 SYNC_S = 10.0  # the board's first HELLO
+NOT_YET = "turn yet"  # the board's words for a move made elsewhere that waits for the person's press
 
 
 class BoardError(Exception):
@@ -122,11 +123,12 @@ class Board:
         while not self._has(number, colour, vertex):
             try:
                 refused = self.command(f"play {colour} {vertex}")
-            except BoardError as error:
-                refused = str(error)  # (no answer: asked again once the cable is back)
+                again = refused is not None and NOT_YET in refused
+            except BoardError as error:  # no answer (a cable out): asked again once it is back
+                refused, again = str(error), True
             if refused is None or self._has(number, colour, vertex):
                 return
-            if not ("turn yet" in refused or "did not answer" in refused) or self.runner.now() >= end:
+            if not again or self.runner.now() >= end:
                 raise BoardError(f"the board refused {colour} {vertex}: {refused}")
             self.wait(0.2)
 

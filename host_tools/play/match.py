@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from firmware.protocol import quote
 from firmware.rules.coords import PASS, parse_vertex, vertex
-from firmware.rules.game import COUNTING, OVER, PLAYING
+from firmware.rules.game import COUNTING, PLAYING
 from host_tools.gtp.engine import EngineError, EngineRefused
 
 from .board import BoardError
@@ -40,6 +40,7 @@ class Match:
         self.board = board
         self.engine = engine
         self.colour = colour
+        self.mine = 1 if colour == "B" else 2  # (the engine's colour as the rules core names it)
         self.move_s = move_s
         self.patience_s = patience_s
         self.say = say
@@ -66,33 +67,30 @@ class Match:
         return self.board.game
 
     def step(self):
-        """One look at the board and what it asks of the engine."""
+        """One look at the board and what it asks of the engine: a move it made told, the engine's
+        turn, the count's proposal."""
         board = self.board
-        if not board.wait_change(len(board.game.moves), 0.2) and self._waiting():
-            return
+        changed = board.wait_change(len(board.game.moves), 0.2)
         game = board.game
         if game.result is not None:
             return
+        rules = game.replayed()
+        propose = rules.phase == COUNTING and not self.proposed
+        turn = rules.phase == PLAYING and rules.to_move == self.mine
+        if not (changed or propose or turn):
+            return
         try:
             self._tell()
-            rules = game.replayed()
-            if rules.phase == COUNTING and not self.proposed:
+            if propose:
                 self._propose()
             elif rules.phase == PLAYING:
-                self.proposed = False
-                if rules.to_move == (1 if self.colour == "B" else 2):
+                self.proposed = False  # (play resumed after the passes: the next count is proposed again)
+                if turn:
                     self._move()
         except BoardError as error:
             raise MatchError(str(error)) from None
         except EngineError as error:
             raise MatchError(f"the engine failed: {error}") from None
-
-    def _waiting(self):
-        # Nothing new from the board: only the engine's turn (or a count to propose) needs a step.
-        rules = self.board.game.replayed()
-        mine = rules.to_move == (1 if self.colour == "B" else 2)
-        return rules.phase == OVER or not ((rules.phase == PLAYING and mine) or
-                                           (rules.phase == COUNTING and not self.proposed))
 
     def _tell(self):
         # The engine's game made the board's: its handicap stones once placed, moves taken back
@@ -118,18 +116,17 @@ class Match:
         for colour, pt in moves[len(told):]:
             self.engine.play("BW"[colour - 1], self._vertex(pt))
             told.append((colour, pt))
-            if colour != (1 if self.colour == "B" else 2):
+            if colour != self.mine:
                 self.say(f"you: {'BW'[colour - 1]} {self._vertex(pt)}")
 
     def _move(self):
-        engine_colour = 1 if self.colour == "B" else 2
         move = self.engine.genmove(self.colour, self.move_s)
         if move == "resign":
             winner = "W" if self.colour == "B" else "B"
             self.board.must(f"end {winner}+R")
             self.say(f"{self.name} resigns")
             return
-        self.told.append((engine_colour, PASS if move == "pass" else parse_vertex(self.size, move)))  # (its game's)
+        self.told.append((self.mine, PASS if move == "pass" else parse_vertex(self.size, move)))  # (its game's)
         try:
             self.board.send_move(self.colour, move, len(self.told), self.patience_s)
         except BoardError as error:

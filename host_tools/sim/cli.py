@@ -45,7 +45,6 @@ from pathlib import Path
 from firmware.modes import NAMES as MODE_NAMES
 from firmware.rules.catalog import ALL
 from firmware.rules.coords import MAX_SIZE, MIN_SIZE
-from firmware.rules.game import OVER
 from firmware.rules.rulesets import by_name
 from firmware.settings import Settings
 from host_tools.board.messages import message
@@ -199,14 +198,12 @@ def run_live(args, out=sys.stdout, err=sys.stderr) -> int:
         threads.append(threading.Thread(target=play_script, args=(live, events, args.speed, stop), daemon=True))
 
     def engine_game(fields, colour, level, void):
-        # The page's new game against GNU Go: the game in progress voided if the players agreed.
-        game = live.app.game
-        if game.phase != OVER and game.move_number:
-            if not void:
-                return "a game is in progress (move %d): confirm to void it" % game.move_number
-            live.command("end", ["Void"])
-        host.match(engine_args(args, "gnugo", level, colour, fields))
-        return None
+        # The page's new game against GNU Go, on a cleared board (host_tools.play starts it).
+        refused = live.make_room(void)
+        if refused is None:
+            live.clear_stones()
+            host.match(engine_args(args, "gnugo", level, colour, fields))
+        return refused
 
     def extra_state():
         app = live.app  # the logger names a game's file after the board, the power-up it began in and its number
@@ -216,11 +213,11 @@ def run_live(args, out=sys.stdout, err=sys.stderr) -> int:
         return {"sgf": str(record) if record else "", "logger": host.status()}
 
     try:
+        engine = engine_game if gnugo else None
         if args.port is None:
-            server = serve(live, extra_state=extra_state, engine=engine_game if gnugo else None)
+            server = serve(live, extra_state=extra_state, engine=engine)
         else:  # the port asked for, or an error: never another one silently
-            server = serve(live, port=args.port, extra_state=extra_state, tries=1,
-                           engine=engine_game if gnugo else None)
+            server = serve(live, port=args.port, extra_state=extra_state, tries=1, engine=engine)
     except OSError as error:
         print(f"error: {error} (try another --port N, or 0 for any free one)", file=err)
         host.stop()

@@ -254,31 +254,52 @@ class LiveBoard:
         rules refuse raise ValueError (naming the bad part) and change nothing; a refusal by
         the board (not now) is returned as text."""
         with self.lock:
-            fields = ["rules=" + rules, "size=%d" % size, "handicap=%d" % handicap, "time=" + quote(time_spec)]
-            if komi is not None:
-                fields.append("komi=%s" % komi)
-            try:
-                from_fields(fields_dict(fields)).check()
-            except ValueError as error:
-                self._say("new game refused: " + str(error))
-                self._bump()
-                raise
-            game = self.app.game
-            if game.phase != OVER and game.move_number:
-                if not void:
-                    return "a game is in progress (move %d): confirm to void it" % game.move_number
-                self.command("end", ["Void"])
+            fields = self.checked(rules, size, handicap, time_spec, komi)
+            refused = self.make_room(void)
+            if refused is not None:
+                return refused
             error = self.app.command("new", fields, self.now_ms())
             if error is not None:
                 self._say("new game refused: " + error[1])
                 self._bump()
                 return error[1]
-            self.hw.stones.clear()
-            self._stones_moved()
+            self.clear_stones()
             self._events_seen = self.app.events.count
             self._say("new game: " + self._settings())
             self._bump()
             return None
+
+    def checked(self, rules, size, handicap, time_spec, komi=None):
+        """The ``new`` command's fields for these settings; ValueError (told in the log too) for
+        settings the rules refuse, naming the bad part."""
+        fields = ["rules=" + rules, "size=%d" % size, "handicap=%d" % handicap, "time=" + quote(time_spec)]
+        if komi is not None:
+            fields.append("komi=%s" % komi)
+        try:
+            from_fields(fields_dict(fields)).check()
+        except ValueError as error:
+            with self.lock:
+                self._say("new game refused: " + str(error))
+                self._bump()
+            raise
+        return fields
+
+    def make_room(self, void):
+        """Before another game: a game in progress is ended as Void when asked (``void``: the page
+        asked the players first); else the refusal's words. None: the board may start one."""
+        with self.lock:
+            game = self.app.game
+            if game.phase != OVER and game.move_number:
+                if not void:
+                    return "a game is in progress (move %d): confirm to void it" % game.move_number
+                self.command("end", ["Void"])
+            return None
+
+    def clear_stones(self):
+        """The hands clear the board for the next game."""
+        with self.lock:
+            self.hw.stones.clear()
+            self._stones_moved()
 
     # -- what the page shows ---------------------------------------------------------
 

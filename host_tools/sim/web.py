@@ -26,7 +26,6 @@ from pathlib import Path
 
 from firmware.modes import NAMES as MODE_NAMES
 from firmware.rules.catalog import ALL
-from firmware.settings import from_fields
 from host_tools.board.clock_spec import presets
 
 STATIC = Path(__file__).with_name("web")
@@ -112,7 +111,7 @@ def make_handler(live, extra_state=None, engine=None):
             void = _field(body, "void", bool) if "void" in body else False
             if body.get("opponent", "person") != "person":
                 _field(body, "opponent", str, ("gnugo",) if engine is not None else ())
-                from_fields({k: str(v) for k, v in fields.items() if v is not None}).check()  # (a bad setting: said here)
+                live.checked(fields["rules"], fields["size"], fields["handicap"], fields["time"], komi)
                 return engine(fields, _field(body, "colour", str, ("B", "W")),
                               _field(body, "level", int, tuple(range(11))), void)
             return live.new_game(fields["rules"], fields["size"], fields["handicap"], fields["time"], komi, void)
