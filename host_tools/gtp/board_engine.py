@@ -32,9 +32,9 @@ from __future__ import annotations
 
 from firmware.rules.coords import PASS, vertex
 from firmware.rules.game import PLAYING
-from firmware.rules.history import move_colour, move_point
 from firmware.version import NAME, VERSION
 from host_tools.play.board import BoardError
+from host_tools.sim.played import moves_of
 
 from .arbiter import Arbiter, GtpError
 
@@ -91,8 +91,7 @@ class BoardEngine(Arbiter):
 
     def _ours(self):
         # The controller's moves, (colour, point) in order.
-        hist = self.game.hist
-        return [(move_colour(hist.moves[k]), move_point(hist.moves[k])) for k in range(1, hist.length)]
+        return moves_of(self.game)
 
     def _send_again(self):
         # The board lost moves the controller has (a takeback, a power cut): the opponent's next is sent again.

@@ -27,9 +27,9 @@ from firmware.modes import CASUAL
 from firmware.referee.states import COUNTING, PLAY
 from firmware.rules.coords import PASS, col_row, parse_vertex, point, vertex
 from firmware.rules.game import PLAYING
-from firmware.rules.history import move_colour, move_point
 from firmware.settings import Settings
 from host_tools.sim.headless import Simulation
+from host_tools.sim.played import moves_of
 from host_tools.sim.script import Event
 from twins.link import HostSerial, Pipe
 from twins.storage import SimStorage
@@ -253,8 +253,7 @@ class EngineBrain:
         self.known = None  # the moves the engine was told, ((colour, point), ...)
 
     def _tell(self, game):
-        hist = game.hist
-        moves = [(move_colour(hist.moves[k]), move_point(hist.moves[k])) for k in range(1, hist.length)]
+        moves = moves_of(game)
         known = self.known
         if known is None or known != moves[:len(known)]:
             self.engine.new_game(game.size, game.komi)

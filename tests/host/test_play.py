@@ -12,6 +12,7 @@ from host_tools.gtp.engine import Engine, default_engine
 from host_tools.play.board import Board
 from host_tools.play.match import Match, MatchError
 from host_tools.play.sim import Moves, SimTable
+from host_tools.sim.played import moves_of
 from host_tools.sim.script import Event
 
 NINE = {"size": "9", "komi": "7", "rules": "japanese", "handicap": "0", "time": "none"}
@@ -131,23 +132,5 @@ def test_a_cable_out_in_the_middle_of_the_engines_move_loses_nothing():
         game = board.game
     assert plug_in_at is not None and not table.pipe.unplugged
     assert game.result is not None and not game.unplayable
-    assert moves(game) == [("BW"[c - 1], "pass" if p == PASS else vertex(9, p)) for c, p in _played(table.sim.app.game)]
+    assert moves(game) == [("BW"[c - 1], "pass" if p == PASS else vertex(9, p)) for c, p in moves_of(table.sim.app.game)]
 
-
-def _played(game):
-    from firmware.rules.history import move_colour, move_point
-
-    hist = game.hist
-    return [(move_colour(hist.moves[k]), move_point(hist.moves[k])) for k in range(1, hist.length)]
-
-
-def test_a_handicap_game_the_engine_is_told_the_stones_placed():
-    table, board = table_and_board(6)
-    with gnugo() as engine:
-        match = Match(board, engine, "W", dict(NINE, handicap="3", komi="0.5"), say=lambda text: None)
-        while len(board.game.moves) < 6:
-            match.step()
-        stones = engine.command("list_stones black").split()
-        game = board.game
-    assert len(game.setup[0]) == 3 and game.moves[0][0] == 2  # White moved first, after the three
-    assert {vertex(9, p) for p in game.setup[0]} <= set(stones)
