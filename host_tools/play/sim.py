@@ -28,6 +28,7 @@ from firmware.referee.states import COUNTING, PLAY
 from firmware.rules.coords import PASS, col_row, parse_vertex, point, vertex
 from firmware.rules.game import PLAYING
 from firmware.settings import Settings
+from host_tools.board.rules import all_points
 from host_tools.sim.headless import Simulation
 from host_tools.sim.played import moves_of
 from host_tools.sim.script import Event
@@ -108,15 +109,15 @@ class Hands:
         stones = self.sim.hw.stones.colour
         bits, lit = app.marks.bits, app.marks.stone
         phys_of = app.referee.region.phys_of
-        game_points = self._points()
+        points = self._points()
         counting = app.referee.state == COUNTING
-        for g in game_points:
+        for g in points:
             p = phys_of[g]
             if stones[p] and bits[p] & (ERROR | LIFT | WRONG_COLOUR) and not (counting and bits[p] == LIFT):
                 if bits[p] & (ERROR | LIFT) == ERROR and g in self._tried_at():
                     self.refused += 1
                 return self._do(now, "lift", g)
-        for g in game_points:
+        for g in points:
             p = phys_of[g]
             if not stones[p] and bits[p] & (PUT_BACK | PLACE):
                 colour = lit[p] if bits[p] & PUT_BACK and lit[p] else 1
@@ -205,7 +206,7 @@ class Hands:
         return self.brain.move(self.sim.app.game, colour, self._tried)
 
     def _points(self):
-        return game_points(self.sim.app.game.size)
+        return all_points(self.sim.app.game.pos)
 
     def _neighbour(self, g):
         game = self.sim.app.game
@@ -215,11 +216,6 @@ class Hands:
                 if 0 <= c < size and 0 <= r < size]
         near = [q for q in near if not cells[q] and not self.sim.hw.stones.colour[self.sim.physical(q)]]
         return self.rng.choice(near) if near else None
-
-
-def game_points(size):
-    """The points of a ``size`` board, row by row."""
-    return [point(size, c, r) for r in range(size) for c in range(size)]
 
 
 class Moves:
@@ -237,7 +233,7 @@ class Moves:
             mover, g = self.moves.pop(0)
             if mover == colour and (g == PASS or (not cells[g] and g not in tried)):
                 return g
-        points = [g for g in game_points(game.size) if not cells[g] and g not in tried and not _eye(game, g, colour)]
+        points = [g for g in all_points(game.pos) if not cells[g] and g not in tried and not _eye(game, g, colour)]
         return self.rng.choice(points) if points else PASS
 
     def dead(self, game):
