@@ -134,3 +134,15 @@ def test_a_cable_out_in_the_middle_of_the_engines_move_loses_nothing():
     assert game.result is not None and not game.unplayable
     assert moves(game) == [("BW"[c - 1], "pass" if p == PASS else vertex(9, p)) for c, p in moves_of(table.sim.app.game)]
 
+
+
+def test_a_handicap_game_the_engine_is_told_the_stones_placed():
+    table, board = table_and_board(6)
+    with gnugo() as engine:
+        match = Match(board, engine, "W", dict(NINE, handicap="3", komi="0.5"), say=lambda text: None)
+        while len(board.game.moves) < 6:
+            match.step()
+        stones = engine.command("list_stones black").split()
+        game = board.game
+    assert len(game.setup[0]) == 3 and game.moves[0][0] == 2  # White moved first, after the three
+    assert {vertex(9, p) for p in game.setup[0]} <= set(stones)
