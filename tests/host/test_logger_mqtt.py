@@ -47,6 +47,14 @@ def wait_for(pred, seconds=5):
     return pred()
 
 
+def heard(messages):
+    """What a subscriber heard, in short: each topic, how often, retained or not."""
+    counts = {}
+    for topic, _payload, retained in messages:
+        counts[topic, retained] = counts.get((topic, retained), 0) + 1
+    return sorted(counts.items()) or "nothing"
+
+
 def test_logger_publishes_to_mosquitto(tmp_path, broker):
     live = []
     watcher = subscriber(broker, live)
@@ -56,7 +64,7 @@ def test_logger_publishes_to_mosquitto(tmp_path, broker):
 
     def after():  # while the logger still runs: a display that subscribes late
         late_client = subscriber(broker, late)
-        checks["state"] = wait_for(lambda: any(t == "goboard/table7/state" and r for t, _p, r in late))
+        checks["state"] = wait_for(lambda: any(t == "goboard/table7/state" and r for t, _p, r in late), seconds=15)
 
         # The game is on file; its last state may still be on its way (paho sends in the background).
         on_file = sgfmill.Sgf_game.from_bytes(next((tmp_path / "out").glob("*.sgf")).read_bytes())
@@ -75,7 +83,7 @@ def test_logger_publishes_to_mosquitto(tmp_path, broker):
         "logger_args": ("--mqtt", broker.address, "--mqtt-login", broker.access.logger_file, "--name", "hub1"),
         "after": after, "venue_key": KEY})
     assert len(moves_of(got)) == len(expected)
-    assert checks["state"]
+    assert checks["state"], "late subscriber heard %s; the watcher %s" % (heard(late), heard(live))
     state = json.loads([p for t, p, r in late if t == "goboard/table7/state"][-1])
     assert state["moves"] == len(expected) and state["game"] == 1
     moves = [json.loads(p) for t, p, _r in live if t == "goboard/table7/move"]
