@@ -239,6 +239,8 @@ class App(Loop):
         if self.leds is not None:
             self.leds.mode = mode
         self.follower.attach(game, settings, gid, clock, mode, recovered)
+        if game.setup_stones != ((), ()) and not game.handicap:  # a position to put down (settings.py setup):
+            referee.refresh(0)  # lit at once, not at the board's next change (no event: no time needed)
 
     def idle(self):
         """Whether the loop has nothing to go on with, pass by pass, while nothing happens: no
@@ -262,6 +264,9 @@ class App(Loop):
         or (error code, detail). What it changed is on flash before this returns."""
         if name == "new":  # the app's own: no command code is loaded while the next game is built
             error = self._new(args)
+            if error is None:  # a host's words (``show words``) give way to the new game's own
+                self._notice_until = now_ms
+                self.said = False  # (no result: the display draws the game's clock, or NEW GAME, again)
         elif name == "play":  # a side played elsewhere: a command every other move, its code kept (a load: 51 ms)
             error = __import__("firmware.host.commands", None, None, ("command",)).command(self, name, args, now_ms)
         else:  # (the commands' code loaded for the command: it costs a Pico's heap)

@@ -64,8 +64,11 @@ class Settings:
             komi2_of(self.komi)
         rules.check_handicap(self.size, self.handicap)
         self.time_control()
-        if self.players and self.players.get("remote", "B") not in ("B", "W"):
+        players = self.players
+        if players and players.get("remote", "B") not in ("B", "W"):
             raise ValueError("remote")  # (B or W: a name of its own would cost a Pico's heap)
+        if players and players.get("setup"):  # (the letters' code: loaded for the moment)
+            call_briefly("firmware.rules.handicap", "setup_letters", self.size, players["setup"])
 
     def game(self, spent=None):
         """A new rules Game with these settings; ValueError names what the rules refuse.
@@ -73,6 +76,9 @@ class Settings:
         game = Game(self.size, self.ruleset(), komi=self.komi, spent=spent)
         if self.komi is None and self.handicap:
             game.komi = game.rules.default_komi(self.handicap)
+        players = self.players
+        if players and players.get("setup"):  # a position the players put down first (a problem's)
+            call_briefly("firmware.rules.handicap", "setup_position", game, players["setup"], players.get("remote"))
         return game
 
     def clock(self, events):

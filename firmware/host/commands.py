@@ -15,6 +15,7 @@ from binascii import hexlify, unhexlify
 
 from ..events import EV_REFEREE
 from ..leds.marks import HINT
+from ..micro import const, ticks_add
 from ..modes import NAMES as MODE_NAMES
 from ..modes import TOURNAMENT
 from ..protocol import E_MALFORMED, E_STATE, E_UNKNOWN, is_uint, unquote
@@ -27,6 +28,8 @@ from ..rules.history import move_colour
 from ..rules.illegal import IllegalMove
 from ..settings import is_pair
 from .seal import KEY_FILE, LOCK_FILE
+
+_WORDS_MS = const(1800000)  # a host's words stay on the clock display this long (30 min), or until a notice
 
 
 def command(app, name, args, now_ms):
@@ -98,8 +101,12 @@ def parse(name, args, size):
             raise ValueError("mode needs casual, teaching or tournament [agreed|referee]")
         return MODE_NAMES.index(args[0]), args[1] if n > 1 else ""
     if name == "show":
-        if not n or args[0] not in ("hint", "mark", "clear", "dead"):
-            raise ValueError("show needs hint, mark, dead or clear")
+        if not n or args[0] not in ("hint", "mark", "clear", "dead", "words"):
+            raise ValueError("show needs hint, mark, dead, clear or words")
+        if args[0] == "words":
+            if not 1 < n < 4:
+                raise ValueError("show words needs one or two lines")
+            return "words", [unquote(text)[:16] for text in args[1:]]
         return args[0], [_point(size, text) for text in args[1:]]
     if name == "play":
         if n != 2 or args[0] not in ("B", "W"):
@@ -233,10 +240,17 @@ def _keep(app, name, data):
 
 
 def _show(app, value, now_ms):
-    # Hint marks on the LEDs at the given points ("clear": none); "dead": a proposal.
+    # Hint marks on the LEDs at the given points ("clear": none); "dead": a proposal; "words": lines to show.
     what, points = value
     if what == "dead":
         return _dead(app, points, now_ms)
+    if what == "words":  # (a teacher's, a problem's: on the display as a notice's, until the next one)
+        display = app.hw.display
+        if display is not None:
+            display.words(points)
+            app.said = None
+            app._notice_until = ticks_add(now_ms, _WORDS_MS)
+        return None
     marks = app.marks
     marks.clear(HINT)
     if what != "clear":

@@ -56,6 +56,35 @@ def setup(game, black, white, to_move):
     game.reset_play_state(game.to_move if to_move is None else to_move)
 
 
+def setup_letters(size, text):
+    """The ``new`` field ``setup`` (settings.py): a position's stones as SGF letters, Black's,
+    ``/``, White's ("ddee/ff"), as (black, white) lists of points; ValueError for text no
+    ``size`` board has (off the board, a point given twice)."""
+    sides = text.split("/")
+    if len(sides) != 2:
+        raise ValueError("setup")
+    out = []
+    for side in sides:
+        if len(side) % 2:
+            raise ValueError("setup")
+        points = []
+        for i in range(0, len(side), 2):
+            col, row = ord(side[i]) - 97, ord(side[i + 1]) - 97
+            p = point(size, col, row)
+            if not (0 <= col < size and 0 <= row < size) or p in points or (out and p in out[0]):
+                raise ValueError("setup")
+            points.append(p)
+        out.append(points)
+    return out
+
+
+def setup_position(game, text, remote):
+    """The ``setup`` position on ``game``: the side not played elsewhere (``remote``: "B", "W"
+    or None) moves first (a problem's student), else Black."""
+    black, white = setup_letters(game.size, text)
+    setup(game, black, white, None if remote is None else "WB".index(remote) + 1)
+
+
 def place(game, points):
     """``Game.place_handicap``."""
     if game.rules.handicap == HANDICAP_NONE:
