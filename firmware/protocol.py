@@ -43,7 +43,7 @@ E_MEMORY = "memory"  # the board had no memory for it and goes on as it was
 COMMANDS = ("hello", "state", "resend", "mode", "new", "show", "play", "end", "time", "diag", "mem", "referee", "clock",
             "replay", "key", "lock", "mqtt")
 NEW_KEYS = ("rules", "size", "komi", "handicap", "time", "pb", "pw", "ev", "ro", "dt", "pair", "remote",
-            "setup")  # new's fields
+            "setup", "captures")  # new's fields
 
 _HEX = b"0123456789abcdef"
 _SAFE_MIN = const(33)  # '!'

@@ -67,6 +67,8 @@ class Settings:
         players = self.players
         if players and players.get("remote", "B") not in ("B", "W"):
             raise ValueError("remote")  # (B or W: a name of its own would cost a Pico's heap)
+        if players and int(players.get("captures", "0")) not in range(self.size * self.size):
+            raise ValueError("captures")  # capture Go's goal: stones, fewer than the board's points
         if players and players.get("setup"):  # (the letters' code: loaded for the moment)
             call_briefly("firmware.rules.handicap", "setup_letters", self.size, players["setup"])
 
@@ -77,6 +79,8 @@ class Settings:
         if self.komi is None and self.handicap:
             game.komi = game.rules.default_komi(self.handicap)
         players = self.players
+        if players and "captures" in players:  # capture Go: the first to capture that many stones wins
+            game.captures[0] = int(players["captures"])
         if players and players.get("setup"):  # a position the players put down first (a problem's)
             call_briefly("firmware.rules.handicap", "setup_position", game, players["setup"], players.get("remote"))
         return game

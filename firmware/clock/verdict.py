@@ -35,7 +35,7 @@ def result_lines(result):
     if reason == FOUL:
         loser = "BLACK" if winner == 2 else "WHITE"
         return loser + " FOUL", _SHORT_FOULS.get(result.detail, "FOUL")
-    return side + " WINS", ""
+    return side + " WINS", "FIRST CAPTURES" if reason == "captures" else ""  # (capture Go: rules/game.py)
 
 
 def notice_lines(referee):

@@ -50,7 +50,8 @@ class Game(Ending):
     Read-only attributes for callers: ``size``, ``rules`` (RuleSet), ``komi``,
     ``handicap``, ``pos`` (Position), ``to_move``, ``ko`` (point the player to
     move may not retake, 0 if none), ``passes`` (consecutive passes),
-    ``captures`` (stones captured by each colour, indexed by colour),
+    ``captures`` (stones captured by each colour, indexed by colour; ``captures[0]``:
+    capture Go's goal, settings.py, the first to capture that many stones wins; 0: none),
     ``phase`` (PLAYING, COUNTING, OVER), ``result`` (Result or None),
     ``cycle`` (a repetition has happened, for rule sets where players decide),
     ``warnings``, ``cautions`` (per colour), ``penalties`` (the penalty log:
@@ -186,10 +187,16 @@ class Game(Ending):
         if n and op is not None and op.breaks_place_remove(pt, n):
             self._take_back()
             raise IllegalMove(PLACE_REMOVE, pt)
-        self.captures[colour if not flags else 3 - colour] += n
+        taker = colour if not flags else 3 - colour
+        captures = self.captures
+        captures[taker] += n
         self.ko = ko
         self.to_move = 3 - colour
         self.passes = 0
+        if n and captures[0] and captures[taker] >= captures[0]:
+            # Capture Go: the first to take that many wins (reason and detail "captures": RE "B+";
+            # result.py's reasons are names, and one more would cost a Pico's heap a name pool).
+            self.end(Result(taker, "captures", 0, "captures"))
         if op is not None:
             op.after_move(pt, colour, n, flags)
         elif seen and self.rules.cycle != CYCLE_NONE and self._repeats_earlier(True, self.last_pass, 2):

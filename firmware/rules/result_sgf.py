@@ -16,9 +16,11 @@ def parse_sgf(text, detail=""):
         return Result(BOTH_LOSE, FOUL if detail == "host" else NO_POINTS, 0, detail)
     if text in ("0", "Draw", "Jigo"):  # (a cycle's draw says so in its detail: rules/cycles.py)
         return Result(DRAW, CYCLE if detail in ("repetition", "agreed") else SCORE, 0, detail)
-    if len(text) < 3 or text[0] not in "BW" or text[1] != "+":
+    if len(text) < 2 or text[0] not in "BW" or text[1] != "+":
         return None
     winner = 1 if text[0] == "B" else 2
+    if len(text) == 2:  # a win with no score: capture Go's (rules/game.py), else OP Art.9-3's
+        return Result(winner, "captures" if detail == "captures" else NO_POINTS, 0, detail)
     rest = text[2:]
     reasons = {"R": RESIGN, "Resign": RESIGN, "T": TIME, "Time": TIME, "F": FOUL, "Forfeit": FOUL}
     if rest in reasons:

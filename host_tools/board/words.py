@@ -70,8 +70,9 @@ def foul_words(reason, rules_name="", warned=False):
     return what + (" (" + clause + ")" if clause else "")
 
 
-def result_words(result, rules_name="", warned=False):
-    """The result as a sentence (see the module doc); ``warned``: a foul's loser lost on warnings."""
+def result_words(result, rules_name="", warned=False, capture_goal=1):
+    """The result as a sentence (see the module doc); ``warned``: a foul's loser lost on warnings;
+    ``capture_goal``: capture Go's stones to capture (the game's ``captures`` field)."""
     if result is None:
         return "game in progress"
     winner = result.winner
@@ -102,7 +103,13 @@ def result_words(result, rules_name="", warned=False):
         return "%s loses by a foul: %s" % (_side(3 - winner), foul_words(result.detail or "forfeit", rules_name, warned))
     if reason == NO_POINTS:
         return "%s wins: the opponent has no points (OP rules Art.9-3)" % side
+    if reason == "captures":  # (rules/game.py: capture Go)
+        return "%s wins at capture Go, the first to capture %s" % (side, _stones(capture_goal))
     return "%s wins" % side
+
+
+def _stones(n):
+    return "1 stone" if n == 1 else "%d stones" % n
 
 
 def game_result_words(game):
@@ -111,4 +118,5 @@ def game_result_words(game):
     result = game.result
     loser = 3 - result.winner if result.winner in (1, 2) else 0
     limit = game.rules.warning_loss
-    return result_words(result, game.rules.name, bool(loser and limit and game.warnings[loser] >= limit))
+    return result_words(result, game.rules.name, bool(loser and limit and game.warnings[loser] >= limit),
+                        game.captures[0])

@@ -247,8 +247,10 @@ class GameLog:
         warnings = max((v for _k, side, kind, v, _r in self.penalties if side == loser and kind == "warning"),
                        default=0)
         limit = by_name(self.rules).warning_loss
-        words = result_words(result, self.rules, bool(limit and warnings >= limit))
-        return "Result: " + words + (" (%s)" % self.why if self.why and result.reason != FOUL else "")
+        words = result_words(result, self.rules, bool(limit and warnings >= limit),
+                             int(self.fields.get("captures", "1")))
+        explained = result.reason in (FOUL, "captures")  # (the words say what it came from)
+        return "Result: " + words + (" (%s)" % self.why if self.why and not explained else "")
 
     def _count(self) -> dict:
         """TB/TW and the count in words, from the dead stones the board's END named (a count)."""

@@ -186,3 +186,36 @@ def test_the_count_in_words_adds_the_penalty_points_the_result_counts(tmp_path):
     assert said.startswith(
         "Count (Korean rules): Black 27 territory + 0 prisoners = 27; White 36 territory + 1 prisoners"
         " + 2 penalty = 39; komi 6.5: White wins by 18.5 points."), said
+
+
+def test_capture_go_and_a_set_up_position_reach_the_record():
+    """Capture Go's result (RE B+, the rule in words) and a problem's position (AB/AW) as the
+    board's lines give them (firmware: tests/firmware/test_capture_go.py)."""
+    table = Table("japanese", "none", size=7, cable=True)
+    table.wait(100)
+    table.pipe.take()
+    table.pipe.send(pr.encode_command("new size=7 captures=2 setup=dd/cd"))  # Black D4, White C4
+    table.wait(100)
+    lines = table.pipe.take()
+    table.place(BLACK, "D4")
+    table.place(WHITE, "C4")
+    for colour, vertex in ((BLACK, "B4"), (WHITE, "G1"), (BLACK, "C5"), (WHITE, "G2"), (BLACK, "C3")):
+        table.play(colour, vertex)  # Black's C3 takes C4: one stone, the goal is two
+    assert table.game.result is None and table.game.captures[BLACK] == 1
+    for colour, vertex in ((WHITE, "A1"), (BLACK, "A2"), (WHITE, "G7"), (BLACK, "B1")):
+        table.play(colour, vertex)  # Black's B1 takes A1: the second stone
+    lines += table.pipe.take()
+    from host_tools.board.protocol import decode
+    from host_tools.logger.games import Games
+
+    games = Games()
+    for raw in lines.split(b"\n"):
+        if raw.strip():
+            _seq, kind, fields = decode(raw)
+            games.apply(kind, fields)
+    record = sgfmill.Sgf_game.from_bytes(games.games[max(games.games)].sgf_bytes("t"))
+    root = record.get_root()
+    assert root.get("RE") == "B+"
+    assert root.get("GC") == "Result: Black wins at capture Go, the first to capture 2 stones"
+    assert root.get("AB") == {(3, 3)} and root.get("AW") == {(3, 2)}
+    assert len(record.get_main_sequence()) == 1 + 9
