@@ -129,7 +129,7 @@ class App(Loop):
             settings = settings or Settings()
             self._begin(settings, settings.game(), mode, last_gid + 1)
         if self.scanner.prime(now_ms):  # the stones on the board at power-up, no settle wait
-            self.referee.update(self.scanner.frame, now_ms)
+            self.referee.update(self.scanner.frame, now_ms, True)
         self._record(now_ms)  # the journal's snapshot: the recovered game, compacted, or the new one
         self._schedule(now_ms)
         if hw.faults:  # parts missing at power-up: told, and shown for a while (firmware/faults.py)
@@ -137,9 +137,10 @@ class App(Loop):
 
     # -- the game --------------------------------------------------------------
 
-    def new_game(self, settings, mode=None):
+    def new_game(self, settings, mode=None, now_ms=0):
         """Start a game with these settings (the host's ``new``, the simulator's
-        page). Raises ValueError for settings the rules refuse (a bad time spec
+        page) at ``now_ms``. The stones lying on the board then are the last
+        game's: lit to lift, never a move (referee ``update``). Raises ValueError for settings the rules refuse (a bad time spec
         names its bad part); the current game is then kept. The current game is let
         go before the new one is built: a Pico's heap has room for one. A new game
         of its size takes over its board and history and where it lies on the
@@ -168,6 +169,7 @@ class App(Loop):
                 board = region = None  # (not held while the last settings' game is made)
             self._rebuild(last, board, region, mode, gid)
             raise
+        self.referee.update(self.scanner.frame, now_ms, True)
 
     def _rebuild(self, settings, board, region, mode, gid):
         # After a game that did not fit: the last settings' game, which did, on ``board``'s board and
@@ -204,7 +206,7 @@ class App(Loop):
         acks = self.link.acks  # pyright: ignore[reportOptionalMemberAccess]  (kept with a link only)
         waited = ticks_diff(now_ms, since)
         if acks >= 2 or (acks < 0 and waited >= _ALONE_MS) or waited >= _TOLD_MOST_MS:
-            self.new_game(settings, mode)
+            self.new_game(settings, mode, now_ms)
 
     def replay(self, now_ms):
         """Korean Art.21-4: a drawn game is replayed at once, colours kept, each clock
@@ -213,7 +215,7 @@ class App(Loop):
         if result is None or result.winner != DRAW:
             return False
         old = self.clock
-        self.new_game(self.follower.settings)
+        self.new_game(self.follower.settings, None, now_ms)
         if old is not None and self.clock is not None:  # (the clauses' code: loaded for the moment)
             call_briefly("firmware.clock.clauses", "replay", old, now_ms, self.clock)
         return True
@@ -239,8 +241,6 @@ class App(Loop):
         if self.leds is not None:
             self.leds.mode = mode
         self.follower.attach(game, settings, gid, clock, mode, recovered)
-        if game.setup_stones != ((), ()) and not game.handicap:  # a position to put down (settings.py setup):
-            referee.refresh(0)  # lit at once, not at the board's next change (no event: no time needed)
 
     def idle(self):
         """Whether the loop has nothing to go on with, pass by pass, while nothing happens: no
@@ -263,7 +263,7 @@ class App(Loop):
         """A host's command (the link's control, the simulator's page): None when done,
         or (error code, detail). What it changed is on flash before this returns."""
         if name == "new":  # the app's own: no command code is loaded while the next game is built
-            error = self._new(args)
+            error = self._new(args, now_ms)
             if error is None:  # a host's words (``show words``) give way to the new game's own
                 self._notice_until = now_ms
                 self.said = False  # (no result: the display draws the game's clock, or NEW GAME, again)
@@ -275,13 +275,13 @@ class App(Loop):
         self._record(now_ms)
         return error
 
-    def _new(self, args):
+    def _new(self, args, now_ms):
         # The host's ``new`` (docs/protocol.md): refused while a game with moves is on or being
         # counted (the result first); no local keeps the last game alive while the next is built.
         if self.game.phase != OVER and self.game.move_number:
             return E_STATE, "a game is in progress: end it first"
         try:
-            self.new_game(from_fields(fields_dict(args)))
+            self.new_game(from_fields(fields_dict(args)), None, now_ms)
         except ValueError as error:
             return E_MALFORMED, "new: " + str(error)[:60]
         return None

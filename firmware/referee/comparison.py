@@ -45,12 +45,21 @@ class Comparison:
                 self.npending -= 1
 
     def still_captured(self, frame, hist, cells):
-        """Power-up with a game in progress: stones the game's moves (``hist``) captured that still
-        lie on their (still empty) points in ``frame`` are captures to lift (the journal keeps
-        moves, not hands), not new stones; the latest capture of a point says whose (read from
-        the last move back)."""
+        """The first frame of a game: stones lying on points it has empty are to lift, not new stones.
+        With no move yet, every one (the last game's stones, a new game's board not cleared; their
+        colour as read). At power-up with a game in progress, the ones its moves (``hist``)
+        captured (the journal keeps moves, not hands); the latest capture of a point says whose
+        (read from the last move back)."""
         phys_of = self.region.phys_of
         pending = self.pending
+        if hist.length == 1:
+            game_of = self.region.game_of
+            for q in range(POINTS):
+                g = game_of[q]
+                if g != NONE and frame[q] and not cells[g] and not pending[q]:
+                    pending[q] = frame[q] & 3 | CHARGED_PRESS | CHARGED_LEFT  # (nobody's captures: nobody charged)
+                    self.npending += 1
+            return
         log = hist.removed
         for k in range(hist.length - 1, 0, -1):
             record = hist.moves[k]

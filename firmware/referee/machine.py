@@ -92,7 +92,6 @@ class Referee(Phases):
         # The stones missing now have cost their remover (a recovered game: what went while the
         # board was off costs nobody, until the board has matched the game once).
         self.removal_charged = game.move_number > 0
-        self._recovered = game.move_number > 0  # a game found at power-up: its last captures may lie there
         self.reason = ""  # why the board waits (for messages)
         self.awaiting_press = 0  # colour whose move's turn ends with its clock press
         self.moved_at = -1  # when the last move was judged (a press that waited for it came with it)
@@ -124,12 +123,13 @@ class Referee(Phases):
 
     # -- inputs ------------------------------------------------------------
 
-    def update(self, frame, now_ms):
-        """A new settled frame from the scanner. True if the game or the marks changed."""
+    def update(self, frame, now_ms, first=False):
+        """A new settled frame from the scanner (``first``: the game's first, at power-up or as it
+        begins: the stones already there are to lift, Comparison.still_captured). True if the
+        game or the marks changed."""
         self._settle(now_ms)
         self.frame[:] = frame
-        if self._recovered:
-            self._recovered = False
+        if first:
             self.seen.still_captured(self.frame, self.game.hist, self.game.pos.cells)
         return self._reconcile(now_ms)
 

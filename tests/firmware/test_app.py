@@ -316,3 +316,27 @@ def test_the_diagnostics_chord_during_a_casual_game_takes_nothing_back():
     assert app.game.move_number == 3 and app.diag is None  # refused mid-game, and no takeback
     press(app, hw, 3, 5000)  # MENU alone, let go: the casual takeback
     assert app.game.move_number == 2
+
+
+def test_the_last_games_stones_are_lit_to_lift_and_never_a_move():
+    """A new game begun with the last game's stones on the board: each is lit to lift at once,
+    lifting them down to the last one plays nothing (that stone was once taken for Black's
+    first move), nobody is charged in a tournament, and the first stone placed after is a move."""
+    from harness import Table
+
+    from firmware.leds.marks import LIFT
+    from firmware.modes import TOURNAMENT
+
+    for mode in (0, TOURNAMENT):
+        table = Table("japanese", "none", cable=True, mode=mode)
+        table.wait(100)
+        table.in_turn("C3", "D4", "E5")
+        assert table.moves() == "BC3 WD4 BE5"
+        assert table.says("end Void")[-1][0] == "OK" and table.says("new size=9")[-1][0] == "OK"
+        assert table.marked(LIFT) == ["C3", "D4", "E5"] and table.moves() == ""
+        table.lift("D4")
+        table.lift("E5")
+        assert table.marked(LIFT) == ["C3"] and table.moves() == ""
+        table.lift("C3")
+        table.place(BLACK, "E5")
+        assert table.moves() == "BE5" and not table.game.penalties and not table.marked(LIFT)

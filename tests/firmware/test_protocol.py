@@ -382,7 +382,7 @@ def test_long_lines_go_out_in_pieces_with_one_crc():
 def test_a_command_that_runs_out_of_memory_is_answered_memory_and_the_link_goes_on():
     table = board()
 
-    def full(settings, mode=None):  # the next game does not fit the heap
+    def full(settings, mode=None, now_ms=0):  # the next game does not fit the heap
         raise MemoryError("memory allocation failed, allocating 2048 bytes")
 
     table.app.new_game = full
