@@ -23,7 +23,7 @@ from .drivers.buttons import B_BLACK, B_WHITE
 from .events import EV_JOURNAL
 from .jobs import resume
 from .micro import const, print_exception, ticks_add, ticks_diff, ticks_ms
-from .modes import CASUAL, TEACHING, TOURNAMENT
+from .modes import TEACHING, TOURNAMENT
 from .referee.states import COUNTING, REJECT, SYNC
 from .rules.const import call_briefly, collect, uncollected
 from .rules.game import OVER, PLAYING
@@ -244,7 +244,7 @@ class Loop:
             timekeeper.pause_button(now_ms)
         if intents & I_MENU:
             # MENU finishes a count (a tournament's: both clock buttons), votes for a draw after
-            # a repetition (Thai 11), replays a drawn game (Korean Art.21-4), or takes back (casual).
+            # a repetition (Thai 11), replays a drawn game (Korean Art.21-4), or takes back (casual, teaching).
             referee = self.referee
             game = self.game
             if referee.state == COUNTING:
@@ -254,7 +254,7 @@ class Loop:
                 referee.button("draw", now_ms)
             elif game.phase == OVER and game.rules.cycle == CYCLE_DRAW:
                 self.replay(now_ms)
-            elif referee.mode == CASUAL:
+            elif referee.mode != TOURNAMENT:  # (casual and teaching)
                 referee.button("undo", now_ms)
 
     def render(self, now_ms):

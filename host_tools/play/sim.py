@@ -12,7 +12,8 @@ lifted, the count is agreed once nothing is lit; and when it is the person's
 turn and the board is in step, the person plays: at a point the host lights
 as a hint, else the brain's move (``Moves``: an SGF's, then random points that
 are not its own eye; ``EngineBrain``: a GTP engine's), then presses its clock
-in a timed game. ``slip``: how often a hand
+in a timed game (a brain's PASS: the clock pressed with no stone placed;
+``MENU``: MENU pressed; None: nothing yet). ``slip``: how often a hand
 puts the opponent's stone on a neighbouring point first (the board lights
 both; the hand corrects it: ``corrections``).
 """
@@ -21,7 +22,7 @@ from __future__ import annotations
 
 import random
 
-from firmware.drivers.buttons import B_BLACK, B_WHITE
+from firmware.drivers.buttons import B_BLACK, B_MENU, B_WHITE
 from firmware.leds.marks import ERROR, HINT, LIFT, PLACE, PUT_BACK, WRONG_COLOUR
 from firmware.modes import CASUAL
 from firmware.referee.states import COUNTING, PLAY
@@ -38,6 +39,7 @@ from twins.storage import SimStorage
 STEP_MS = 20  # the hands look at the board this often
 REFUSED_MAX = 12  # the person's stones refused in one turn before it passes
 RESIGN = -1  # a brain's move: the person resigns
+MENU = -2  # ... the person presses MENU (casual, teaching: the last move taken back)
 
 
 class SimTable:
@@ -82,6 +84,7 @@ class Hands:
         self._press = -1  # when the person's clock press is due (-1: none)
         self._dead = None  # while counting: the stones the person holds dead (game points)
         self._back = -1  # a stone lifted to be put back at once: its chain is alive
+        self._slipped = -1  # the point whose stone the hand last put on a wrong point first
 
     def act(self, now):
         if now < self.busy_until:
@@ -121,10 +124,11 @@ class Hands:
             p = phys_of[g]
             if not stones[p] and bits[p] & (PUT_BACK | PLACE):
                 colour = lit[p] if bits[p] & PUT_BACK and lit[p] else 1
-                if bits[p] & PUT_BACK and colour != self._person() and self.rng.random() < self.slip:
+                if bits[p] & PUT_BACK and colour != self._person() and g != self._slipped and self.rng.random() < self.slip:
                     wrong = self._neighbour(g)
                     if wrong is not None:
                         self.corrections += 1
+                        self._slipped = g  # (corrected, not put wrong again)
                         return self._do(now, "place", wrong, colour)
                 return self._do(now, "place", g, colour)
         return False
@@ -168,10 +172,14 @@ class Hands:
         g = self._hinted()
         if g is None:
             g = self._choose(colour)
+        if g is None:  # (the brain waits: a student after the end of a problem's line)
+            return False
         if g == RESIGN:
             return self._do(now, "button", name="resign_black" if colour == 1 else "resign_white")
-        if g == PASS:  # (a press with no stone placed, in a timed game)
-            return self._press_clock(now, colour) if app.clock is not None else self._do(now, "button", name="pass")
+        if g == MENU:
+            return self._do(now, "press", buttons=(B_MENU,))
+        if g == PASS:  # a press with no stone placed
+            return self._press_clock(now, colour)
         self._tried.add(g)
         if app.clock is not None:
             self._press = now + self.rng.randint(300, 900)

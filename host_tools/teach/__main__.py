@@ -1,28 +1,44 @@
-"""``python -m host_tools.teach guess FILE [--colour B|W] [--board PORT|sim]``: guess a recorded game's
-moves on the board (guess.py); ``python -m host_tools.teach review FILE [--out FILE]``: GNU Go's review
-of a game, the moves that lost most with its own as variations (review.py);
-``python -m host_tools.teach.course --check``: the problem course."""
+"""``python -m host_tools.teach problems [FILE|FOLDER ...] [--board PORT|sim]``: problems solved on the
+board, the bundled course by default (solving.py); ``python -m host_tools.teach guess FILE [--colour B|W]
+[--board PORT|sim]``: guess a recorded game's moves on the board (guess.py); ``python -m host_tools.teach
+review FILE [--out FILE]``: GNU Go's review of a game, the moves that lost most with its own as variations
+(review.py); ``python -m host_tools.teach.course --check``: the problem course."""
 
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 from pathlib import Path
 
 from firmware.rules.coords import PASS, vertex
 from host_tools import sgf
 from host_tools.gtp.engine import Engine, EngineError, default_engine
-from host_tools.play.board import BoardError
+from host_tools.play.board import Board, BoardError
 from host_tools.play.connect import open_board
+from host_tools.play.sim import SimTable
 
 from .guess import Guess
+from .problem import load_problems
 from .review import annotate
 from .review import review as review_game
+from .solving import Progress, Solving, default_progress
+from .student import Student
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m host_tools.teach", description="teaching on the board")
     sub = parser.add_subparsers(dest="what", required=True)
+    problems = sub.add_parser("problems", help="problems on the board: the position lit, replies lit, right or wrong")
+    problems.add_argument("sets", type=Path, nargs="*", help="problem SGF files or folders of them "
+                          "(default: the bundled beginner course)")
+    problems.add_argument("--board", default="sim", metavar="PORT|sim", help="the board's serial port, or sim")
+    problems.add_argument("--progress", type=Path, help="the student's progress file "
+                          "(default: $XDG_DATA_HOME/goboard/progress-<board>.json)")
+    problems.add_argument("--start", type=int, metavar="N", help="begin at problem N (default: where the progress says)")
+    problems.add_argument("--seed", type=int, default=0, help="with --board sim: the simulated student's seed")
+    problems.add_argument("--wrong", type=float, default=0.3, help="with --board sim: how often the student errs")
+    problems.add_argument("--tries", type=int, help="stop after this many tries")
     guess = sub.add_parser("guess", help="guess a recorded game's moves, the other side's lit to place")
     guess.add_argument("record", type=Path, help="an SGF file")
     guess.add_argument("--colour", choices=("B", "W"), default="B", help="the side whose moves you guess")
@@ -34,6 +50,8 @@ def main(argv=None) -> int:
     review.add_argument("--level", type=int, default=5, help="GNU Go's level 0-10")
     review.add_argument("--out", type=Path, help="write the reviewed SGF here (default: FILE-review.sgf)")
     args = parser.parse_args(argv)
+    if args.what == "problems":
+        return _problems(args)
     try:
         data = args.record.read_bytes()
         record = sgf.read(data)
@@ -45,6 +63,27 @@ def main(argv=None) -> int:
         print(f"teach: cannot read {args.record}: {error.strerror}", file=sys.stderr)
         return 1
     except (BoardError, EngineError, ValueError) as error:
+        print(f"teach: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _problems(args):
+    try:
+        problems = load_problems(args.sets)
+        if args.board == "sim":
+            rng = random.Random(args.seed)
+            table = SimTable(args.seed, Student(problems, rng, wrong=args.wrong))
+            board = Board(table.port, table)
+        else:
+            board, _ = open_board(args.board)
+        progress = Progress(args.progress or default_progress(board.sync.board_id or "board"))
+        print(f"progress: {progress.path}")
+        Solving(board, problems, progress).run(None if args.start is None else args.start - 1, args.tries)
+    except OSError as error:
+        print(f"teach: {error}", file=sys.stderr)
+        return 1
+    except (BoardError, ValueError) as error:
         print(f"teach: {error}", file=sys.stderr)
         return 1
     return 0

@@ -8,6 +8,7 @@ A custom root property ``GT`` names one point of the chain the problem is about 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from sgfmill import sgf
 from sgfmill.sgf_properties import interpret_go_point
@@ -97,3 +98,23 @@ def judge(problem: Problem, moves) -> tuple[str, int | None]:
         return node.verdict or "off", None
     reply = node.children[0]
     return (reply.verdict or "continue"), reply.point
+
+
+def load_problems(sets: list[Path]) -> list[Problem]:
+    """The problems of SGF files and folders of them (each folder's in name order), in the order
+    given; the bundled course when ``sets`` is empty. ValueError naming the file that is not a problem."""
+    if not sets:
+        from .course import course_files
+
+        files = course_files()
+    else:
+        files = [f for path in sets for f in (sorted(path.glob("*.sgf")) if path.is_dir() else [path])]
+    problems = []
+    for path in files:
+        try:
+            problems.append(read(path.read_bytes()))
+        except ValueError as error:
+            raise ValueError(f"{path}: {error}") from None
+    if not problems:
+        raise ValueError("no problem files in " + ", ".join(str(path) for path in sets))
+    return problems

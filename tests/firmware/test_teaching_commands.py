@@ -86,3 +86,15 @@ def test_words_give_way_to_new_game_without_a_clock():
     assert reply(table, "new size=9")[0] == "OK"
     table.wait(500)
     assert table.hw.display.said() == "NEW GAME / NO CLOCK"
+
+
+def test_menu_takes_a_move_back_in_teaching_mode_too():
+    from firmware.drivers.buttons import B_MENU
+    from firmware.leds.marks import LIFT
+    from firmware.modes import TEACHING
+
+    table = Table("japanese", "none", mode=TEACHING)
+    table.wait(100)
+    table.in_turn("C3", "D4")
+    table.button(B_MENU)
+    assert table.moves() == "BC3" and table.marked(LIFT) == ["D4"]

@@ -1,0 +1,230 @@
+"""Problems solved on the board, with its LEDs, clock buttons and MENU: no screen needed.
+
+``Solving(board, problems, progress)`` runs on the host beside the board (a PC,
+the venue's hub) over ``host_tools.play.board.Board``. Each problem is a game
+the board plays (docs/teaching.md):
+
+- ``new size=.. setup=<black>/<white> remote=<the other side>``: the position's
+  stones come lit to place in their colours (a stone on a wrong point is lit to
+  lift; the last problem's stones too), and the display says which problem and
+  who plays (``show words``);
+- the student plays; each move is judged against the problem's tree
+  (problem.py ``judge``), and the tree's reply comes lit to place (``play``, the
+  door an engine's moves use);
+- at the end of a line the display says RIGHT or WRONG and what to do next, and
+  the progress file keeps it.
+
+The student's controls, on the board:
+
+- their clock button (a pass): the next problem (before the end: skip it);
+- the clock button twice within ``double_s``: the previous problem;
+- MENU (a move taken back): the problem again from its start.
+
+The host takes a pass back at once (``referee undo``) so that a second press
+is the student's again, and passes for the other side when a line ends on the
+student's move, so that the clock button is theirs. Each try is a game of its
+own on the board, ended ``Void``: the logger keeps every try.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from firmware.protocol import quote
+from firmware.rules.coords import PASS, col_row, vertex
+from host_tools.play.board import REPLY_S, BoardError
+
+from .problem import Problem, judge
+
+WAIT_S = 3600.0  # the student's next step: as long as it takes
+DOUBLE_S = 2.0  # the clock button a second time within this: the previous problem
+NEXT, PREVIOUS, AGAIN = "next", "previous", "again"
+
+
+class Progress:
+    """A student's progress through a problem set, kept in a JSON file: the problems solved, the
+    tries of each, where they were."""
+
+    def __init__(self, path: Path | None):
+        self.path = path
+        self.solved: list[str] = []
+        self.tries: dict[str, int] = {}
+        self.at = ""
+        if path is not None and path.exists():
+            try:
+                data = json.loads(path.read_text())
+                self.solved = [str(title) for title in data.get("solved", [])]
+                self.tries = {str(k): int(v) for k, v in data.get("tries", {}).items()}
+                self.at = str(data.get("at", ""))
+            except (ValueError, AttributeError, TypeError) as error:
+                raise ValueError(f"the progress file {path} is not one: {error}") from None
+
+    def start(self, titles: list[str]) -> int:
+        """Where to begin: where the student was, else the first problem not solved (0 when all are)."""
+        if self.at in titles:
+            return titles.index(self.at)
+        return next((i for i, title in enumerate(titles) if title not in self.solved), 0)
+
+    def enter(self, title: str) -> None:
+        """The student is on ``title`` now."""
+        self.at = title
+        self.save()
+
+    def record(self, title: str, verdict: str) -> None:
+        """A try of ``title`` ended: right or wrong."""
+        self.tries[title] = self.tries.get(title, 0) + 1
+        if verdict == "right" and title not in self.solved:
+            self.solved.append(title)
+        self.save()
+
+    def save(self) -> None:
+        if self.path is None:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        tmp.write_text(json.dumps({"solved": self.solved, "tries": self.tries, "at": self.at}, indent=1))
+        os.replace(tmp, self.path)  # (a power cut leaves the old file or the new, never half of one)
+
+
+def default_progress(board_id: str) -> Path:
+    """Where a board's student's progress is kept: $XDG_DATA_HOME/goboard/progress-<board>.json."""
+    data = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return Path(data) / "goboard" / f"progress-{board_id}.json"
+
+
+def setup_field(problem: Problem) -> str:
+    """The ``new`` field for the problem's position: ``setup=<black letters>/<white letters>``."""
+    def letters(points):
+        return "".join(chr(97 + c) + chr(97 + r) for c, r in (col_row(problem.size, p) for p in points))
+    return f"setup={letters(problem.black)}/{letters(problem.white)}"
+
+
+class Solving:
+    """A problem set on one board; see the module doc. ``say``: each step in words (the
+    page, the terminal)."""
+
+    def __init__(self, board, problems: list[Problem], progress: Progress, say=print,
+                 patience_s=WAIT_S, double_s=DOUBLE_S):
+        if not problems:
+            raise ValueError("no problems to solve")
+        self.board = board
+        self.problems = problems
+        self.progress = progress
+        self.say = say
+        self.patience_s = patience_s
+        self.double_s = double_s
+        self.known = 0  # the moves of the board's game the session has seen
+
+    def run(self, first: int | None = None, limit: int | None = None) -> int:
+        """Solve from problem ``first`` (default: where the progress says) until the student goes
+        past the last one (or ``limit`` tries); the number of problems solved."""
+        titles = [p.title for p in self.problems]
+        i = self.progress.start(titles) if first is None else first
+        tries = 0
+        while 0 <= i < len(self.problems):
+            self.progress.enter(titles[i])  # (where the student is: where the next session begins)
+            if limit is not None and tries >= limit:
+                break
+            step = self.attempt(i)
+            tries += 1
+            i += 1 if step == NEXT else -1 if step == PREVIOUS and i > 0 else 0
+        solved = sum(1 for title in titles if title in self.progress.solved)
+        self._words("ALL DONE" if i >= len(self.problems) else "STOPPED", f"{solved} OF {len(titles)} RIGHT")
+        self.say(f"{solved} of {len(titles)} problems solved")
+        return solved
+
+    def attempt(self, i: int) -> str:
+        """One try of problem ``i``: NEXT, PREVIOUS or AGAIN, as the student's controls said."""
+        problem = self.problems[i]
+        self._start(problem)
+        self._words(f"PROBLEM {i + 1} OF {len(self.problems)}",
+                    ("BLACK" if problem.to_play == 1 else "WHITE") + " TO PLAY")
+        self.say(f"problem {i + 1} of {len(self.problems)}: {problem.title}. {problem.question}")
+        played: list[int] = []  # the student's moves in this try
+        ended = False
+        while True:
+            event = self._next_event()
+            if event == AGAIN:
+                self.say("again from the start")
+                return AGAIN
+            if event == PASS:
+                step = self._after_pass()
+                self.say("to the previous problem" if step == PREVIOUS else "to the next problem" if ended else "skipped")
+                return step
+            if ended:  # (a stone after the end: the student's next control decides)
+                continue
+            played.append(event)
+            verdict, reply = judge(problem, played)
+            if reply is not None:
+                self._reply(problem, reply)
+            if verdict != "continue":
+                ended = True
+                self._end_of_line(problem, "right" if verdict == "right" else "wrong")
+
+    # -- the board's side ---------------------------------------------------------------------
+
+    def _start(self, problem: Problem) -> None:
+        board = self.board
+        game = board.game
+        if game is not None and game.result is None and game.moves:
+            board.must("end Void")
+        remote = "BW"[2 - problem.to_play]
+        board.new_game(f"size={problem.size} komi=0 {setup_field(problem)} remote={remote}")
+        self.known = 0
+
+    def _words(self, first: str, second: str = "") -> None:
+        self.board.must(f"show words {quote(first[:16])}" + (f" {quote(second[:16])}" if second else ""))
+
+    def _next_event(self):
+        """The student's next move (a point), PASS (their clock button) or AGAIN (a move taken back)."""
+        board = self.board
+        if not board.wait(self.patience_s, lambda: len(board.game.moves) != self.known):
+            raise BoardError(f"nothing from the board in {self.patience_s:g} s")
+        moves = board.game.moves
+        if len(moves) < self.known:
+            self.known = len(moves)
+            return AGAIN
+        self.known += 1
+        return moves[self.known - 1][1]
+
+    def _reply(self, problem: Problem, reply: int) -> None:
+        remote = "BW"[2 - problem.to_play]
+        self.board.send_move(remote, vertex(problem.size, reply), self.known + 1, self.patience_s)
+        self.known += 1
+
+    def _end_of_line(self, problem: Problem, verdict: str) -> None:
+        words = _line_words(problem, self.board.game.moves) or "the problem does not know that move"
+        self._words(*(("RIGHT!", "CLOCK: NEXT") if verdict == "right" else ("WRONG", "MENU: AGAIN")))
+        self.say(f"{verdict}: {words}")
+        self.progress.record(problem.title, verdict)
+        if self.board.game.moves[-1][0] == problem.to_play:
+            self._reply_pass(problem)  # (the clock button is the student's again)
+
+    def _reply_pass(self, problem: Problem) -> None:
+        self.board.send_move("BW"[2 - problem.to_play], "pass", self.known + 1, self.patience_s)
+        self.known += 1
+
+    def _after_pass(self) -> str:
+        """The student's clock button: once, NEXT; twice within ``double_s``, PREVIOUS. The pass is
+        taken back at once, so that a second press is theirs to make."""
+        board = self.board
+        board.must("referee undo")
+        self.known -= 1
+        board.wait(REPLY_S, lambda: len(board.game.moves) == self.known)
+        if board.wait(self.double_s, lambda: len(board.game.moves) > self.known):
+            return PREVIOUS if board.game.moves[self.known][1] == PASS else NEXT
+        return NEXT
+
+
+def _line_words(problem: Problem, moves) -> str:
+    """The comment of the tree's node the game's moves reached (RIGHT: ..., WRONG: ...), or ''."""
+    node = problem.root
+    for _colour, pt, *_ in moves:
+        if pt == PASS:
+            break
+        node = next((child for child in node.children if child.point == pt), None)
+        if node is None:
+            return ""
+    return node.comment if node is not problem.root else ""
