@@ -101,10 +101,14 @@ class Hands:
         return True
 
     def _person(self):
+        # The colour the person plays (0: none; a brain that plays both sides: the side to move
+        # where none is played elsewhere).
         app = self.sim.app
         players = app.follower.settings.players or {}
         remote = {"B": 1, "W": 2}.get(players.get("remote", ""), 0)
-        return 3 - remote if remote else 0
+        if not remote:
+            return app.game.to_move if self.brain.both_sides else 0
+        return 3 - remote
 
     def _fix(self, now):
         # What the LEDs ask to lift, then to put: one stone.
@@ -231,6 +235,8 @@ class Moves:
     then random points that are not its own eye, until none is left: so what is dead is taken off
     before it passes, and it holds dead what the board proposes."""
 
+    both_sides = False  # (the person plays the side not played elsewhere)
+
     def __init__(self, moves, rng):
         self.moves = list(moves)
         self.rng = rng
@@ -251,6 +257,8 @@ class Moves:
 class EngineBrain:
     """A person who plays and counts as a GTP engine does (host_tools/gtp/engine.py): its moves
     are the engine's genmove in the board's game, its dead stones the engine's."""
+
+    both_sides = False
 
     def __init__(self, engine):
         self.engine = engine

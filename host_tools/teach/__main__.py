@@ -19,6 +19,7 @@ from host_tools.play.connect import open_board
 from host_tools.play.sim import SimTable
 
 from .guess import Guess
+from .lessons import LESSONS, Teaching, course_problem
 from .problem import load_problems
 from .review import annotate
 from .review import review as review_game
@@ -39,6 +40,10 @@ def main(argv=None) -> int:
     problems.add_argument("--seed", type=int, default=0, help="with --board sim: the simulated student's seed")
     problems.add_argument("--wrong", type=float, default=0.3, help="with --board sim: how often the student errs")
     problems.add_argument("--tries", type=int, help="stop after this many tries")
+    lesson = sub.add_parser("lesson", help="a lesson for a first-time player, step by step on the board")
+    lesson.add_argument("number", type=int, nargs="?", help="the lesson (default: list them)")
+    lesson.add_argument("--board", default="sim", metavar="PORT|sim", help="the board's serial port, or sim")
+    lesson.add_argument("--seed", type=int, default=0, help="with --board sim: the simulated student's seed")
     guess = sub.add_parser("guess", help="guess a recorded game's moves, the other side's lit to place")
     guess.add_argument("record", type=Path, help="an SGF file")
     guess.add_argument("--colour", choices=("B", "W"), default="B", help="the side whose moves you guess")
@@ -52,6 +57,8 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if args.what == "problems":
         return _problems(args)
+    if args.what == "lesson":
+        return _lesson(args)
     try:
         data = args.record.read_bytes()
         record = sgf.read(data)
@@ -68,15 +75,32 @@ def main(argv=None) -> int:
     return 0
 
 
+def _board(where, seed, problems, wrong=0.3):
+    """The board on serial port ``where``, or the simulated one with a simulated student."""
+    if where != "sim":
+        return open_board(where)[0]
+    table = SimTable(seed, Student(problems, random.Random(seed), wrong=wrong))
+    return Board(table.port, table)
+
+
+def _lesson(args):
+    if args.number is None:
+        for k, lesson in enumerate(LESSONS, start=1):
+            print(f"{k}. {lesson.title} ({len(lesson.steps)} steps)")
+        return 0
+    try:
+        problems = [course_problem(step.problem) for lesson in LESSONS for step in lesson.steps if step.problem]
+        Teaching(_board(args.board, args.seed, problems)).run(args.number)
+    except (BoardError, ValueError) as error:
+        print(f"teach: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
 def _problems(args):
     try:
         problems = load_problems(args.sets)
-        if args.board == "sim":
-            rng = random.Random(args.seed)
-            table = SimTable(args.seed, Student(problems, rng, wrong=args.wrong))
-            board = Board(table.port, table)
-        else:
-            board, _ = open_board(args.board)
+        board = _board(args.board, args.seed, problems, args.wrong)
         progress = Progress(args.progress or default_progress(board.sync.board_id or "board"))
         print(f"progress: {progress.path}")
         Solving(board, problems, progress).run(None if args.start is None else args.start - 1, args.tries)

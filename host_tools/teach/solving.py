@@ -40,6 +40,7 @@ from .problem import Problem, judge
 
 WAIT_S = 3600.0  # the student's next step: as long as it takes
 DOUBLE_S = 2.0  # the clock button a second time within this: the previous problem
+PAUSE_S = 2.0  # a lesson's step: right or wrong stays this long before the board goes on
 NEXT, PREVIOUS, AGAIN = "next", "previous", "again"
 
 
@@ -94,6 +95,19 @@ def default_progress(board_id: str) -> Path:
     return Path(data) / "goboard" / f"progress-{board_id}.json"
 
 
+def start_game(board, fields: str):
+    """A new game on the board (the one in play, if it has moves, ended Void first): its GameLog."""
+    game = board.game
+    if game is not None and game.result is None and game.moves:
+        board.must("end Void")
+    return board.new_game(fields)
+
+
+def show_words(board, first: str, second: str = "") -> None:
+    """Two lines on the board's clock display (16 characters each)."""
+    board.must(f"show words {quote(first[:16])}" + (f" {quote(second[:16])}" if second else ""))
+
+
 def setup_field(problem: Problem) -> str:
     """The ``new`` field for the problem's position: ``setup=<black letters>/<white letters>``."""
     def letters(points):
@@ -106,7 +120,7 @@ class Solving:
     page, the terminal)."""
 
     def __init__(self, board, problems: list[Problem], progress: Progress, say=print,
-                 patience_s=WAIT_S, double_s=DOUBLE_S):
+                 patience_s=WAIT_S, double_s=DOUBLE_S, guided=False):
         if not problems:
             raise ValueError("no problems to solve")
         self.board = board
@@ -115,6 +129,7 @@ class Solving:
         self.say = say
         self.patience_s = patience_s
         self.double_s = double_s
+        self.guided = guided  # a lesson's: a wrong answer is tried again, a right one goes on, by themselves
         self.known = 0  # the moves of the board's game the session has seen
 
     def run(self, first: int | None = None, limit: int | None = None) -> int:
@@ -135,13 +150,16 @@ class Solving:
         self.say(f"{solved} of {len(titles)} problems solved")
         return solved
 
-    def attempt(self, i: int) -> str:
-        """One try of problem ``i``: NEXT, PREVIOUS or AGAIN, as the student's controls said."""
+    def attempt(self, i: int, words: tuple[str, str] | None = None) -> str:
+        """One try of problem ``i``: NEXT, PREVIOUS or AGAIN, as the student's controls said (guided:
+        NEXT once right, AGAIN once wrong). ``words``: the display's two lines (default: which
+        problem, who plays)."""
         problem = self.problems[i]
         self._start(problem)
-        self._words(f"PROBLEM {i + 1} OF {len(self.problems)}",
-                    ("BLACK" if problem.to_play == 1 else "WHITE") + " TO PLAY")
-        self.say(f"problem {i + 1} of {len(self.problems)}: {problem.title}. {problem.question}")
+        self._words(*(words or (f"PROBLEM {i + 1} OF {len(self.problems)}",
+                                ("BLACK" if problem.to_play == 1 else "WHITE") + " TO PLAY")))
+        self.say(problem.question if words else f"problem {i + 1} of {len(self.problems)}: {problem.title}. "
+                 f"{problem.question}")
         played: list[int] = []  # the student's moves in this try
         ended = False
         while True:
@@ -162,20 +180,19 @@ class Solving:
             if verdict != "continue":
                 ended = True
                 self._end_of_line(problem, "right" if verdict == "right" else "wrong")
+                if self.guided:
+                    self.board.wait(PAUSE_S)  # (the words read, the last stone seen)
+                    return NEXT if verdict == "right" else AGAIN
 
     # -- the board's side ---------------------------------------------------------------------
 
     def _start(self, problem: Problem) -> None:
-        board = self.board
-        game = board.game
-        if game is not None and game.result is None and game.moves:
-            board.must("end Void")
         remote = "BW"[2 - problem.to_play]
-        board.new_game(f"size={problem.size} komi=0 {setup_field(problem)} remote={remote}")
+        start_game(self.board, f"size={problem.size} komi=0 {setup_field(problem)} remote={remote}")
         self.known = 0
 
     def _words(self, first: str, second: str = "") -> None:
-        self.board.must(f"show words {quote(first[:16])}" + (f" {quote(second[:16])}" if second else ""))
+        show_words(self.board, first, second)
 
     def _next_event(self):
         """The student's next move (a point), PASS (their clock button) or AGAIN (a move taken back)."""
@@ -196,9 +213,14 @@ class Solving:
 
     def _end_of_line(self, problem: Problem, verdict: str) -> None:
         words = _line_words(problem, self.board.game.moves) or "the problem does not know that move"
-        self._words(*(("RIGHT!", "CLOCK: NEXT") if verdict == "right" else ("WRONG", "MENU: AGAIN")))
+        if self.guided:
+            self._words(*(("RIGHT!", "WELL DONE") if verdict == "right" else ("NOT YET", "TRY AGAIN")))
+        else:
+            self._words(*(("RIGHT!", "CLOCK: NEXT") if verdict == "right" else ("WRONG", "MENU: AGAIN")))
         self.say(f"{verdict}: {words}")
         self.progress.record(problem.title, verdict)
+        if self.guided:
+            return
         if self.board.game.moves[-1][0] == problem.to_play:
             self._reply_pass(problem)  # (the clock button is the student's again)
 

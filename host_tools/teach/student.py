@@ -9,7 +9,8 @@ after the end of the line it uses the board's controls as a student does:
 the clock button for the next problem, MENU after a wrong answer (the problem
 again). ``skip`` presses the clock before playing; ``back`` presses it twice
 (the previous problem). The intents come from ``plan``, one per try, then at
-random: ``wrong`` of the time wrong.
+random: ``wrong`` of the time wrong. In capture Go it plays both sides: a capture
+when there is one, else a random point.
 """
 
 from __future__ import annotations
@@ -37,7 +38,11 @@ class Student:
         self._intent = RIGHT
         self._presses = 0  # clock presses made in this try
 
+    both_sides = True  # (the hands play both colours where none is played elsewhere: capture Go)
+
     def move(self, game, colour, tried):
+        if game.captures[0]:
+            return self._capture_go(game, colour, tried)
         problem = self._problem(game)
         if problem is None:
             return None
@@ -76,6 +81,17 @@ class Student:
         cells = game.pos.cells
         points = [g for g in all_points(game.pos) if not cells[g] and g not in known and g not in tried]
         return self.rng.choice(points) if points else PASS
+
+    def _capture_go(self, game, colour, tried):
+        # A capture if one is there (a stone of the other side's in atari), else a random point.
+        pos = game.pos
+        cells = pos.cells
+        empty = [g for g in all_points(pos) if not cells[g] and g not in tried]
+        w = pos.stride
+        for g in empty:
+            if any(cells[g + d] == 3 - colour and pos.liberties(g + d, 2) == 1 for d in (-w, -1, 1, w)):
+                return g
+        return self.rng.choice(empty) if empty else PASS
 
     def _problem(self, game) -> Problem | None:
         black, white = (sorted(stones) for stones in game.setup_stones)
