@@ -31,13 +31,13 @@ class BoardError(Exception):
 class Board:
     """One board on a port; see the module doc."""
 
-    def __init__(self, port, runner):
+    def __init__(self, port, runner, sync=LinkSync):
         self.port = port
         self.runner = runner
         self.games = Games()
         self.replies: deque[tuple[str, list[str]]] = deque()
         self.refused = 0  # lines the game model could not take (a board should send none)
-        self.sync = LinkSync(self)
+        self.sync = sync(self)  # (the lines' order kept: the link's own, or a logger's on MQTT)
         self.sync.connect(runner.now())
         if not self.wait(SYNC_S, lambda: self.sync.synced):
             raise BoardError("the board does not answer hello (is it the board's port, and powered?)")

@@ -45,10 +45,11 @@ MENU = -2  # ... the person presses MENU (casual, teaching: the last move taken 
 class SimTable:
     """The simulated board and the person at it; see the module doc."""
 
-    def __init__(self, seed=0, brain=None, slip=0.05, mode=CASUAL, sensors="presence"):
+    def __init__(self, seed=0, brain=None, slip=0.05, mode=CASUAL, sensors="presence", board_id="board"):
         self.pipe = Pipe()
         self.port = HostSerial(self.pipe)
-        self.sim = Simulation(Settings(), mode, sensors, transport=self.pipe.board, storage=SimStorage())
+        self.sim = Simulation(Settings(), mode, sensors, transport=self.pipe.board, storage=SimStorage(),
+                              board_id=board_id)
         rng = random.Random(seed)
         self.hands = Hands(self.sim, rng, brain or Moves([], rng), slip)
 

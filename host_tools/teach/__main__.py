@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+import time
 from pathlib import Path
 
 from firmware.rules.coords import PASS, vertex
@@ -40,6 +41,16 @@ def main(argv=None) -> int:
     problems.add_argument("--seed", type=int, default=0, help="with --board sim: the simulated student's seed")
     problems.add_argument("--wrong", type=float, default=0.3, help="with --board sim: how often the student errs")
     problems.add_argument("--tries", type=int, help="stop after this many tries")
+    room = sub.add_parser("classroom", help="the teacher's page for a class of boards on the venue's broker")
+    room.add_argument("--mqtt", required=True, metavar="HOST:PORT", help="the venue's broker")
+    room.add_argument("--mqtt-login", metavar="FILE", help="the venue's login file (user:password)")
+    room.add_argument("--root", default="goboard", help="the topics' root (default goboard)")
+    room.add_argument("--key", metavar="FILE", help="the venue's key file: boards registered to it take signed "
+                      "commands only")
+    room.add_argument("--host", default="127.0.0.1", help="the page's address (0.0.0.0: the hall's network)")
+    room.add_argument("--port", type=int, default=8090, help="the page's port (default 8090)")
+    room.add_argument("--stuck", type=float, default=60.0, help="seconds without a move that make a board stuck")
+    room.add_argument("--progress-dir", type=Path, help="keep each board's problem progress here")
     lesson = sub.add_parser("lesson", help="a lesson for a first-time player, step by step on the board")
     lesson.add_argument("number", type=int, nargs="?", help="the lesson (default: list them)")
     lesson.add_argument("--board", default="sim", metavar="PORT|sim", help="the board's serial port, or sim")
@@ -59,6 +70,8 @@ def main(argv=None) -> int:
         return _problems(args)
     if args.what == "lesson":
         return _lesson(args)
+    if args.what == "classroom":
+        return _classroom(args)
     try:
         data = args.record.read_bytes()
         record = sgf.read(data)
@@ -81,6 +94,30 @@ def _board(where, seed, problems, wrong=0.3):
         return open_board(where)[0]
     table = SimTable(seed, Student(problems, random.Random(seed), wrong=wrong))
     return Board(table.port, table)
+
+
+def _classroom(args):
+    from host_tools.venue.broker import read_login
+    from host_tools.venue.keys import load_key
+
+    from .classroom import Classroom, serve
+
+    try:
+        login = read_login(args.mqtt_login) if args.mqtt_login else None
+        key = load_key(args.key, create=False) if args.key else None
+        room = Classroom(args.mqtt, login, args.root, args.stuck, args.progress_dir, key)
+        server = serve(room, args.host, args.port)
+    except (OSError, ValueError) as error:
+        print(f"teach: {error}", file=sys.stderr)
+        return 1
+    print(f"classroom: http://{args.host}:{args.port}/ (Ctrl-C stops it)")
+    try:
+        while True:
+            time.sleep(1)
+    except KeyboardInterrupt:
+        server.shutdown()
+        room.close()
+    return 0
 
 
 def _lesson(args):

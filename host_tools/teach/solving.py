@@ -96,10 +96,11 @@ def default_progress(board_id: str) -> Path:
 
 
 def start_game(board, fields: str):
-    """A new game on the board (the one in play, if it has moves, ended Void first): its GameLog."""
+    """A new game on the board (the one in play, if it has moves, ended Void first; a host that came
+    in during a game knows it only from the board's refusal): its GameLog."""
     game = board.game
-    if game is not None and game.result is None and game.moves:
-        board.must("end Void")
+    if game is None or game.result is None and game.moves:
+        board.command("end Void")  # (refused when no game is in progress: as good)
     return board.new_game(fields)
 
 

@@ -12,7 +12,7 @@ DATA = ROOT / "tests" / "data"
 SLOW = {
     "test_broker_access", "test_browser_guidance", "test_browser_sim", "test_browser_walk", "test_course",
     "test_deploy",
-    "test_board_engine", "test_device_fit", "test_engine", "test_flashlog_crash", "test_hardware", "test_journal_crash",
+    "test_board_engine", "test_classroom", "test_device_fit", "test_engine", "test_flashlog_crash", "test_hardware", "test_journal_crash",
     "test_live_board",
     "test_logger_boards", "test_logger_e2e", "test_logger_mqtt", "test_logger_robust", "test_main_boot",
     "test_mpy_bundle", "test_pg_server", "test_play", "test_players", "test_rules_speed", "test_sim_agrees_with_gtp",
