@@ -174,7 +174,12 @@ class Hands:
             return False
         if self._turn != game.move_number:
             self._turn, self._tried = game.move_number, set()
-        g = self._hinted()
+        g = None
+        if self.brain.follows_hints:
+            hinted = self._hinted()
+            if hinted and all(self.sim.hw.stones.colour[self.sim.physical(h)] for h in hinted):
+                return False  # (the point lit is played: the host lights the next one)
+            g = next((h for h in hinted if not self.sim.hw.stones.colour[self.sim.physical(h)]), None)
         if g is None:
             g = self._choose(colour)
         if g is None:  # (the brain waits: a student after the end of a problem's line)
@@ -204,10 +209,10 @@ class Hands:
         return self._do(now, "press", colour=colour, buttons=(B_BLACK if colour == 1 else B_WHITE,))
 
     def _hinted(self):
-        # A point the host lights to show (a teacher's hint): the person plays there.
+        # The points the host lights to show (a teacher's hint, a record's next move).
         app = self.sim.app
-        bits, stones, phys_of = app.marks.bits, self.sim.hw.stones.colour, app.referee.region.phys_of
-        return next((g for g in self._points() if bits[phys_of[g]] & HINT and not stones[phys_of[g]]), None)
+        bits, phys_of = app.marks.bits, app.referee.region.phys_of
+        return [g for g in self._points() if bits[phys_of[g]] & HINT]
 
     def _tried_at(self):
         return self._tried if self._turn == self.sim.app.game.move_number else set()
@@ -237,6 +242,7 @@ class Moves:
     before it passes, and it holds dead what the board proposes."""
 
     both_sides = False  # (the person plays the side not played elsewhere)
+    follows_hints = True  # (a point the host lights is played first)
 
     def __init__(self, moves, rng):
         self.moves = list(moves)
@@ -260,6 +266,7 @@ class EngineBrain:
     are the engine's genmove in the board's game, its dead stones the engine's."""
 
     both_sides = False
+    follows_hints = True
 
     def __init__(self, engine):
         self.engine = engine

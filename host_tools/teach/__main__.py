@@ -22,10 +22,11 @@ from host_tools.play.sim import SimTable
 from .guess import Guess
 from .lessons import LESSONS, Teaching, course_problem
 from .problem import load_problems
+from .replay import Replay
 from .review import annotate
 from .review import review as review_game
 from .solving import Progress, Solving, default_progress
-from .student import Student
+from .student import Reader, Student
 
 
 def main(argv=None) -> int:
@@ -51,6 +52,9 @@ def main(argv=None) -> int:
     room.add_argument("--port", type=int, default=8090, help="the page's port (default 8090)")
     room.add_argument("--stuck", type=float, default=60.0, help="seconds without a move that make a board stuck")
     room.add_argument("--progress-dir", type=Path, help="keep each board's problem progress here")
+    replay = sub.add_parser("replay", help="step through a record on the board, variations too")
+    replay.add_argument("record", type=Path, help="an SGF file")
+    replay.add_argument("--board", default="sim", metavar="PORT|sim", help="the board's serial port, or sim")
     lesson = sub.add_parser("lesson", help="a lesson for a first-time player, step by step on the board")
     lesson.add_argument("number", type=int, nargs="?", help="the lesson (default: list them)")
     lesson.add_argument("--board", default="sim", metavar="PORT|sim", help="the board's serial port, or sim")
@@ -72,6 +76,8 @@ def main(argv=None) -> int:
         return _lesson(args)
     if args.what == "classroom":
         return _classroom(args)
+    if args.what == "replay":
+        return _replay(args)
     try:
         data = args.record.read_bytes()
         record = sgf.read(data)
@@ -94,6 +100,24 @@ def _board(where, seed, problems, wrong=0.3):
         return open_board(where)[0]
     table = SimTable(seed, Student(problems, random.Random(seed), wrong=wrong))
     return Board(table.port, table)
+
+
+def _replay(args):
+    try:
+        data = args.record.read_bytes()
+        if args.board == "sim":
+            table = SimTable(0, Reader())
+            board = Board(table.port, table)
+        else:
+            board = open_board(args.board)[0]
+        Replay(board, data).run()
+    except OSError as error:
+        print(f"teach: cannot read {args.record}: {error.strerror}", file=sys.stderr)
+        return 1
+    except (BoardError, ValueError) as error:
+        print(f"teach: {error}", file=sys.stderr)
+        return 1
+    return 0
 
 
 def _classroom(args):

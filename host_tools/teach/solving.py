@@ -109,11 +109,23 @@ def show_words(board, first: str, second: str = "") -> None:
     board.must(f"show words {quote(first[:16])}" + (f" {quote(second[:16])}" if second else ""))
 
 
-def setup_field(problem: Problem) -> str:
-    """The ``new`` field for the problem's position: ``setup=<black letters>/<white letters>``."""
+def setup_field(size: int, black, white) -> str:
+    """The ``new`` field for a position (rules-core points): ``setup=<black letters>/<white letters>``."""
     def letters(points):
-        return "".join(chr(97 + c) + chr(97 + r) for c, r in (col_row(problem.size, p) for p in points))
-    return f"setup={letters(problem.black)}/{letters(problem.white)}"
+        return "".join(chr(97 + c) + chr(97 + r) for c, r in (col_row(size, p) for p in points))
+    return f"setup={letters(black)}/{letters(white)}"
+
+
+def next_event(board, known: int, patience_s: float):
+    """What the board's game did after its first ``known`` moves: (the next move's point, PASS for
+    the clock button, or AGAIN for a move taken back; the moves known now). BoardError after
+    ``patience_s`` of nothing."""
+    if not board.wait(patience_s, lambda: len(board.game.moves) != known):
+        raise BoardError(f"nothing from the board in {patience_s:g} s")
+    moves = board.game.moves
+    if len(moves) < known:
+        return AGAIN, len(moves)
+    return moves[known][1], known + 1
 
 
 class Solving:
@@ -189,7 +201,8 @@ class Solving:
 
     def _start(self, problem: Problem) -> None:
         remote = "BW"[2 - problem.to_play]
-        start_game(self.board, f"size={problem.size} komi=0 {setup_field(problem)} remote={remote}")
+        setup = setup_field(problem.size, problem.black, problem.white)
+        start_game(self.board, f"size={problem.size} komi=0 {setup} remote={remote}")
         self.known = 0
 
     def _words(self, first: str, second: str = "") -> None:
@@ -197,15 +210,8 @@ class Solving:
 
     def _next_event(self):
         """The student's next move (a point), PASS (their clock button) or AGAIN (a move taken back)."""
-        board = self.board
-        if not board.wait(self.patience_s, lambda: len(board.game.moves) != self.known):
-            raise BoardError(f"nothing from the board in {self.patience_s:g} s")
-        moves = board.game.moves
-        if len(moves) < self.known:
-            self.known = len(moves)
-            return AGAIN
-        self.known += 1
-        return moves[self.known - 1][1]
+        event, self.known = next_event(self.board, self.known, self.patience_s)
+        return event
 
     def _reply(self, problem: Problem, reply: int) -> None:
         remote = "BW"[2 - problem.to_play]

@@ -39,6 +39,7 @@ class Student:
         self._presses = 0  # clock presses made in this try
 
     both_sides = True  # (the hands play both colours where none is played elsewhere: capture Go)
+    follows_hints = False
 
     def move(self, game, colour, tried):
         if game.captures[0]:
@@ -115,3 +116,17 @@ def _ends(node: Node, verdict: str) -> bool:
     if not node.children:
         return node.verdict == verdict
     return any(_ends(child, verdict) for child in node.children)
+
+
+class Reader:
+    """A student stepping through a record on the board (replay.py): the hands place the lit move
+    (the first lit, where variations are), and at the end of a line the clock button ends it."""
+
+    both_sides = True
+    follows_hints = True
+
+    def move(self, game, colour, tried):
+        return PASS if game.move_number else None  # (asked only when nothing is lit)
+
+    def dead(self, game):
+        return ()

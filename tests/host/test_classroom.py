@@ -35,6 +35,7 @@ class Absent:
     """A student who never plays."""
 
     both_sides = False
+    follows_hints = False
 
     def move(self, game, colour, tried):
         return None
