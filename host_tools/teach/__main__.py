@@ -1,8 +1,9 @@
 """``python -m host_tools.teach problems [FILE|FOLDER ...] [--board PORT|sim]``: problems solved on the
 board, the bundled course by default (solving.py); ``python -m host_tools.teach guess FILE [--colour B|W]
 [--board PORT|sim]``: guess a recorded game's moves on the board (guess.py); ``python -m host_tools.teach
-review FILE [--out FILE]``: GNU Go's review of a game, the moves that lost most with its own as variations
-(review.py); ``python -m host_tools.teach.course --check``: the problem course."""
+review FILE [--out FILE] [--retry --board PORT|sim]``: GNU Go's review of a game, the moves that lost most
+with its own as variations (review.py), retried on the board (retry.py); ``replay FILE``, ``lesson N``,
+``classroom``: replay.py, lessons.py, classroom.py; ``python -m host_tools.teach.course --check``: the course."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from .guess import Guess
 from .lessons import LESSONS, Teaching, course_problem
 from .problem import load_problems
 from .replay import Replay
-from .review import annotate
+from .retry import positions, with_tries
 from .review import review as review_game
 from .solving import Progress, Solving, default_progress
 from .student import Reader, Student
@@ -69,6 +70,10 @@ def main(argv=None) -> int:
     review.add_argument("--swings", type=int, default=3, help="how many moves to point out (default 3)")
     review.add_argument("--level", type=int, default=5, help="GNU Go's level 0-10")
     review.add_argument("--out", type=Path, help="write the reviewed SGF here (default: FILE-review.sgf)")
+    review.add_argument("--retry", action="store_true", help="then retry those positions on the board; "
+                        "the tries go into the reviewed SGF as variations")
+    review.add_argument("--board", default="sim", metavar="PORT|sim", help="with --retry: the board's port, or sim")
+    review.add_argument("--seed", type=int, default=0, help="with --retry --board sim: the simulated player's seed")
     args = parser.parse_args(argv)
     if args.what == "problems":
         return _problems(args)
@@ -182,7 +187,14 @@ def _review(args, data, record):
         print(f"move {swing.number} ({'BW'[swing.colour - 1]} {vertex(record.size, swing.played)}): "
               f"about {swing.lost:g} points lost; GNU Go would play {better}")
     out = args.out or args.record.with_name(args.record.stem + "-review.sgf")
-    out.write_bytes(annotate(data, swings))
+    tries = []
+    if args.retry:
+        problems = positions(record, swings)
+        if problems:
+            solving = Solving(_board(args.board, args.seed, problems), problems, Progress(None))
+            solving.run(0)
+            tries = solving.tries
+    out.write_bytes(with_tries(data, swings, tries))
     print(f"the review is in {out}")
     return 0
 

@@ -144,6 +144,7 @@ class Solving:
         self.double_s = double_s
         self.guided = guided  # a lesson's: a wrong answer is tried again, a right one goes on, by themselves
         self.known = 0  # the moves of the board's game the session has seen
+        self.tries: list[tuple[str, list[int], str]] = []  # each line played to its end: (title, moves, verdict)
 
     def run(self, first: int | None = None, limit: int | None = None) -> int:
         """Solve from problem ``first`` (default: where the progress says) until the student goes
@@ -192,7 +193,9 @@ class Solving:
                 self._reply(problem, reply)
             if verdict != "continue":
                 ended = True
-                self._end_of_line(problem, "right" if verdict == "right" else "wrong")
+                verdict = "right" if verdict == "right" else "wrong"
+                self.tries.append((problem.title, list(played), verdict))
+                self._end_of_line(problem, verdict)
                 if self.guided:
                     self.board.wait(PAUSE_S)  # (the words read, the last stone seen)
                     return NEXT if verdict == "right" else AGAIN

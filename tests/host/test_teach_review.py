@@ -38,7 +38,41 @@ def test_the_moves_that_lost_most_get_gnugos_move_as_a_variation(tmp_path):
         assert "GNU Go: this move lost about" in reviewed.get_main_sequence()[swing.number].get("C")
     path = tmp_path / "game.sgf"
     path.write_bytes(RECORD)
-    done = subprocess.run([sys.executable, "-m", "host_tools.teach", "review", str(path), "--level", "1"], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run([sys.executable, "-m", "host_tools.teach", "review", str(path), "--level", "1", "--retry"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and "the review is in" in done.stdout, done.stderr
-    assert (tmp_path / "game-review.sgf").exists()
+    assert b"Tried on the board" in (tmp_path / "game-review.sgf").read_bytes()
+
+
+def test_the_positions_are_retried_on_the_board_and_the_tries_become_variations(tmp_path):
+    """The review's positions set up on the simulated board: the player first plays the game's own
+    move again (wrong), then GNU Go's (right); both tries are variations in the reviewed record."""
+    if default_engine() is None:
+        pytest.skip("GNU Go is not installed (make test installs it)")
+    import random
+
+    from host_tools.play.board import Board
+    from host_tools.play.sim import SimTable
+    from host_tools.teach.retry import positions, with_tries
+    from host_tools.teach.solving import Progress, Solving
+    from host_tools.teach.student import RIGHT, WRONG, Student
+
+    record = sgf.read(RECORD)
+    with Engine(default_engine(1, 1)) as engine:
+        swings = review(record, engine, count=2)
+    problems = positions(record, swings)
+    assert problems and problems[0].title == "Move %d" % swings[0].number
+    student = Student(problems, random.Random(1), [WRONG, RIGHT] + [RIGHT] * len(problems), wrong=0)
+    table = SimTable(1, student)
+    solving = Solving(Board(table.port, table), problems, Progress(None), lambda _words: None, patience_s=60)
+    assert solving.run(0) == len(problems)
+    first = swings[0]
+    assert [(title, verdict) for title, _moves, verdict in solving.tries][:2] == [
+        ("Move %d" % first.number, "wrong"), ("Move %d" % first.number, "right")]
+    assert solving.tries[0][1][0] == first.played and solving.tries[1][1][0] == first.better
+    reviewed = sgfmill.Sgf_game.from_bytes(with_tries(RECORD, swings, solving.tries))
+    parent = reviewed.get_main_sequence()[first.number - 1]
+    said = {child.get_move(): child.get("C") for child in parent}
+    game_move, gnugo_move = reviewed.get_main_sequence()[first.number].get_move(), parent[1].get_move()
+    assert "Tried on the board: wrong" in said[game_move] and "Tried on the board: right" in said[gnugo_move]
+    assert said[gnugo_move].startswith("GNU Go's move instead of")
