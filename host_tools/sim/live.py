@@ -248,13 +248,16 @@ class LiveBoard:
             self._bump()
             return None if error is None else error[1]
 
-    def new_game(self, rules, size, handicap, time_spec, komi=None, void=False):
-        """A new game on a cleared board. A game in progress is ended as Void only when asked
+    def new_game(self, rules, size, handicap, time_spec, komi=None, void=False, captures=0):
+        """A new game on a cleared board (``captures``: capture Go, the first to capture that many
+        stones wins). A game in progress is ended as Void only when asked
         (``void``: the page asked the players first); else that is the refusal. Settings the
         rules refuse raise ValueError (naming the bad part) and change nothing; a refusal by
         the board (not now) is returned as text."""
         with self.lock:
             fields = self.checked(rules, size, handicap, time_spec, komi)
+            if captures:
+                fields.append("captures=%d" % captures)
             refused = self.make_room(void)
             if refused is not None:
                 return refused
@@ -309,7 +312,9 @@ class LiveBoard:
     def _settings(self):
         b = self.app
         g = b.game
-        return "%s rules, %dx%d, komi %s%s, %s mode, time %s" % (
+        goal = g.captures[0]
+        return "%s%s rules, %dx%d, komi %s%s, %s mode, time %s" % (
+            "capture Go (the first to capture %d), " % goal if goal else "",
             g.rules.name, g.size, g.size, g.komi, ", handicap %d" % b.referee.handicap if b.referee.handicap else "",
             MODE_NAMES[b.referee.mode], canonical(b.clock.tc) if b.clock else "none")
 

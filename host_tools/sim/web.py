@@ -11,6 +11,7 @@
     POST /api/diag         {"on": true|false}   the sensor check (diagnostics mode)
     POST /api/power        {"on": true|false}   unplug the board, or plug it in again (it recovers its game)
     POST /api/new          {"rules", "size", "handicap", "time", "komi"?, "void"?: true (end a game in progress),
+                            "captures"?: 1|3|5 (capture Go: the first to capture that many stones wins),
                             "opponent"?: "person"|"gnugo", "colour"?: "B"|"W" (the person's), "level"?: 0..10}
 
 Answers to POSTs are {"ok": true} or {"ok": false, "error": "..."}: status
@@ -34,6 +35,8 @@ FILES = {"/": ("index.html", "text/html; charset=utf-8"),
          "/style.css": ("style.css", "text/css; charset=utf-8")}
 KEEPALIVE_S = 10.0
 MAX_BODY = 4096
+SIZES = (5, 7, 9, 13, 19)  # the new-game form's board sizes
+CAPTURE_GOALS = (0, 1, 3, 5)  # capture Go: the first to capture this many stones wins (0: a game of Go)
 
 
 class BadRequest(ValueError):
@@ -106,15 +109,19 @@ def make_handler(live, extra_state=None, engine=None):
                                      or not -1000 <= komi <= 1000):
                 raise BadRequest("komi: expected a number from -1000 to 1000")
             fields = {"rules": _field(body, "rules", str, [r.name for r in ALL]),
-                      "size": _field(body, "size", int, (9, 13, 19)), "handicap": _field(body, "handicap", int),
+                      "size": _field(body, "size", int, SIZES), "handicap": _field(body, "handicap", int),
                       "time": _field(body, "time", str) or "none", "komi": komi}
             void = _field(body, "void", bool) if "void" in body else False
+            captures = _field(body, "captures", int, CAPTURE_GOALS) if "captures" in body else 0
             if body.get("opponent", "person") != "person":
                 _field(body, "opponent", str, ("gnugo",) if engine is not None else ())
+                if captures:
+                    raise BadRequest("captures: GNU Go does not play capture Go (a person does)")
                 live.checked(fields["rules"], fields["size"], fields["handicap"], fields["time"], komi)
                 return engine(fields, _field(body, "colour", str, ("B", "W")),
                               _field(body, "level", int, tuple(range(11))), void)
-            return live.new_game(fields["rules"], fields["size"], fields["handicap"], fields["time"], komi, void)
+            return live.new_game(fields["rules"], fields["size"], fields["handicap"], fields["time"], komi, void,
+                                 captures)
         raise LookupError(path)
 
     class Handler(BaseHTTPRequestHandler):
@@ -143,7 +150,7 @@ def make_handler(live, extra_state=None, engine=None):
                 self._json(state())
             elif path == "/options":
                 self._json({"rules": [r.name for r in ALL], "presets": presets(), "modes": list(MODE_NAMES),
-                            "sizes": [9, 13, 19], "engine": engine is not None})
+                            "sizes": list(SIZES), "captures": list(CAPTURE_GOALS), "engine": engine is not None})
             elif path == "/events":
                 self._events()
             else:

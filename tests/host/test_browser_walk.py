@@ -305,3 +305,25 @@ def test_e_a_game_against_gnugo_from_new_game(browser, tmp_path):
         point(page, lit.get_attribute("data-vertex")).click()
         expect(lit).to_have_count(0)
         expect(page.locator("#info-moves")).to_have_text("1 (white to play)")
+
+
+# -- f. capture Go on 7x7 -----------------------------------------------------------------------
+
+def test_f_capture_go_on_seven_by_seven_from_new_game(browser, tmp_path):
+    """A teacher's first game for beginners: capture Go, the first capture wins."""
+    from playwright.sync_api import expect
+
+    with walk(browser, tmp_path) as page:
+        page.click("#new-game summary")
+        page.select_option('#new-form select[name="size"]', "7")
+        page.select_option('#new-form select[name="captures"]', "1")
+        page.click('#new-form button[type="submit"]')
+        expect(page.locator("#info-rules")).to_contain_text("7×7")
+        for n, vertex in enumerate(("C4", "D4", "E4", "A1", "D5", "A2", "D3"), 1):
+            click_move(page, vertex, n)  # Black's D3 takes White's D4
+        expect(page.locator("#info-result")).to_have_text(
+            "Black wins at capture Go, the first to capture 1 stone (B+)")
+        shot(page, "walk-f-capture-go.png")
+    root, moves = sgf_root(tmp_path)
+    assert root.get("SZ") == 7 and root.get("RE") == "B+" and len(moves) == 7
+    assert root.get("GC") == "Result: Black wins at capture Go, the first to capture 1 stone"

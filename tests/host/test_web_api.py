@@ -19,6 +19,8 @@ from host_tools.sim.web import serve
 # (body bytes, the words the error must contain): each a 400
 BAD = [
     (b"[" * 3000, "nested"),
+    (b'{"rules": "japanese", "size": 7, "handicap": 0, "time": "none", "captures": 2}', "captures"),
+    (b'{"rules": "japanese", "size": 6, "handicap": 0, "time": "none"}', "size"),
     (b'{"rules": "japanese", "size": 9, "handicap": 0, "time": "none", "komi": Infinity}', "Infinity"),
     (b'{"rules": "japanese", "size": 9, "handicap": 0, "time": "none", "komi": -Infinity}', "Infinity"),
     (b'{"rules": "japanese", "size": 9, "handicap": 0, "time": "none", "komi": NaN}', "NaN"),
@@ -120,6 +122,15 @@ def test_a_refused_new_game_from_the_page_keeps_the_game_in_progress(site):
     status, answer = post(port, "/api/new", b'{"rules": "korean", "size": 13, "handicap": 0, "time": "none", '
                                             b'"void": true}')
     assert (status, answer["ok"]) == (200, True) and live.app.game.size == 13
+
+
+def test_capture_go_on_7x7_from_the_page(site):
+    live, port = site
+    status, answer = post(port, "/api/new", b'{"rules": "japanese", "size": 7, "handicap": 0, "time": "none", '
+                                            b'"captures": 1}')
+    assert (status, answer["ok"]) == (200, True)
+    game = live.app.game
+    assert game.size == 7 and game.captures[0] == 1 and live.app.follower.settings.players == {"captures": "1"}
 
 
 def test_a_mode_change_during_a_game_needs_both_players_or_the_referee(site):

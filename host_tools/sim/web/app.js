@@ -242,6 +242,7 @@ async function setupForms() {
     const body = { rules: form.rules.value, size: Number(form.size.value), handicap: Number(form.handicap.value),
                    time: form.time.value.trim() || "none" };
     if (form.komi.value !== "") body.komi = Number(form.komi.value);
+    if (form.captures.value !== "0") body.captures = Number(form.captures.value);  // capture Go
     if (form.opponent.value !== "person") {  // GNU Go plays the other side (host_tools.play on the board's port)
       Object.assign(body, { opponent: form.opponent.value, colour: form.colour.value, level: Number(form.level.value) });
     }
