@@ -170,6 +170,22 @@ class LiveBoard:
                 stones.place(p, colour or self.app.game.to_move)
             self._stones_moved()
 
+    def liberties(self, p):
+        """The page asks for the liberties of the chain on physical point ``p``: the board lights them
+        (``show hint``; ``show clear`` for a point with no stone of the game). Their number, or None."""
+        with self.lock:
+            game = self.app.game
+            pos, region = game.pos, self.app.referee.region
+            g = region.game_of[p] if p < len(region.game_of) else None
+            if g is None or g >= len(pos.cells) or pos.cells[g] not in (1, 2):
+                self.command("show", ["clear"])
+                return None
+            chain = [0] * (game.size * game.size)
+            w = pos.stride
+            libs = sorted({q + d for q in chain[:pos.chain(g, chain)] for d in (-w, -1, 1, w) if pos.cells[q + d] == 0})
+            self.command("show", ["hint"] + [vertex(game.size, q) for q in libs])
+            return len(libs)
+
     def press(self, name):
         """A finger on one of the board's buttons: black, white, pause, menu."""
         with self.lock:

@@ -5,6 +5,7 @@
     GET  /events           Server-Sent Events: the state again whenever it changes
     GET  /options          rule sets, time-control presets, modes (for the forms)
     POST /api/point        {"p": physical point 0..360, "colour": 0|1|2}   place or lift
+    POST /api/liberties    {"p": 0..360}   light the liberties of the chain on that point (show hint)
     POST /api/button       {"name": "black"|"white"|"pause"|"menu"}       a finger on a button
     POST /api/control      {"name": "pass"|"undo"|"resign_black"|...}     a referee control
     POST /api/mode         {"mode": "casual"|"teaching"|"tournament", "by"?: "agreed"|"referee"}  (during a game)
@@ -88,6 +89,12 @@ def make_handler(live, extra_state=None, engine=None):
             if not 0 <= p < 361:
                 raise BadRequest("p: expected 0..360")
             live.toggle(p, _field(body, "colour", int, (0, 1, 2)) if "colour" in body else 0)
+            return None
+        if path == "/api/liberties":  # (teaching: the chain on the point, its liberties lit)
+            p = _field(body, "p", int)
+            if not 0 <= p < 361:
+                raise BadRequest("p: expected 0..360")
+            live.liberties(p)
             return None
         if path == "/api/button":
             live.press(_field(body, "name", str, ("black", "white", "pause", "menu")))

@@ -160,3 +160,17 @@ def test_a_burst_of_connections_is_served_whole(site):
     with ThreadPoolExecutor(120) as pool:
         answers = list(pool.map(get, range(120)))
     assert answers == [(200, True)] * 120
+
+
+def test_a_chains_liberties_lit_from_the_page(site):
+    from firmware.leds.marks import HINT
+
+    live, port = site
+    play_a_stone(live)  # Black E5
+    e5 = live.physical(point(9, 4, 4))
+    assert post(port, "/api/liberties", b'{"p": %d}' % e5)[1]["ok"]
+    lit = sorted(p for p in range(361) if live.app.marks.bits[p] & HINT)
+    assert lit == sorted(live.physical(point(9, c, r)) for c, r in ((4, 3), (3, 4), (5, 4), (4, 5)))
+    assert post(port, "/api/liberties", b'{"p": %d}' % live.physical(point(9, 0, 0)))[1]["ok"]  # no stone
+    assert not any(live.app.marks.bits[p] & HINT for p in range(361))
+    assert post(port, "/api/liberties", b'{"p": 400}')[0] == 400

@@ -49,7 +49,9 @@ function buildBoard() {
     const stone = el("circle", { cx: x, cy: y, r: 0.44, visibility: "hidden" }, group);
     el("rect", { class: "hit", x: x - 0.5, y: y - 0.5, width: 1, height: 1 }, group);
     const title = el("title", {}, group);
-    group.addEventListener("click", () => post("/api/point", { p, colour: chosenColour() }));
+    group.addEventListener("click", () => chosenColour() === "look"
+      ? post("/api/liberties", { p })  // a look, not a touch: the board lights the chain's liberties
+      : post("/api/point", { p, colour: chosenColour() }));
     points.push({ group, led, stone, title });
   }
 }
@@ -194,7 +196,8 @@ function text(id, value) {
 }
 
 function chosenColour() {
-  return Number(document.querySelector('input[name="colour"]:checked').value);
+  const value = document.querySelector('input[name="colour"]:checked').value;
+  return value === "look" ? value : Number(value);
 }
 
 let errorTimer = 0;
