@@ -205,6 +205,14 @@ def run_live(args, out=sys.stdout, err=sys.stderr) -> int:
             host.match(engine_args(args, "gnugo", level, colour, fields))
         return refused
 
+    def teaching(what, lesson, void):
+        # The page's problems or lesson, on a cleared board (host_tools.teach starts its games).
+        refused = live.make_room(void)
+        if refused is None:
+            live.clear_stones()
+            host.teach(what, [str(lesson)] if what == "lesson" else [])
+        return refused
+
     def extra_state():
         app = live.app  # the logger names a game's file after the board, the power-up it began in and its number
         name = "%s-%d-g%d" % (app.hw.board_id, app.follower.game_boot, app.follower.gid)
@@ -215,9 +223,9 @@ def run_live(args, out=sys.stdout, err=sys.stderr) -> int:
     try:
         engine = engine_game if gnugo else None
         if args.port is None:
-            server = serve(live, extra_state=extra_state, engine=engine)
+            server = serve(live, extra_state=extra_state, engine=engine, teach=teaching)
         else:  # the port asked for, or an error: never another one silently
-            server = serve(live, port=args.port, extra_state=extra_state, tries=1, engine=engine)
+            server = serve(live, port=args.port, extra_state=extra_state, tries=1, engine=engine, teach=teaching)
     except OSError as error:
         print(f"error: {error} (try another --port N, or 0 for any free one)", file=err)
         host.stop()

@@ -1,10 +1,13 @@
-"""The one host program on the live board's serial port: the logger, or an engine's match in its place.
+"""The one host program on the live board's serial port: the logger, or an engine's match or a teaching
+session in its place.
 
 A port has one reader. ``PortHost`` runs ``host_tools.logger`` on the board's
 pty, recording every game; for a game against an engine (``match``, from
 ``--engine`` or the page's new-game form) it stops the logger and runs
 ``python -m host_tools.play`` there instead, which starts the game on the
-board and records it itself; once the match ends, the logger comes back.
+board and records it itself; for problems or a lesson (``teach``, from the
+page) it runs ``python -m host_tools.teach`` there. Once that program ends,
+the logger comes back.
 """
 
 from __future__ import annotations
@@ -27,13 +30,13 @@ class PortHost:
         self.logger = logger
         self.process = None
         self.started = 0.0  # when the process started (time.monotonic)
-        self.matching = False  # the process is an engine's match
-        self.wanted = None  # a match's arguments, for the next poll
+        self.matching = ""  # the process in the logger's place: "engine" (a match) or "teaching"
+        self.wanted = None  # (what, its program's arguments) for the next poll
 
     def record(self):
         """The logger on the port (none when not asked for)."""
         self._stop()
-        self.matching = False
+        self.matching = ""
         if self.logger:
             self._start(["-m", "host_tools.logger", self.port, "--out", str(self.games), "--quiet"])
 
@@ -41,25 +44,30 @@ class PortHost:
         """``host_tools.play`` on the port with these arguments, in the logger's place, from the next
         ``poll`` (a program is started by the thread that polls: Linux ends a child with the thread
         that started it, PR_SET_PDEATHSIG, and a page's request has a thread of its own)."""
-        self.wanted = play_args
+        self.wanted = ("engine", ["-m", "host_tools.play", "--board", self.port, "--out", str(self.games)] + play_args)
+
+    def teach(self, what, teach_args):
+        """``host_tools.teach what`` (problems, lesson) on the port with these arguments, in the
+        logger's place, from the next ``poll``."""
+        self.wanted = ("teaching", ["-m", "host_tools.teach", what, "--board", self.port] + teach_args)
 
     def poll(self):
-        """A match asked for starts; one that ended gives the port back to the logger."""
+        """A program asked for starts; one that ended gives the port back to the logger."""
         if self.wanted is not None:
-            play_args, self.wanted = self.wanted, None
+            (kind, args), self.wanted = self.wanted, None
             self._stop()
-            self.matching = True
-            self._start(["-m", "host_tools.play", "--board", self.port, "--out", str(self.games)] + play_args)
+            self.matching = kind
+            self._start(args)
         elif self.matching and self.process is not None and self.process.poll() is not None:
             self.record()
 
     def status(self):
-        """What the page says: "engine" (a match), "running" (the logger), or "stopped"."""
+        """What the page says: "engine" (a match), "teaching", "running" (the logger), or "stopped"."""
         if self.wanted is not None:
-            return "engine"
+            return self.wanted[0]
         if self.process is None or self.process.poll() is not None:
             return "stopped"
-        return "engine" if self.matching else "running"
+        return self.matching or "running"
 
     def stop(self):
         """Ctrl-C to the program (it writes what it has), then it is gone."""

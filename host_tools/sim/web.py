@@ -6,6 +6,7 @@
     GET  /options          rule sets, time-control presets, modes (for the forms)
     POST /api/point        {"p": physical point 0..360, "colour": 0|1|2}   place or lift
     POST /api/liberties    {"p": 0..360}   light the liberties of the chain on that point (show hint)
+    POST /api/teach        {"what": "problems"|"lesson", "lesson"?: 1.., "void"?: true}  the course or a lesson
     POST /api/button       {"name": "black"|"white"|"pause"|"menu"}       a finger on a button
     POST /api/control      {"name": "pass"|"undo"|"resign_black"|...}     a referee control
     POST /api/mode         {"mode": "casual"|"teaching"|"tournament", "by"?: "agreed"|"referee"}  (during a game)
@@ -29,6 +30,7 @@ from pathlib import Path
 from firmware.modes import NAMES as MODE_NAMES
 from firmware.rules.catalog import ALL
 from host_tools.board.clock_spec import presets
+from host_tools.teach.lessons import LESSONS
 
 STATIC = Path(__file__).with_name("web")
 FILES = {"/": ("index.html", "text/html; charset=utf-8"),
@@ -72,10 +74,11 @@ def _field(body, name, kind, choices=None):
     return value
 
 
-def make_handler(live, extra_state=None, engine=None):
+def make_handler(live, extra_state=None, engine=None, teach=None):
     """A request handler class serving ``live`` (a LiveBoard). ``extra_state()``
     adds fields to the state (the simulator's SGF path, the logger's status);
-    ``engine(fields, colour, level, void)`` starts a game against GNU Go (None: none here)."""
+    ``engine(fields, colour, level, void)`` starts a game against GNU Go (None: none here);
+    ``teach(what, lesson, void)`` starts the course's problems or a lesson on the board (None: none here)."""
 
     def state():
         data = live.state()
@@ -90,6 +93,12 @@ def make_handler(live, extra_state=None, engine=None):
                 raise BadRequest("p: expected 0..360")
             live.toggle(p, _field(body, "colour", int, (0, 1, 2)) if "colour" in body else 0)
             return None
+        if path == "/api/teach":
+            if teach is None:
+                raise BadRequest("teach: no teaching here")
+            what = _field(body, "what", str, ("problems", "lesson"))
+            lesson = _field(body, "lesson", int, tuple(range(1, len(LESSONS) + 1))) if what == "lesson" else 0
+            return teach(what, lesson, _field(body, "void", bool) if "void" in body else False)
         if path == "/api/liberties":  # (teaching: the chain on the point, its liberties lit)
             p = _field(body, "p", int)
             if not 0 <= p < 361:
@@ -157,7 +166,8 @@ def make_handler(live, extra_state=None, engine=None):
                 self._json(state())
             elif path == "/options":
                 self._json({"rules": [r.name for r in ALL], "presets": presets(), "modes": list(MODE_NAMES),
-                            "sizes": list(SIZES), "captures": list(CAPTURE_GOALS), "engine": engine is not None})
+                            "sizes": list(SIZES), "captures": list(CAPTURE_GOALS), "engine": engine is not None,
+                            "lessons": [lesson.title for lesson in LESSONS] if teach is not None else []})
             elif path == "/events":
                 self._events()
             else:
@@ -211,10 +221,10 @@ class Server(ThreadingHTTPServer):
     stopping = False
 
 
-def serve(live, host="127.0.0.1", port=8019, extra_state=None, tries=10, engine=None):
+def serve(live, host="127.0.0.1", port=8019, extra_state=None, tries=10, engine=None, teach=None):
     """A started-up server (call serve_forever). Port 0 picks a free port; a busy
-    port moves on to the next ``tries - 1`` ones. ``engine``: make_handler's."""
-    handler = make_handler(live, extra_state, engine)
+    port moves on to the next ``tries - 1`` ones. ``engine``, ``teach``: make_handler's."""
+    handler = make_handler(live, extra_state, engine, teach)
     tries = tries if port else 1
     for n in range(tries):
         try:

@@ -77,3 +77,24 @@ def test_a_game_against_gnugo_started_from_the_page(tmp_path):
         assert "PB[GNU Go" in record and "RE[B+R]" in record
     finally:
         stop_sim(proc)
+
+
+def test_a_lesson_started_from_the_page_runs_on_the_board_and_gives_the_port_back(tmp_path):
+    """The page's Teaching: lesson 2, capture Go on 7x7, run by host_tools.teach on the board's port
+    in the logger's place; the person plays both sides on the page; at the first capture the lesson
+    ends and the logger has the port again."""
+    proc, url = start_sim(tmp_path, "--size", "9")
+    try:
+        options = json.loads(get(url + "options"))
+        assert options["lessons"][1] == "Capture Go"
+        assert post(url + "api/teach", {"what": "lesson", "lesson": 2})[0] == 200
+        state = wait_for(lambda s: s["size"] == 7 and s["logger"] == "teaching", url)
+        for k, vertex in enumerate(("C4", "D4", "E4", "A1", "D5", "A2", "D3"), 1):
+            post(url + "api/point", {"p": _phys(state, vertex), "colour": 0})
+            state = wait_for(lambda s, k=k: s["moves"] == k, url)
+        state = wait_for(lambda s: s["result"] == "B+", url)
+        assert state["result_words"] == "Black wins at capture Go, the first to capture 1 stone"
+        wait_for(lambda s: s["logger"] == "running", url, timeout=30)  # the lesson done: the logger is back
+        assert post(url + "api/teach", {"what": "lesson", "lesson": 9})[0] == 400
+    finally:
+        stop_sim(proc)

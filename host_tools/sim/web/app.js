@@ -235,6 +235,20 @@ async function setupForms() {
     const answer = await post("/api/mode", body);
     if (!answer.ok) mode.value = state.mode;
   });
+  const teach = document.getElementById("teach-form");
+  document.getElementById("teaching").hidden = !options.lessons.length;
+  options.lessons.forEach((title, i) => teach.what.appendChild(new Option(`lesson ${i + 1}: ${title}`, `lesson:${i + 1}`)));
+  teach.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const [what, lesson] = teach.what.value.split(":");
+    const body = lesson ? { what, lesson: Number(lesson) } : { what };
+    if (inGame()) {
+      if (!window.confirm(`Void the game in progress (move ${state.moves}) and start?`)) return;
+      body.void = true;
+    }
+    const answer = await post("/api/teach", body);
+    if (answer.ok) document.getElementById("teaching").open = false;
+  });
   const form = document.getElementById("new-form");
   for (const r of options.rules) form.rules.appendChild(new Option(r, r));
   document.getElementById("opponent-fields").hidden = !options.engine;
