@@ -75,28 +75,16 @@ def main(argv=None) -> int:
     review.add_argument("--board", default="sim", metavar="PORT|sim", help="with --retry: the board's port, or sim")
     review.add_argument("--seed", type=int, default=0, help="with --retry --board sim: the simulated player's seed")
     args = parser.parse_args(argv)
-    if args.what == "problems":
-        return _problems(args)
-    if args.what == "lesson":
-        return _lesson(args)
-    if args.what == "classroom":
-        return _classroom(args)
-    if args.what == "replay":
-        return _replay(args)
+    run = {"problems": _problems, "lesson": _lesson, "classroom": _classroom, "replay": _replay,
+           "review": _review, "guess": _guess}[args.what]
     try:
-        data = args.record.read_bytes()
-        record = sgf.read(data)
-        if args.what == "review":
-            return _review(args, data, record)
-        board, _ = open_board(args.board, args.seed)
-        Guess(board, record, 1 if args.colour == "B" else 2).run()
+        return run(args)
     except OSError as error:
-        print(f"teach: cannot read {args.record}: {error.strerror}", file=sys.stderr)
-        return 1
+        where = f"{error.filename}: " if error.filename else ""  # (a file not read, a port not opened)
+        print(f"teach: {where}{error.strerror or error}", file=sys.stderr)
     except (BoardError, EngineError, ValueError) as error:
         print(f"teach: {error}", file=sys.stderr)
-        return 1
-    return 0
+    return 1
 
 
 def _board(where, seed, problems, wrong=0.3):
@@ -108,20 +96,20 @@ def _board(where, seed, problems, wrong=0.3):
 
 
 def _replay(args):
-    try:
-        data = args.record.read_bytes()
-        if args.board == "sim":
-            table = SimTable(0, Reader())
-            board = Board(table.port, table)
-        else:
-            board = open_board(args.board)[0]
-        Replay(board, data).run()
-    except OSError as error:
-        print(f"teach: cannot read {args.record}: {error.strerror}", file=sys.stderr)
-        return 1
-    except (BoardError, ValueError) as error:
-        print(f"teach: {error}", file=sys.stderr)
-        return 1
+    data = args.record.read_bytes()
+    if args.board == "sim":
+        table = SimTable(0, Reader())
+        board = Board(table.port, table)
+    else:
+        board = open_board(args.board)[0]
+    Replay(board, data).run()
+    return 0
+
+
+def _guess(args):
+    record = sgf.read(args.record.read_bytes())
+    board, _ = open_board(args.board, args.seed)
+    Guess(board, record, 1 if args.colour == "B" else 2).run()
     return 0
 
 
@@ -131,14 +119,10 @@ def _classroom(args):
 
     from .classroom import Classroom, serve
 
-    try:
-        login = read_login(args.mqtt_login) if args.mqtt_login else None
-        key = load_key(args.key, create=False) if args.key else None
-        room = Classroom(args.mqtt, login, args.root, args.stuck, args.progress_dir, key)
-        server = serve(room, args.host, args.port)
-    except (OSError, ValueError) as error:
-        print(f"teach: {error}", file=sys.stderr)
-        return 1
+    login = read_login(args.mqtt_login) if args.mqtt_login else None
+    key = load_key(args.key, create=False) if args.key else None
+    room = Classroom(args.mqtt, login, args.root, args.stuck, args.progress_dir, key)
+    server = serve(room, args.host, args.port)
     print(f"classroom: http://{args.host}:{args.port}/ (Ctrl-C stops it)")
     try:
         while True:
@@ -154,32 +138,23 @@ def _lesson(args):
         for k, lesson in enumerate(LESSONS, start=1):
             print(f"{k}. {lesson.title} ({len(lesson.steps)} steps)")
         return 0
-    try:
-        problems = [course_problem(step.problem) for lesson in LESSONS for step in lesson.steps if step.problem]
-        Teaching(_board(args.board, args.seed, problems)).run(args.number)
-    except (BoardError, ValueError) as error:
-        print(f"teach: {error}", file=sys.stderr)
-        return 1
+    problems = [course_problem(step.problem) for lesson in LESSONS for step in lesson.steps if step.problem]
+    Teaching(_board(args.board, args.seed, problems)).run(args.number)
     return 0
 
 
 def _problems(args):
-    try:
-        problems = load_problems(args.sets)
-        board = _board(args.board, args.seed, problems, args.wrong)
-        progress = Progress(args.progress or default_progress(board.sync.board_id or "board"))
-        print(f"progress: {progress.path}")
-        Solving(board, problems, progress).run(None if args.start is None else args.start - 1, args.tries)
-    except OSError as error:
-        print(f"teach: {error}", file=sys.stderr)
-        return 1
-    except (BoardError, ValueError) as error:
-        print(f"teach: {error}", file=sys.stderr)
-        return 1
+    problems = load_problems(args.sets)
+    board = _board(args.board, args.seed, problems, args.wrong)
+    progress = Progress(args.progress or default_progress(board.sync.board_id or "board"))
+    print(f"progress: {progress.path}")
+    Solving(board, problems, progress).run(None if args.start is None else args.start - 1, args.tries)
     return 0
 
 
-def _review(args, data, record):
+def _review(args):
+    data = args.record.read_bytes()
+    record = sgf.read(data)
     with Engine(default_engine(args.level, 1)) as engine:
         swings = review_game(record, engine, args.swings)
     for swing in swings:

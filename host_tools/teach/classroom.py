@@ -165,7 +165,10 @@ class Classroom:
             self.client.username_pw_set(*login)
         self.client.on_connect = self._connected
         self.client.on_message = self._message
-        self.client.connect(host or "127.0.0.1", int(port or 1883), keepalive=10)
+        try:
+            self.client.connect(host or "127.0.0.1", int(port or 1883), keepalive=10)
+        except OSError as error:
+            raise ValueError(f"no broker at {hostport}: {error.strerror or error}") from None
         self.client.loop_start()
 
     def _connected(self, client, _userdata, _flags, reason, _properties):
