@@ -185,7 +185,7 @@ def run_live(args, out=sys.stdout, err=sys.stderr) -> int:
         part.symlink_to(line.path)
         os.replace(part, args.tty_link)
         port = str(args.tty_link)
-    host = PortHost(port, args.games, logger=not args.no_logger)
+    host = PortHost(port, args.games, logger=not args.no_logger, tell=live.tell)
     if args.engine:  # the engine's match records the game (one program on the port)
         host.match(engine_args(args, args.engine, args.level, args.colour, game_fields(args)))
         host.poll()

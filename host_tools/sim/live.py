@@ -322,6 +322,12 @@ class LiveBoard:
 
     # -- what the page shows ---------------------------------------------------------
 
+    def tell(self, text):
+        """A line for the page's log from elsewhere (the host program on the board's port)."""
+        with self.lock:
+            self._say(text)
+            self._bump()
+
     def _say(self, text):
         self.log.append((self.now_ms(), text))
 

@@ -16,18 +16,22 @@ import ctypes
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 STARTING_S = 2.0  # a program this young is still importing
 
 
 class PortHost:
-    """The host program on ``port``, recording to ``games`` (``logger``: False runs none between matches)."""
+    """The host program on ``port``, recording to ``games`` (``logger``: False runs none between matches).
+    ``tell(line)``: what a match or a teaching session prints, line by line (the page's log: a
+    lesson's instructions, an engine's moves); it goes to our own output too."""
 
-    def __init__(self, port, games, logger=True):
+    def __init__(self, port, games, logger=True, tell=None):
         self.port = port
         self.games = games
         self.logger = logger
+        self.tell = tell
         self.process = None
         self.started = 0.0  # when the process started (time.monotonic)
         self.matching = ""  # the process in the logger's place: "engine" (a match) or "teaching"
@@ -75,8 +79,17 @@ class PortHost:
 
     def _start(self, args):
         self.process = subprocess.Popen([sys.executable] + args, start_new_session=True,  # Ctrl-C through us, in order
-                                        preexec_fn=_child)
+                                        preexec_fn=_child, stdout=subprocess.PIPE, text=True, bufsize=1)
         self.started = time.monotonic()
+        threading.Thread(target=self._relay, args=(self.process, self.matching), daemon=True).start()
+
+    def _relay(self, process, told):
+        # The program's output: ours, and the page's for a match or a session (``told``), line by line.
+        for line in process.stdout:
+            sys.stdout.write(line)
+            sys.stdout.flush()
+            if told and self.tell is not None:
+                self.tell(line.rstrip())
 
     def _stop(self):
         process, self.process = self.process, None

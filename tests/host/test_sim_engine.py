@@ -93,6 +93,7 @@ def test_a_lesson_started_from_the_page_runs_on_the_board_and_gives_the_port_bac
             post(url + "api/point", {"p": _phys(state, vertex), "colour": 0})
             state = wait_for(lambda s, k=k: s["moves"] == k, url)
         state = wait_for(lambda s: s["result"] == "B+", url)
+        assert any("The first to capture a stone wins" in str(entry) for entry in state["log"]), state["log"]
         assert state["result_words"] == "Black wins at capture Go, the first to capture 1 stone"
         wait_for(lambda s: s["logger"] == "running", url, timeout=30)  # the lesson done: the logger is back
         assert post(url + "api/teach", {"what": "lesson", "lesson": 9})[0] == 400
