@@ -140,7 +140,8 @@ class App(Loop):
     def new_game(self, settings, mode=None, now_ms=0):
         """Start a game with these settings (the host's ``new``, the simulator's
         page) at ``now_ms``. The stones lying on the board then are the last
-        game's: lit to lift, never a move (referee ``update``). Raises ValueError for settings the rules refuse (a bad time spec
+        game's: lit to lift, never a move (referee ``update``). Raises ValueError
+        for settings the rules refuse (a bad time spec
         names its bad part); the current game is then kept. The current game is let
         go before the new one is built: a Pico's heap has room for one. A new game
         of its size takes over its board and history and where it lies on the

@@ -185,7 +185,9 @@ class Solving:
                 step = self._after_pass()
                 self.say("to the previous problem" if step == PREVIOUS else "to the next problem" if ended else "skipped")
                 return step
-            if ended:  # (a stone after the end: the student's next control decides)
+            if ended:  # a stone after the end: taken back (lit to lift), the clock button stays the student's
+                self.board.must("referee undo")
+                self.known -= 1
                 continue
             played.append(event)
             verdict, reply = judge(problem, played)

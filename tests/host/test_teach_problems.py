@@ -86,3 +86,41 @@ def test_the_command_line_runs_a_teachers_folder_on_the_simulated_board(tmp_path
     assert "problem 1 of 2" in out and "2 of 2 problems solved" in out
     assert len(json.loads(progress.read_text())["solved"]) == 2
     assert main(["problems", str(tmp_path / "none")]) == 1
+
+
+class Script:
+    """A student whose hands do what the list says, one thing a turn: a vertex, or the clock."""
+
+    both_sides = False
+    follows_hints = False
+
+    def __init__(self, steps):
+        self.steps = list(steps)
+
+    def move(self, game, colour, tried):
+        from firmware.rules.coords import PASS, parse_vertex
+
+        if game.size != 9 or not self.steps:  # (the board's own game at power-up)
+            return None
+        step = self.steps.pop(0)
+        return PASS if step == "clock" else parse_vertex(9, step)
+
+    def dead(self, game):
+        return ()
+
+
+def test_a_stone_after_the_end_is_taken_back_and_the_clock_button_still_goes_on(tmp_path):
+    problems = load_problems(course_files()[:2])
+    table = SimTable(1, Script(["E6", "A9", "clock"]))  # problem 1's answer, a stray stone, the clock
+    said = []
+    solving = Solving(Board(table.port, table), problems, Progress(tmp_path / "p.json"), said.append, patience_s=60)
+    solving.run(limit=1)
+    assert said[1].startswith("right:") and said[2] == "to the next problem"
+    from firmware.rules.coords import PASS, parse_vertex
+
+    game = solving.board.games.games[max(solving.board.games.games)]
+    # The answer, the host's pass for White (the clock button the student's), no A9: it was taken
+    # back, lit to lift and lifted before the press.
+    assert [pt for _c, pt, *_ in game.moves] == [parse_vertex(9, "E6"), PASS]
+    assert not table.sim.hw.stones.colour[table.sim.physical(parse_vertex(9, "A9"))]
+    assert json.loads((tmp_path / "p.json").read_text())["at"] == problems[1].title
