@@ -15,7 +15,7 @@ when there is one, else a random point.
 
 from __future__ import annotations
 
-from firmware.rules.coords import PASS
+from firmware.rules.coords import PASS, parse_vertex
 from host_tools.board.rules import all_points
 from host_tools.play.sim import MENU
 from host_tools.sim.played import moves_of
@@ -127,6 +127,28 @@ class Reader:
 
     def move(self, game, colour, tried):
         return PASS if game.move_number else None  # (asked only when nothing is lit)
+
+    def dead(self, game):
+        return ()
+
+
+class Script:
+    """A student whose hands do what the list says, one thing a turn: a vertex, ``clock`` or ``menu``
+    (tests and demonstrations); ``both_sides``: where no side is played elsewhere, it plays both.
+    The board's own game at power-up (not of ``size``) is left alone."""
+
+    follows_hints = False
+
+    def __init__(self, steps, size=9, both_sides=False):
+        self.steps = list(steps)
+        self.size = size
+        self.both_sides = both_sides
+
+    def move(self, game, colour, tried):
+        if game.size != self.size or not self.steps:
+            return None
+        step = self.steps.pop(0)
+        return MENU if step == "menu" else PASS if step == "clock" else parse_vertex(self.size, step)
 
     def dead(self, game):
         return ()

@@ -12,7 +12,7 @@ from host_tools.teach.__main__ import main
 from host_tools.teach.course import course_files
 from host_tools.teach.problem import load_problems
 from host_tools.teach.solving import Progress, Solving
-from host_tools.teach.student import BACK, RIGHT, SKIP, WRONG, Student
+from host_tools.teach.student import BACK, RIGHT, SKIP, WRONG, Script, Student
 
 
 def session(tmp_path, plan, slip=0.0, count=3, seed=1):
@@ -86,27 +86,6 @@ def test_the_command_line_runs_a_teachers_folder_on_the_simulated_board(tmp_path
     assert "problem 1 of 2" in out and "2 of 2 problems solved" in out
     assert len(json.loads(progress.read_text())["solved"]) == 2
     assert main(["problems", str(tmp_path / "none")]) == 1
-
-
-class Script:
-    """A student whose hands do what the list says, one thing a turn: a vertex, or the clock."""
-
-    both_sides = False
-    follows_hints = False
-
-    def __init__(self, steps):
-        self.steps = list(steps)
-
-    def move(self, game, colour, tried):
-        from firmware.rules.coords import PASS, parse_vertex
-
-        if game.size != 9 or not self.steps:  # (the board's own game at power-up)
-            return None
-        step = self.steps.pop(0)
-        return PASS if step == "clock" else parse_vertex(9, step)
-
-    def dead(self, game):
-        return ()
 
 
 def test_a_stone_after_the_end_is_taken_back_and_the_clock_button_still_goes_on(tmp_path):

@@ -2,37 +2,19 @@
 forward by placing it, a variation chosen, back with MENU, a stone the record lacks taken back, and
 the clock button at the end of a line."""
 
-from firmware.rules.coords import PASS, parse_vertex
+from firmware.rules.coords import parse_vertex
 from host_tools.play.board import Board
-from host_tools.play.sim import MENU, SimTable
+from host_tools.play.sim import SimTable
 from host_tools.teach.__main__ import main
 from host_tools.teach.replay import Replay
+from host_tools.teach.student import Script
 
 # B E5, W C7, then Black's G7 (the main line, W G3 after it) or C3 (a variation).
 RECORD = b"(;FF[4]GM[1]SZ[9]RU[Japanese];B[ee]C[Centre];W[cc](;B[gc]C[Main line];W[gg])(;B[cg]C[A variation]))"
 
 
-class Script:
-    """A student whose hands do what the list says, one thing a turn: a vertex, MENU or the clock."""
-
-    both_sides = True
-    follows_hints = False
-
-    def __init__(self, steps):
-        self.steps = list(steps)
-
-    def move(self, game, colour, tried):
-        if game.size != 9 or not self.steps:  # (the board's own game at power-up: not the record's)
-            return None
-        step = self.steps.pop(0)
-        return MENU if step == "menu" else PASS if step == "clock" else parse_vertex(9, step)
-
-    def dead(self, game):
-        return ()
-
-
 def test_forward_a_variation_back_a_stray_stone_and_the_end():
-    table = SimTable(1, Script(["E5", "C7", "C3", "menu", "G7", "A1", "G3", "clock"]))
+    table = SimTable(1, Script(["E5", "C7", "C3", "menu", "G7", "A1", "G3", "clock"], both_sides=True))
     board = Board(table.port, table)
     said = []
     steps = Replay(board, RECORD, said.append, patience_s=60).run()
