@@ -184,7 +184,8 @@ class Classroom:
             seat = self._seat(board)
             if what == "line":
                 raw = json.loads(msg.payload)["raw"]
-                seat.port.hear(raw)
+                if seat.running():  # (a board with no task: its lines are not kept, only looked at)
+                    seat.port.hear(raw)
                 self._note(seat, raw)
         except (ValueError, KeyError, TypeError):
             return  # (not a board's line: nothing of the class's)
