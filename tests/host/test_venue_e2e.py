@@ -352,6 +352,8 @@ def test_the_demo_venue_with_24_boards_runs_and_stops_on_ctrl_c(tmp_path):
             page.click("#act-send")
             page.click("#confirm-yes")  # (a result ends the game: the console asks first)
             expect(page.locator("#audit")).to_contain_text("lock round")
+            # (the venue took the result before the browser goes: closing it would abort a request in flight)
+            expect(page.locator("#audit")).to_contain_text("W+R", timeout=20000)
             browser.close()
         assert wait_for(lambda: board_result(url, "table03") == "W+R", seconds=20)
         assert board_result(url, "table02") is None  # (the rogue's command was refused by the board)
