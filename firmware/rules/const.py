@@ -58,7 +58,7 @@ uncollected = bytearray(1)  # 1: code let go in play (call_briefly's later), the
 #   firmware.faults                 1.9 KB  32 ms  power-up with a part missing, or one failing
 #   firmware.rules.catalog          2.8 KB  31 ms  each game: the rule set's record
 #   firmware.clock.spec             3.3 KB  29 ms  each game: the time control read
-#   firmware.rules.handicap         2.0 KB  26 ms  a handicap game's setup, a problem's position (setup=)
+#   firmware.rules.handicap         2.1 KB  26 ms  a handicap game's setup, a problem's position (setup=)
 #   firmware.referee.handicap       0.7 KB  20 ms  a handicap game's setup, its LEDs
 #   firmware.host.commands          5.8 KB  60 ms  a host command: its arguments parsed, its work (kept
 #                                                  from a game's first ``play``: a side played elsewhere)

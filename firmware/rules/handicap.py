@@ -58,9 +58,14 @@ def setup(game, black, white, to_move):
 
 def setup_letters(size, text):
     """The ``new`` field ``setup`` (settings.py): a position's stones as SGF letters, Black's,
-    ``/``, White's ("ddee/ff"), as (black, white) lists of points; ValueError for text no
-    ``size`` board has (off the board, a point given twice)."""
+    ``/``, White's ("ddee/ff"), then ``/W`` if White moves first (a handicap game's record);
+    as (black, white, first: 2 or None) with points as lists; ValueError for text no ``size``
+    board has (off the board, a point given twice)."""
     sides = text.split("/")
+    if len(sides) == 3 and sides[2] in ("B", "W"):
+        first = 2 if sides.pop() == "W" else 1
+    else:
+        first = None
     if len(sides) != 2:
         raise ValueError("setup")
     out = []
@@ -75,14 +80,16 @@ def setup_letters(size, text):
                 raise ValueError("setup")
             points.append(p)
         out.append(points)
-    return out
+    return out[0], out[1], first
 
 
 def setup_position(game, text, remote):
-    """The ``setup`` position on ``game``: the side not played elsewhere (``remote``: "B", "W"
-    or None) moves first (a problem's student), else Black."""
-    black, white = setup_letters(game.size, text)
-    setup(game, black, white, None if remote is None else "WB".index(remote) + 1)
+    """The ``setup`` position on ``game``: the side the field names moves first (a record's), else
+    the side not played elsewhere (``remote``: "B", "W" or None: a problem's student), else Black."""
+    black, white, first = setup_letters(game.size, text)
+    if first is None and remote is not None:
+        first = "WB".index(remote) + 1
+    setup(game, black, white, first)
 
 
 def place(game, points):

@@ -7,12 +7,15 @@ the student's moves the student places a stone. The record's move scores a point
 play goes on. Another move is taken back (the referee's ``undo``: the board lights it to
 lift) and the record's move is lit (``show hint``) until the student places it. The
 score (right first time, of the moves asked) is the result; ``say`` tells each step.
+A record's set-up or handicap stones come lit to place first (``new ... setup=``).
 """
 
 from __future__ import annotations
 
 from firmware.rules.coords import PASS, vertex
 from host_tools.play.board import BoardError
+
+from .solving import setup_field, start_game
 
 WAIT_S = 3600.0  # the student's move: as long as it takes
 
@@ -22,8 +25,6 @@ class Guess:
     ``colour``: the student's, 1 black or 2 white."""
 
     def __init__(self, board, record, colour, say=print, patience_s=WAIT_S):
-        if record.black or record.white:
-            raise ValueError("a record with set-up or handicap stones cannot be replayed on the board yet")
         self.board = board
         self.moves = record.moves
         self.size = record.size
@@ -33,7 +34,11 @@ class Guess:
         self.asked = 0  # the student's moves asked so far
         self.right = 0  # of them, guessed at the first try
         komi = f" komi={record.komi:g}" if record.komi is not None else ""
-        board.new_game(f"size={record.size}{komi} remote={'BW'[2 - colour]}")
+        setup = ""
+        if record.black or record.white:  # (a handicap game's: White first)
+            white_first = bool(record.moves) and record.moves[0][0] == 2
+            setup = " " + setup_field(record.size, record.black, record.white) + ("/W" if white_first else "")
+        start_game(board, f"size={record.size}{komi}{setup} remote={'BW'[2 - colour]}")
 
     def run(self):
         """Replay the whole record; (right, asked)."""

@@ -46,8 +46,9 @@ class Replay:
         black, white = ([from_sgfmill(self.size, p) for p in stones] for stones in root.get_setup_stones()[:2])
         rules = rules_from_ru(root.get("RU") if root.has_property("RU") else None)  # (its moves legal as it was played)
         fields = f"size={self.size} komi=0 rules={rules.name if rules else 'japanese'}"
-        if black or white:
-            fields += " " + setup_field(self.size, black, white)
+        first = next((self._move(child) for child in root), None)
+        if black or white:  # (a handicap game's record: White moves first)
+            fields += " " + setup_field(self.size, black, white) + ("/W" if first and first[0] == 2 else "")
         start_game(self.board, fields)
         path = [root]  # the nodes from the root to where the board is
         while True:

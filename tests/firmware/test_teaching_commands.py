@@ -98,3 +98,17 @@ def test_menu_takes_a_move_back_in_teaching_mode_too():
     table.in_turn("C3", "D4")
     table.button(B_MENU)
     assert table.moves() == "BC3" and table.marked(LIFT) == ["D4"]
+
+
+def test_a_handicap_records_position_has_white_first():
+    table = Table("japanese", "none", cable=True)
+    table.wait(100)
+    for bad in ("cg/gg/X", "cg/gg/W/B"):
+        kind, fields = reply(table, "new size=9 setup=" + bad)
+        assert (kind, fields[0]) == ("ERR", "malformed"), bad
+    assert reply(table, "new size=9 setup=cgge//W")[0] == "OK"  # Black C3 G5 (a record's handicap), White first
+    for vertex in ("C3", "G5"):
+        table.place(BLACK, vertex)
+    assert table.game.to_move == WHITE and table.app.referee.state == PLAY
+    table.place(WHITE, "E5")
+    assert table.moves() == "WE5"

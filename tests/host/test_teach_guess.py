@@ -5,8 +5,6 @@ until it is placed; the board's record ends as the recorded game.
 
 import random
 
-import pytest
-
 from firmware.rules.coords import parse_vertex, vertex
 from firmware.rules.history import move_point
 from host_tools import sgf
@@ -30,7 +28,12 @@ def test_right_guesses_score_and_a_wrong_one_is_shown_the_record_move():
     assert [vertex(9, move_point(hist.moves[k])) for k in range(1, hist.length)] == ["E5", "C7", "G7", "C3", "G3", "E7"]
 
 
-def test_a_record_with_set_up_stones_is_refused():
-    table = SimTable(1)
-    with pytest.raises(ValueError, match="set-up or handicap stones"):
-        Guess(Board(table.port, table), sgf.read(b"(;FF[4]SZ[9]AB[cc];W[ee])"), 1)
+def test_a_handicap_games_record_is_set_up_and_white_moves_first():
+    record = sgf.read(b"(;FF[4]GM[1]SZ[9]HA[2]AB[cg][gc];W[ee];B[cc];W[gg])")  # Black C3 G7
+    table = SimTable(1, Moves([(1, parse_vertex(9, "C7"))], random.Random(1)), slip=0.0)
+    right, asked = Guess(Board(table.port, table), record, 1, say=lambda _words: None, patience_s=60).run()
+    assert (right, asked) == (1, 1)
+    game = table.sim.app.game
+    assert sorted(game.setup_stones[0]) == sorted(parse_vertex(9, v) for v in ("C3", "G7"))
+    hist = game.hist
+    assert [vertex(9, move_point(hist.moves[k])) for k in range(1, hist.length)] == ["E5", "C7", "G3"]

@@ -32,3 +32,12 @@ def test_forward_a_variation_back_a_stray_stone_and_the_end():
 def test_the_command_line_replays_a_professional_game_to_its_end(capsys):
     assert main(["replay", "tests/data/sgf/091_LG_02_19.sgf"]) == 0
     assert "the replay ends after" in capsys.readouterr().out
+
+
+def test_a_handicap_games_record_has_white_first():
+    record = b"(;FF[4]GM[1]SZ[9]HA[2]AB[cg][gc];W[ee];B[cc])"  # Black C3 G7, then White E5, Black C7
+    table = SimTable(1, Script(["E5", "C7", "clock"], both_sides=True))
+    board = Board(table.port, table)
+    assert Replay(board, record, lambda _words: None, patience_s=60).run() == 2
+    assert [(c, p) for c, p, *_ in board.game.moves] == [(2, parse_vertex(9, "E5")), (1, parse_vertex(9, "C7"))]
+    assert sorted(board.game.setup[0]) == sorted(parse_vertex(9, v) for v in ("C3", "G7"))
