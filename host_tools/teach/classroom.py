@@ -140,7 +140,7 @@ def _position(game) -> dict | None:
     if game is None:
         return None
     try:
-        replay = game.game()
+        replay = game.replayed()  # (kept between the page's polls, played on move by move)
     except (ValueError, IndexError):
         return None
     size, cells = replay.size, replay.pos.cells

@@ -78,6 +78,19 @@ def _node(size, sgf_node) -> Node:
     return Node(_COLOURS[colour], from_sgfmill(size, move), comment, [_node(size, child) for child in sgf_node])
 
 
+def reached(problem: Problem, moves) -> Node | None:
+    """The tree's node the game's moves (``(colour, point, ...)``, both sides') reached, up to the first
+    pass; None when a move leaves the tree."""
+    node = problem.root
+    for _colour, pt, *_ in moves:
+        if pt == PASS:
+            break
+        node = next((child for child in node.children if child.point == pt), None)
+        if node is None:
+            return None
+    return node
+
+
 def judge(problem: Problem, moves) -> tuple[str, int | None]:
     """The verdict on the student's moves so far (each after the tree's reply to the one before):
     ("right", None) or ("wrong", None) where the line ends on the student's move; ("right" or "wrong",

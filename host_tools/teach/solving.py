@@ -36,7 +36,7 @@ from firmware.protocol import quote
 from firmware.rules.coords import PASS, col_row, vertex
 from host_tools.play.board import REPLY_S, BoardError
 
-from .problem import Problem, judge
+from .problem import Problem, judge, reached
 
 WAIT_S = 3600.0  # the student's next step: as long as it takes
 DOUBLE_S = 2.0  # the clock button a second time within this: the previous problem
@@ -160,7 +160,7 @@ class Solving:
             tries += 1
             i += 1 if step == NEXT else -1 if step == PREVIOUS and i > 0 else 0
         solved = sum(1 for title in titles if title in self.progress.solved)
-        self._words("ALL DONE" if i >= len(self.problems) else "STOPPED", f"{solved} OF {len(titles)} RIGHT")
+        show_words(self.board, "ALL DONE" if i >= len(self.problems) else "STOPPED", f"{solved} OF {len(titles)} RIGHT")
         self.say(f"{solved} of {len(titles)} problems solved")
         return solved
 
@@ -170,8 +170,8 @@ class Solving:
         problem, who plays)."""
         problem = self.problems[i]
         self._start(problem)
-        self._words(*(words or (f"PROBLEM {i + 1} OF {len(self.problems)}",
-                                ("BLACK" if problem.to_play == 1 else "WHITE") + " TO PLAY")))
+        show_words(self.board, *(words or (f"PROBLEM {i + 1} OF {len(self.problems)}",
+                                           ("BLACK" if problem.to_play == 1 else "WHITE") + " TO PLAY")))
         self.say(problem.question if words else f"problem {i + 1} of {len(self.problems)}: {problem.title}. "
                  f"{problem.question}")
         played: list[int] = []  # the student's moves in this try
@@ -192,7 +192,7 @@ class Solving:
             played.append(event)
             verdict, reply = judge(problem, played)
             if reply is not None:
-                self._reply(problem, reply)
+                self._reply(problem, vertex(problem.size, reply))
             if verdict != "continue":
                 ended = True
                 verdict = "right" if verdict == "right" else "wrong"
@@ -205,40 +205,33 @@ class Solving:
     # -- the board's side ---------------------------------------------------------------------
 
     def _start(self, problem: Problem) -> None:
-        remote = "BW"[2 - problem.to_play]
         setup = setup_field(problem.size, problem.black, problem.white)
-        start_game(self.board, f"size={problem.size} komi=0 {setup} remote={remote}")
+        start_game(self.board, f"size={problem.size} komi=0 {setup} remote={_other(problem)}")
         self.known = 0
-
-    def _words(self, first: str, second: str = "") -> None:
-        show_words(self.board, first, second)
 
     def _next_event(self):
         """The student's next move (a point), PASS (their clock button) or AGAIN (a move taken back)."""
         event, self.known = next_event(self.board, self.known, self.patience_s)
         return event
 
-    def _reply(self, problem: Problem, reply: int) -> None:
-        remote = "BW"[2 - problem.to_play]
-        self.board.send_move(remote, vertex(problem.size, reply), self.known + 1, self.patience_s)
+    def _reply(self, problem: Problem, where: str) -> None:
+        # The other side's move (a vertex, or "pass"), lit to place: the next move of the game.
+        self.board.send_move(_other(problem), where, self.known + 1, self.patience_s)
         self.known += 1
 
     def _end_of_line(self, problem: Problem, verdict: str) -> None:
-        words = _line_words(problem, self.board.game.moves) or "the problem does not know that move"
+        node = reached(problem, self.board.game.moves)
+        words = node.comment if node is not None and node.comment else "the problem does not know that move"
         if self.guided:
-            self._words(*(("RIGHT!", "WELL DONE") if verdict == "right" else ("NOT YET", "TRY AGAIN")))
+            show_words(self.board, *(("RIGHT!", "WELL DONE") if verdict == "right" else ("NOT YET", "TRY AGAIN")))
         else:
-            self._words(*(("RIGHT!", "CLOCK: NEXT") if verdict == "right" else ("WRONG", "MENU: AGAIN")))
+            show_words(self.board, *(("RIGHT!", "CLOCK: NEXT") if verdict == "right" else ("WRONG", "MENU: AGAIN")))
         self.say(f"{verdict}: {words}")
         self.progress.record(problem.title, verdict)
         if self.guided:
             return
         if self.board.game.moves[-1][0] == problem.to_play:
-            self._reply_pass(problem)  # (the clock button is the student's again)
-
-    def _reply_pass(self, problem: Problem) -> None:
-        self.board.send_move("BW"[2 - problem.to_play], "pass", self.known + 1, self.patience_s)
-        self.known += 1
+            self._reply(problem, "pass")  # (the clock button is the student's again)
 
     def _after_pass(self) -> str:
         """The student's clock button: once, NEXT; twice within ``double_s``, PREVIOUS. The pass is
@@ -252,13 +245,6 @@ class Solving:
         return NEXT
 
 
-def _line_words(problem: Problem, moves) -> str:
-    """The comment of the tree's node the game's moves reached (RIGHT: ..., WRONG: ...), or ''."""
-    node = problem.root
-    for _colour, pt, *_ in moves:
-        if pt == PASS:
-            break
-        node = next((child for child in node.children if child.point == pt), None)
-        if node is None:
-            return ""
-    return node.comment if node is not problem.root else ""
+def _other(problem: Problem) -> str:
+    """The side the board's game plays elsewhere: the problem's replies."""
+    return "BW"[2 - problem.to_play]

@@ -20,7 +20,7 @@ from host_tools.board.rules import all_points
 from host_tools.play.sim import MENU
 from host_tools.sim.played import moves_of
 
-from .problem import Node, Problem
+from .problem import Node, Problem, reached
 
 RIGHT, WRONG, SKIP, BACK = "right", "wrong", "skip", "back"
 
@@ -51,7 +51,7 @@ class Student:
             self._game, self._presses = game, 0
             self._intent = self.plan.pop(0) if self.plan else WRONG if self.rng.random() < self.wrong else RIGHT
             self.tries.append((problem.title, self._intent))
-        node = _reached(problem, moves_of(game))
+        node = reached(problem, moves_of(game))
         if node is not None and node.children and self._intent not in (SKIP, BACK):
             return self._choose(problem, game, node, tried)
         return self._control(node)
@@ -97,18 +97,6 @@ class Student:
     def _problem(self, game) -> Problem | None:
         black, white = (sorted(stones) for stones in game.setup_stones)
         return next((p for p in self.problems if p.black == black and p.white == white), None)
-
-
-def _reached(problem: Problem, moves) -> Node | None:
-    """The tree's node after the game's moves, at the student's turn (None: off the tree)."""
-    node = problem.root
-    for _colour, pt in moves:
-        if pt == PASS:
-            return node
-        node = next((child for child in node.children if child.point == pt), None)
-        if node is None:
-            return None
-    return node
 
 
 def _ends(node: Node, verdict: str) -> bool:
