@@ -90,7 +90,6 @@ class Teaching:
         self.board = board
         self.say = say
         self.patience_s = patience_s
-        self.step = ""  # the step under way, for a classroom's page
 
     def run(self, number: int) -> None:
         """Walk lesson ``number`` (1: the first) through, step by step."""
@@ -99,7 +98,6 @@ class Teaching:
         lesson = LESSONS[number - 1]
         self.say(f"lesson {number}: {lesson.title}")
         for k, step in enumerate(lesson.steps):
-            self.step = f"lesson {number} step {k + 1}"
             words = (f"LESSON {number} STEP {k + 1}", step.short)
             self.say(f"step {k + 1} of {len(lesson.steps)}: {step.text}")
             if step.capture_go:

@@ -70,12 +70,18 @@ def read(data: bytes) -> Problem:
                    question=root.get("C"), title=root.get("GN"), target=from_sgfmill(size, target), root=tree)
 
 
-def _node(size, sgf_node) -> Node:
+def node_move(size, sgf_node) -> tuple[int, int] | None:
+    """An SGF node's move as (colour, rules-core point; PASS for a pass), or None for a node with none."""
     colour, move = sgf_node.get_move()
-    if colour is None or move is None:
+    return None if colour is None else (_COLOURS[colour], from_sgfmill(size, move))
+
+
+def _node(size, sgf_node) -> Node:
+    move = node_move(size, sgf_node)
+    if move is None or move[1] == PASS:
         raise ValueError("every node of a problem's tree is a move on the board")
     comment = sgf_node.get("C") if sgf_node.has_property("C") else ""
-    return Node(_COLOURS[colour], from_sgfmill(size, move), comment, [_node(size, child) for child in sgf_node])
+    return Node(*move, comment, [_node(size, child) for child in sgf_node])
 
 
 def reached(problem: Problem, moves) -> Node | None:

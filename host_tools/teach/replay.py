@@ -23,6 +23,7 @@ from sgfmill import sgf
 from firmware.rules.coords import PASS, vertex
 from host_tools.sgf import from_sgfmill, rules_from_ru
 
+from .problem import node_move
 from .solving import AGAIN, next_event, setup_field, show_words, start_game
 
 WAIT_S = 3600.0
@@ -46,14 +47,14 @@ class Replay:
         black, white = ([from_sgfmill(self.size, p) for p in stones] for stones in root.get_setup_stones()[:2])
         rules = rules_from_ru(root.get("RU") if root.has_property("RU") else None)  # (its moves legal as it was played)
         fields = f"size={self.size} komi=0 rules={rules.name if rules else 'japanese'}"
-        first = next((self._move(child) for child in root), None)
+        first = next((node_move(self.size, child) for child in root), None)
         if black or white:  # (a handicap game's record: White moves first)
             fields += " " + setup_field(self.size, black, white) + ("/W" if first and first[0] == 2 else "")
         start_game(self.board, fields)
         path = [root]  # the nodes from the root to where the board is
         while True:
             node = path[-1]
-            moves = [(child, self._move(child)) for child in node]
+            moves = [(child, node_move(self.size, child)) for child in node]
             moves = [(child, move) for child, move in moves if move is not None]
             self._show(moves)
             event, self.known = next_event(self.board, self.known, self.patience_s)
@@ -80,12 +81,6 @@ class Replay:
             self.steps += 1
             if child.has_property("C"):
                 self.say(child.get("C"))
-
-    def _move(self, node):
-        colour, move = node.get_move()
-        if colour is None:
-            return None
-        return (1 if colour == "b" else 2), from_sgfmill(self.size, move)
 
     def _show(self, moves) -> None:
         # The moves that follow lit as hints; the display: whose move, or how many variations.
