@@ -18,10 +18,9 @@ from firmware.rules.coords import PASS, vertex
 from firmware.rules.game import Game
 from firmware.rules.rulesets import by_name
 from host_tools.board.rules import all_points
-from host_tools.sgf import to_sgfmill
 
 from .problem import Node, Problem
-from .review import Swing, annotate
+from .review import Swing, annotate, beside
 
 
 def positions(record, swings: list[Swing]) -> list[Problem]:
@@ -60,14 +59,5 @@ def with_tries(data: bytes, swings: list[Swing], tries: list[tuple[str, list[int
         swing = by_title.get(title)
         if swing is None or not moves or moves[0] == PASS:
             continue
-        parent = nodes[swing.number - 1]
-        move = ("b" if swing.colour == 1 else "w", to_sgfmill(size, moves[0]))
-        child = next((c for c in parent if c.get_move() == move), None)
-        if child is None:
-            child = parent.new_child()
-            child.set_move(*move)
-        said = f"Tried on the board: {verdict}"
-        old = child.get("C") if child.has_property("C") else ""
-        if said not in old:
-            child.set("C", (old + "\n" if old else "") + said)
+        beside(nodes[swing.number - 1], size, swing.colour, moves[0], f"Tried on the board: {verdict}")
     return game.serialise()

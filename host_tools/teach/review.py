@@ -80,9 +80,26 @@ def annotate(data: bytes, swings: list[Swing]) -> bytes:
         said = f"GNU Go: this move lost about {swing.lost:g} points"
         if swing.better != PASS:
             said += f"; it would play {vertex(size, swing.better)} (the variation)"
-            variation = nodes[swing.number - 1].new_child()
-            variation.set_move("b" if swing.colour == 1 else "w", to_sgfmill(size, swing.better))
-            variation.set("C", f"GNU Go's move instead of {vertex(size, swing.played)}")
-        old = node.get("C") + "\n" if node.has_property("C") else ""
-        node.set("C", old + said)
+            beside(nodes[swing.number - 1], size, swing.colour, swing.better,
+                   f"GNU Go's move instead of {vertex(size, swing.played)}")
+        comment(node, said)
     return game.serialise()
+
+
+def beside(parent, size: int, colour: int, pt: int, said: str):
+    """The child of ``parent`` that plays ``colour`` at ``pt`` (made if there is none), ``said`` added
+    to its comment: a variation beside the game's move, or the game's move itself."""
+    move = ("b" if colour == 1 else "w", to_sgfmill(size, pt))
+    child = next((c for c in parent if c.get_move() == move), None)
+    if child is None:
+        child = parent.new_child()
+        child.set_move(*move)
+    comment(child, said)
+    return child
+
+
+def comment(node, said: str) -> None:
+    """``said`` added to the node's comment, on a line of its own (not twice)."""
+    old = node.get("C") if node.has_property("C") else ""
+    if said not in old:
+        node.set("C", old + "\n" + said if old else said)
